@@ -1,0 +1,27 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "jsonstore",
+    products: [
+        .library(name: "JSONStore", targets: ["JSONStore"]),
+        .executable(name: "jsonstore", targets: ["jsonstore"]),
+    ],
+    targets: [
+        .target(name: "JSONStore"),
+        .executableTarget(name: "jsonstore", dependencies: ["JSONStore"]),
+        // A helper process for the integration tests: concurrent writers, writers killed
+        // with SIGKILL, writers under resource limits. Not a product.
+        .executableTarget(
+            name: "jsonstore-test-worker",
+            dependencies: ["JSONStore"],
+            path: "Tests/Worker"
+        ),
+        .testTarget(name: "JSONStoreTests", dependencies: ["JSONStore"]),
+        .testTarget(
+            name: "JSONStoreIntegrationTests",
+            dependencies: ["JSONStore", "jsonstore-test-worker"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,144 @@
+import Dispatch
+import Glibc
+
+extension JSONStore {
+    /// Reads every item file of the store.
+    ///
+    /// Files that are not valid items are returned in `invalid`, each with its error; every
+    /// other item is loaded. Entries that are not regular files are reported, never opened
+    /// in a way that could block or leave the directory. Large stores are read on every
+    /// core.
+    ///
+    /// - Complexity: O(n) in the total size of the files.
+    /// - Throws: `StoreError` when the directory itself cannot be read.
+    public func load() throws(StoreError) -> StoreContents {
+        let dir = try openDirectory()
+        defer { dir.close() }
+        let names: [DirectoryScan.Name]
+        do {
+            names = try DirectoryScan.names(in: dir)
+        } catch {
+            throw StoreError.system(error, "could not list the store directory", file: path)
+        }
+        var ids: [String] = []
+        var invalid: [InvalidFile] = []
+        for name in names {
+            switch name {
+            case .text(let text):
+                switch EntryName(text) {
+                case .ignored: continue
+                case .item(let id): ids.append(id)
+                case .invalid(let id, let reason):
+                    let error = StoreError(
+                        code: .invalidID, message: "the file name gives an invalid id: \(reason)",
+                        file: join(path, text), id: id)
+                    invalid.append(InvalidFile(name: text, id: nil, error: error))
+                }
+            case .notUTF8(let repaired):
+                guard repaired.hasSuffix(".json"), !repaired.hasPrefix(".") else { continue }
+                let error = StoreError(
+                    code: .invalidID, message: "the file name is not valid UTF-8",
+                    file: join(path, repaired))
+                invalid.append(InvalidFile(name: repaired, id: nil, error: error))
+            }
+        }
+        var items: [Item] = []
+        items.reserveCapacity(ids.count)
+        for outcome in read(ids, in: dir) {
+            switch outcome {
+            case .item(let item): items.append(item)
+            case .invalid(let error):
+                invalid.append(InvalidFile(name: ItemID.fileName(error.id!), id: error.id, error: error))
+            case .missing: continue  // removed since the listing
+            }
+        }
+        items.sort { $0.id < $1.id }
+        invalid.sort { $0.name < $1.name }
+        return StoreContents(items: items, invalid: invalid)
+    }
+
+    /// Reads the items `ids`, in parallel when there are many.
+    func read(_ ids: [String], in dir: FileDescriptor) -> [ItemFile.Outcome] {
+        let reader = self.reader
+        let path = self.path
+        guard ids.count >= options.parallelLoadThreshold else {
+            return ids.map { ItemFile.read(id: $0, in: dir, path: path, reader: reader).0 }
+        }
+        let slots = Slots<ItemFile.Outcome>(count: ids.count, initial: .missing)
+        // A few chunks per core balance uneven file sizes without much scheduling.
+        let chunkCount = min(ids.count, ProcessInfoCores.count * 4)
+        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+            let lower = ids.count * chunk / chunkCount
+            let upper = ids.count * (chunk + 1) / chunkCount
+            for i in lower..<upper {
+                slots[i] = ItemFile.read(id: ids[i], in: dir, path: path, reader: reader).0
+            }
+        }
+        return slots.values
+    }
+
+    /// The item `id`, or `nil` if there is no such file.
+    ///
+    /// - Throws: `StoreError` with code `.invalidID` for a refused id (nothing is touched),
+    ///   or the file's error when it exists but is not a valid item.
+    public func item(_ id: String) throws(StoreError) -> Item? {
+        try ItemID.validate(id)
+        let dir = try openDirectory()
+        defer { dir.close() }
+        switch ItemFile.read(id: id, in: dir, path: path, reader: reader).0 {
+        case .item(let item): return item
+        case .invalid(let error): throw error
+        case .missing: return nil
+        }
+    }
+
+    /// The item `id` decoded as `T`, or `nil` if there is no such file.
+    ///
+    /// - Throws: `StoreError`: `.invalidID`, the file's error, or `.invalidItem` when it
+    ///   does not decode as `T` (naming the member at fault).
+    public func item<T: Decodable>(_ id: String, as type: T.Type) throws(StoreError) -> T? {
+        guard let item = try item(id) else { return nil }
+        return try decode(item, as: type)
+    }
+
+    /// Decodes `item`, naming the file by its path in errors.
+    func decode<T: Decodable>(_ item: Item, as type: T.Type) throws(StoreError) -> T {
+        do {
+            return try item.decode(as: type)
+        } catch {
+            var error = error
+            error.file = filePath(item.id)
+            throw error
+        }
+    }
+}
+
+/// The number of cores to spread a load over.
+enum ProcessInfoCores {
+    static let count = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+}
+
+/// Result slots for `concurrentPerform`: each index is written by exactly one iteration
+/// and read only after all iterations have returned, so no two threads touch one slot
+/// and `concurrentPerform`'s completion orders the writes before the reads. That is why
+/// the `@unchecked Sendable` is safe.
+private final class Slots<Value>: @unchecked Sendable {
+    private let buffer: UnsafeMutableBufferPointer<Value>
+
+    init(count: Int, initial: Value) {
+        buffer = .allocate(capacity: count)
+        buffer.initialize(repeating: initial)
+    }
+
+    deinit {
+        buffer.deinitialize()
+        buffer.deallocate()
+    }
+
+    subscript(index: Int) -> Value {
+        get { buffer[index] }
+        set { buffer[index] = newValue }
+    }
+
+    var values: [Value] { Array(buffer) }
+}

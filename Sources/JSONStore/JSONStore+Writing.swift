@@ -1,0 +1,121 @@
+extension JSONStore {
+    /// Runs `body` as one batch of writes under the store's lock, then writes the files.
+    ///
+    /// Reads in the batch see its own earlier writes. Nothing is written until `body`
+    /// returns; if it throws, nothing is written at all. Then every new file is written to
+    /// a temp file and synced first, and only when all of them are ready are they renamed
+    /// into place and the directory synced once. Each file is replaced atomically; a crash
+    /// during the renames can leave some files of the batch new and others old.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// try store.write { tx in
+    ///     try tx.delete("done-1")
+    ///     try tx.put("next", ["title": "Write the report"])
+    /// }
+    /// ```
+    ///
+    /// - Throws: what `body` throws, or a `StoreError` naming the file that could not be
+    ///   written (the old file is then intact).
+    @discardableResult
+    public func write<R>(_ body: (Transaction) throws -> R) throws -> R {
+        let dir = try openDirectory()
+        defer { dir.close() }
+        let lock: FileDescriptor
+        do {
+            lock = try StoreLock.acquire(in: dir)
+        } catch {
+            throw StoreError.system(error, "could not take the store lock", file: join(path, StoreLock.fileName))
+        }
+        defer { lock.close() }
+        let transaction = Transaction(store: self, directory: dir)
+        let result = try body(transaction)
+        try transaction.commit()
+        return result
+    }
+
+    /// Creates or replaces the item `id` with `object`.
+    ///
+    /// If the file exists, its member order is kept and new members are appended. An
+    /// `"id"` member, if present, must equal `id`; it is not written to the file.
+    ///
+    /// - Throws: `StoreError`: `.invalidID` before anything is touched, `.invalidItem` for
+    ///   a mismatched `"id"`, or the file system's error (the old file is then intact).
+    public func put(_ id: String, _ object: JSONObject) throws(StoreError) {
+        try ItemID.validate(id)
+        try storeErrors { try write { try $0.put(id, object) } }
+    }
+
+    /// Creates or replaces the item `id` with `value` encoded.
+    public func put<T: Encodable>(_ id: String, _ value: T) throws(StoreError) {
+        try ItemID.validate(id)
+        try storeErrors { try write { try $0.put(id, value) } }
+    }
+
+    /// Creates or replaces the item `value.id` with `value` encoded.
+    public func put<T: Encodable & Identifiable>(_ value: T) throws(StoreError) where T.ID == String {
+        try put(value.id, value)
+    }
+
+    /// Reads the item `id`, lets `body` change it, and writes it back, all under the lock:
+    /// concurrent updates from other threads and processes are never lost.
+    ///
+    /// Nothing is written if `body` throws or leaves the item as it was.
+    ///
+    /// - Parameters:
+    ///   - id: the item to change.
+    ///   - initial: the object to start from when the item does not exist; when `nil`, a
+    ///     missing item is an error.
+    ///   - body: changes the object (which has its `"id"` member).
+    /// - Returns: the item as written.
+    /// - Throws: `StoreError` (`.invalidID`, `.notFound`, the file's own error when it is
+    ///   not a valid item) or what `body` throws.
+    @discardableResult
+    public func update(
+        _ id: String, orCreate initial: JSONObject? = nil, _ body: (inout JSONObject) throws -> Void
+    ) throws -> Item {
+        try ItemID.validate(id)
+        return try write { try $0.update(id, orCreate: initial, body) }
+    }
+
+    /// Reads the item `id` as a `T`, lets `body` change it, and writes it back, under the
+    /// lock.
+    ///
+    /// - Returns: the value as written.
+    @discardableResult
+    public func update<T: Codable>(_ id: String, as type: T.Type, _ body: (inout T) throws -> Void)
+        throws -> T
+    {
+        try ItemID.validate(id)
+        return try write { tx in
+            guard let item = try tx.item(id) else { throw tx.notFound(id) }
+            var value: T = try decode(item, as: type)
+            try body(&value)
+            try tx.put(id, value)
+            return value
+        }
+    }
+
+    /// Deletes the item `id`.
+    ///
+    /// - Returns: whether the item existed.
+    /// - Throws: `StoreError`: `.invalidID` before anything is touched, or the file
+    ///   system's error.
+    @discardableResult
+    public func delete(_ id: String) throws(StoreError) -> Bool {
+        try ItemID.validate(id)
+        return try storeErrors { try write { try $0.delete(id) } }
+    }
+
+    /// Runs `body`, whose only errors are `StoreError`s, as a typed-throwing call.
+    private func storeErrors<R>(_ body: () throws -> R) throws(StoreError) -> R {
+        do {
+            return try body()
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(code: .io, message: "\(error)", file: path, underlying: error)
+        }
+    }
+}

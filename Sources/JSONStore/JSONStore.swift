@@ -1,0 +1,78 @@
+import Glibc
+
+/// A store: a directory of JSON files, one item per file.
+///
+/// Items live in `<id>.json` files that people edit by hand and programs edit through
+/// this type. Every write is atomic (a reader sees the old file or the new one) and every
+/// read-modify-write holds the store's lock, so concurrent processes lose no update.
+///
+/// A store is safe to use from any thread; it keeps no state besides its configuration,
+/// because the directory is the one source of truth.
+///
+/// For example:
+///
+/// ```swift
+/// struct Task: Codable { var id: String; var title: String; var done = false }
+///
+/// let store = try JSONStore(directory: "data")
+/// try store.put(Task(id: "tea", title: "Make tea"))
+/// try store.update("tea", as: Task.self) { $0.done = true }
+/// for item in try store.load().items { print(item.id, item["title"] ?? "") }
+/// ```
+public final class JSONStore: Sendable {
+    /// How a store reads and writes.
+    public struct Options: Sendable {
+        /// The largest item file read, in bytes; larger files are reported, not read.
+        public var maxFileSize: Int = 16 << 20
+        /// The deepest nesting of arrays and objects accepted in an item file.
+        public var maxDepth: Int = 512
+        /// Our temp files older than this many seconds are left by crashed writers and
+        /// are removed when the store is opened.
+        public var staleTemporaryFileAge: Double = 60
+        /// Create the directory (not its parents) when it does not exist.
+        public var createDirectory = false
+        /// Files read one by one below this count; above it, loading uses every core.
+        public var parallelLoadThreshold = 64
+
+        public init() {}
+    }
+
+    /// The store directory's path, as given.
+    public let path: String
+    /// How the store reads and writes.
+    public let options: Options
+
+    var reader: JSONReader { JSONReader(maxDepth: options.maxDepth, maxSize: options.maxFileSize) }
+
+    /// Opens the store in `directory` and removes stale temp files left by crashed writers.
+    ///
+    /// - Throws: `StoreError` with code `.storeUnavailable` when the directory does not exist
+    ///   (unless `options.createDirectory`) or is not a directory.
+    public init(directory: String, options: Options = Options()) throws(StoreError) {
+        self.path = directory
+        self.options = options
+        if options.createDirectory && mkdir(directory, 0o755) != 0 && Errno.current != .fileExists {
+            throw StoreError.system(.current, "could not create the store directory", file: directory)
+        }
+        let dir = try openDirectory()
+        AtomicFile.removeStale(in: dir, olderThan: options.staleTemporaryFileAge)
+        dir.close()
+    }
+
+    /// Opens the store directory for `*at` calls; the caller closes it.
+    func openDirectory() throws(StoreError) -> FileDescriptor {
+        do {
+            return try .openDirectory(path)
+        } catch .noSuchFile {
+            throw StoreError(
+                code: .storeUnavailable, message: "the store directory does not exist", file: path)
+        } catch .notDirectory {
+            throw StoreError(code: .storeUnavailable, message: "is not a directory", file: path)
+        } catch {
+            throw StoreError.system(error, "could not open the store directory", file: path)
+        }
+    }
+
+    /// The path of the item file of `id`.
+    func filePath(_ id: String) -> String { join(path, ItemID.fileName(id)) }
+}

@@ -1,0 +1,75 @@
+/// One item of a store: the object in `<id>.json`, with its `"id"` member present.
+///
+/// Items are immutable values, safe to pass between threads. Read fields untyped with the
+/// subscript, or decode the whole item as your own `Decodable` type:
+///
+/// ```swift
+/// let title = item["title"]?.stringValue
+/// let task = try item.decode(as: Task.self)
+/// ```
+public struct Item: Sendable, Hashable, Identifiable {
+    /// The id: the file name without `.json`.
+    public let id: String
+    /// The object, with `"id"` filled in from the file name when the file has none.
+    public let object: JSONObject
+    /// The fingerprint of the file's bytes, to tell real edits from touches.
+    public let fingerprint: Fingerprint
+
+    public init(id: String, object: JSONObject, fingerprint: Fingerprint) {
+        self.id = id
+        self.object = object
+        self.fingerprint = fingerprint
+    }
+
+    /// The member `key`.
+    public subscript(key: String) -> JSONValue? { object[key] }
+
+    /// The item's file name, `<id>.json`.
+    public var fileName: String { ItemID.fileName(id) }
+
+    /// Decodes the item as `T`. A property `id` of `T` receives the file's id.
+    ///
+    /// - Throws: `StoreError` with code `.invalidItem`, naming the member at fault.
+    public func decode<T: Decodable>(as type: T.Type = T.self) throws(StoreError) -> T {
+        do {
+            return try JSONValueDecoder().decode(type, from: .object(object))
+        } catch let error as DecodingError {
+            throw StoreError.decoding(error, file: fileName, id: id)
+        } catch {
+            throw StoreError(
+                code: .invalidItem, message: "\(error)", file: fileName, id: id, underlying: error)
+        }
+    }
+}
+
+/// A file the store could not read as an item, and why.
+public struct InvalidFile: Sendable, CustomStringConvertible {
+    /// The file's name in the store directory.
+    public let name: String
+    /// The id the name gives, or `nil` if the name does not give a valid id.
+    public let id: String?
+    /// Why the file is not an item.
+    public let error: StoreError
+
+    public init(name: String, id: String?, error: StoreError) {
+        self.name = name
+        self.id = id
+        self.error = error
+    }
+
+    public var description: String { error.description }
+}
+
+/// Everything a store holds at one moment: its items sorted by id, and the files that are
+/// not valid items.
+public struct StoreContents: Sendable {
+    /// The valid items, sorted by id.
+    public var items: [Item]
+    /// The files that could not be read as items, sorted by name.
+    public var invalid: [InvalidFile]
+
+    public init(items: [Item], invalid: [InvalidFile]) {
+        self.items = items
+        self.invalid = invalid
+    }
+}

@@ -1,0 +1,130 @@
+import Glibc
+
+/// Reading one item file, safely.
+///
+/// The file is opened with `O_NOFOLLOW | O_NONBLOCK`, so a symlink is never followed out of
+/// the directory and a FIFO never blocks; `fstat` on the open descriptor then decides, so
+/// nothing can be swapped in between the check and the read.
+enum ItemFile {
+    enum Outcome {
+        case item(Item)
+        case invalid(StoreError)
+        /// The file does not exist (any more).
+        case missing
+    }
+
+    /// Reads and parses `<id>.json` in `directory`.
+    ///
+    /// - Parameter path: the directory's path, for error messages.
+    static func read(
+        id: String, in directory: FileDescriptor, path: String, reader: JSONReader
+    ) -> (Outcome, FileStatus?) {
+        let name = ItemID.fileName(id)
+        let file = join(path, name)
+        let fd: FileDescriptor
+        do {
+            fd = try .open(name, relativeTo: directory, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+        } catch .noSuchFile {
+            return (.missing, nil)
+        } catch .tooManySymbolicLinks, .noSuchDeviceOrAddress {
+            // ELOOP: a symlink (O_NOFOLLOW); ENXIO: a socket. lstat says which.
+            let status = try? directory.linkStatus(of: name)
+            return (.invalid(notRegular(status?.kind ?? .symbolicLink, file: file, id: id)), status)
+        } catch {
+            return (.invalid(.system(error, "could not open", file: file, id: id)), nil)
+        }
+        return fd.closeAfter { fd in
+            let status: FileStatus
+            do throws(Errno) {
+                status = try fd.status()
+            } catch {
+                return (.invalid(.system(error, "could not stat", file: file, id: id)), nil)
+            }
+            guard status.kind == .regular else {
+                return (.invalid(notRegular(status.kind, file: file, id: id)), status)
+            }
+            if status.size > reader.maxSize {
+                return (.invalid(tooLarge(status.size, limit: reader.maxSize, file: file, id: id)), status)
+            }
+            let bytes: [UInt8]
+            do throws(Errno) {
+                guard let read = try fd.readAll(sizeHint: status.size, limit: reader.maxSize) else {
+                    return (.invalid(tooLarge(nil, limit: reader.maxSize, file: file, id: id)), status)
+                }
+                bytes = read
+            } catch {
+                return (.invalid(.system(error, "could not read", file: file, id: id)), status)
+            }
+            return (parse(bytes, id: id, file: file, reader: reader), status)
+        }
+    }
+
+    /// Parses the bytes of `<id>.json` into an item.
+    static func parse(_ bytes: [UInt8], id: String, file: String, reader: JSONReader) -> Outcome {
+        let value: JSONValue
+        do {
+            value = try reader.read(bytes)
+        } catch {
+            return .invalid(.syntax(error, file: file, id: id))
+        }
+        guard case .object(var object) = value else {
+            return .invalid(
+                StoreError(
+                    code: .invalidItem,
+                    message: "an item file must hold a JSON object, this one holds \(article(value.typeName))",
+                    file: file, id: id))
+        }
+        if let member = object["id"] {
+            guard member == .string(id) else {
+                return .invalid(
+                    StoreError(
+                        code: .invalidItem,
+                        message: "member \"id\" is \(member) but the file name gives the id \"\(id)\"",
+                        file: file, id: id))
+            }
+        } else {
+            object.setFirst("id", .string(id))
+        }
+        return .item(Item(id: id, object: object, fingerprint: Fingerprint(bytes)))
+    }
+
+    static func notRegular(_ kind: FileStatus.Kind, file: String, id: String?) -> StoreError {
+        let what: String
+        switch kind {
+        case .directory: what = "a directory"
+        case .symbolicLink: what = "a symbolic link (not followed)"
+        case .fifo: what = "a FIFO"
+        case .socket: what = "a socket"
+        case .characterDevice, .blockDevice: what = "a device"
+        case .regular, .unknown: what = "not a regular file"
+        }
+        return StoreError(
+            code: .notRegularFile, message: "is \(what); item files must be regular files",
+            file: file, id: id)
+    }
+
+    static func tooLarge(_ size: Int?, limit: Int, file: String, id: String) -> StoreError {
+        let actual = size.map { "is \(byteCount($0)), " } ?? ""
+        return StoreError(
+            code: .tooLarge, message: "\(actual)larger than the \(byteCount(limit)) limit for an item file",
+            file: file, id: id)
+    }
+
+    static func byteCount(_ n: Int) -> String {
+        if n >= 1 << 20 {
+            let mib = Double(n) / Double(1 << 20)
+            return n % (1 << 20) == 0 ? "\(n >> 20) MiB" : "\((mib * 10).rounded() / 10) MiB"
+        }
+        if n >= 1 << 10 { return "\(n >> 10) KiB" }
+        return "\(n) bytes"
+    }
+
+    private static func article(_ typeName: String) -> String {
+        typeName == "array" || typeName == "object" ? "an \(typeName)" : "a \(typeName)"
+    }
+}
+
+/// `directory/name`, without doubling a trailing slash.
+func join(_ directory: String, _ name: String) -> String {
+    directory.hasSuffix("/") ? directory + name : directory + "/" + name
+}

@@ -1,0 +1,211 @@
+import Glibc
+
+/// A batch of writes, given to the body of `JSONStore.write(_:)`.
+///
+/// It holds the store's lock while it exists. Reads see the batch's own writes; the files
+/// are written when the body returns. Use it only inside that body, on that thread.
+public final class Transaction {
+    private enum Change {
+        case put(JSONObject)
+        case delete
+    }
+
+    /// What is on disk for an id, read once under the lock.
+    private struct OnDisk {
+        var outcome: ItemFile.Outcome
+        var status: FileStatus?
+    }
+
+    private let store: JSONStore
+    private let directory: FileDescriptor
+    private var changes: [String: Change] = [:]
+    private var order: [String] = []
+    private var onDisk: [String: OnDisk] = [:]
+
+    init(store: JSONStore, directory: FileDescriptor) {
+        self.store = store
+        self.directory = directory
+    }
+
+    private func disk(_ id: String) -> OnDisk {
+        if let known = onDisk[id] { return known }
+        let (outcome, status) = ItemFile.read(
+            id: id, in: directory, path: store.path, reader: store.reader)
+        let read = OnDisk(outcome: outcome, status: status)
+        onDisk[id] = read
+        return read
+    }
+
+    private func record(_ id: String, _ change: Change) {
+        if changes.updateValue(change, forKey: id) == nil { order.append(id) }
+    }
+
+    func notFound(_ id: String) -> StoreError {
+        StoreError(code: .notFound, message: "no item \"\(id)\"", file: store.filePath(id), id: id)
+    }
+
+    /// The item `id` as this batch sees it, or `nil` if there is none.
+    ///
+    /// - Throws: `StoreError`: `.invalidID`, or the file's error when it is not a valid item.
+    public func item(_ id: String) throws(StoreError) -> Item? {
+        try ItemID.validate(id)
+        switch changes[id] {
+        case .put(let object):
+            let bytes = JSONWriter.pretty(.object(fileObject(object)))
+            var withID = object
+            if withID["id"] == nil { withID.setFirst("id", .string(id)) }
+            return Item(id: id, object: withID, fingerprint: Fingerprint(bytes))
+        case .delete: return nil
+        case nil:
+            switch disk(id).outcome {
+            case .item(let item): return item
+            case .invalid(let error): throw error
+            case .missing: return nil
+            }
+        }
+    }
+
+    /// Creates or replaces the item `id` with `object`. See `JSONStore.put(_:_:)`.
+    public func put(_ id: String, _ object: JSONObject) throws(StoreError) {
+        try ItemID.validate(id)
+        if let member = object["id"], member != .string(id) {
+            throw StoreError(
+                code: .invalidItem,
+                message: "member \"id\" is \(member) but the item's id is \"\(id)\"",
+                file: store.filePath(id), id: id)
+        }
+        record(id, .put(object))
+    }
+
+    /// Creates or replaces the item `id` with `value` encoded.
+    public func put<T: Encodable>(_ id: String, _ value: T) throws(StoreError) {
+        let encoded: JSONValue
+        do {
+            encoded = try JSONValueEncoder().encode(value)
+        } catch {
+            throw StoreError(
+                code: .invalidItem, message: "could not encode \(T.self): \(error)",
+                file: store.filePath(id), id: id, underlying: error)
+        }
+        guard case .object(let object) = encoded else {
+            throw StoreError(
+                code: .invalidItem,
+                message: "\(T.self) encodes as \(encoded.typeName), but an item must be an object",
+                file: store.filePath(id), id: id)
+        }
+        try put(id, object)
+    }
+
+    /// Changes the item `id` with `body`. See `JSONStore.update(_:orCreate:_:)`.
+    @discardableResult
+    public func update(
+        _ id: String, orCreate initial: JSONObject? = nil, _ body: (inout JSONObject) throws -> Void
+    ) throws -> Item {
+        var object: JSONObject
+        if let item = try item(id) {
+            object = item.object
+        } else if let initial {
+            object = initial
+        } else {
+            throw notFound(id)
+        }
+        try body(&object)
+        try put(id, object)
+        return try item(id)!
+    }
+
+    /// Deletes the item `id`; returns whether it existed.
+    @discardableResult
+    public func delete(_ id: String) throws(StoreError) -> Bool {
+        try ItemID.validate(id)
+        let existed: Bool
+        switch changes[id] {
+        case .put: existed = true
+        case .delete: existed = false
+        case nil:
+            if case .missing = disk(id).outcome { existed = false } else { existed = true }
+        }
+        record(id, .delete)
+        return existed
+    }
+
+    /// The object as written to the file: without `"id"`, in the order of the file it
+    /// replaces.
+    private func fileObject(_ object: JSONObject) -> JSONObject {
+        var written = object
+        written.removeValue(forKey: "id")
+        return written
+    }
+
+    /// Writes the batch: stage every new file, then rename them all, then sync the
+    /// directory once.
+    func commit() throws(StoreError) {
+        var staged: [(temp: String, name: String, id: String)] = []
+        var removals: [String] = []
+        do throws(StoreError) {
+            for id in order {
+                let name = ItemID.fileName(id)
+                switch changes[id]! {
+                case .delete:
+                    if case .missing = disk(id).outcome { continue }
+                    removals.append(id)
+                case .put(let object):
+                    let current = disk(id)
+                    var written = fileObject(object)
+                    if case .item(let existing) = current.outcome {
+                        written = written.ordered(like: existing.object)
+                    }
+                    let bytes = JSONWriter.pretty(.object(written))
+                    if case .item(let existing) = current.outcome,
+                        existing.fingerprint == Fingerprint(bytes)
+                    {
+                        continue  // identical bytes: no write, no change
+                    }
+                    let permissions: mode_t =
+                        current.status.map { $0.kind == .regular ? $0.permissions : 0o644 } ?? 0o644
+                    do {
+                        let temp = try AtomicFile.stage(bytes, permissions: permissions, in: directory)
+                        staged.append((temp, name, id))
+                    } catch {
+                        throw StoreError.system(
+                            error, "could not write the new content (\(name) is unchanged)",
+                            file: store.filePath(id), id: id)
+                    }
+                }
+            }
+            for (i, file) in staged.enumerated() {
+                do {
+                    try directory.rename(file.temp, to: file.name)
+                } catch {
+                    staged.removeFirst(i)  // the earlier ones are in place already
+                    throw StoreError.system(
+                        error, "could not replace the file (it is unchanged)",
+                        file: store.filePath(file.id), id: file.id)
+                }
+            }
+            staged.removeAll()
+            for id in removals {
+                do {
+                    try directory.unlink(ItemID.fileName(id))
+                } catch .noSuchFile {
+                    continue
+                } catch {
+                    throw StoreError.system(error, "could not delete", file: store.filePath(id), id: id)
+                }
+            }
+        } catch {
+            for file in staged { try? directory.unlink(file.temp) }
+            throw error
+        }
+        if !order.isEmpty {
+            do {
+                try directory.sync()
+            } catch {
+                throw StoreError.system(error, "could not sync the store directory", file: store.path)
+            }
+        }
+        changes.removeAll()
+        order.removeAll()
+        onDisk.removeAll()
+    }
+}

@@ -1,0 +1,181 @@
+import Glibc
+
+/// An open file descriptor, with typed wrappers over the calls the store makes.
+///
+/// A descriptor has one owner that closes it; `closeAfter(_:)` makes that hard to forget.
+struct FileDescriptor: Hashable, Sendable {
+    let rawValue: CInt
+
+    /// Opens `path` relative to `directory` (or the working directory when `nil`).
+    ///
+    /// The corresponding C function is `openat`.
+    static func open(
+        _ path: String, relativeTo directory: FileDescriptor? = nil, flags: CInt,
+        mode: mode_t = 0o644
+    ) throws(Errno) -> FileDescriptor {
+        let dir = directory?.rawValue ?? AT_FDCWD
+        let fd = try valueOrErrno { Syscall.openat(dir, path, flags | O_CLOEXEC, mode) }
+        return FileDescriptor(rawValue: fd)
+    }
+
+    /// Opens a directory for use as the anchor of `*at` calls.
+    static func openDirectory(_ path: String) throws(Errno) -> FileDescriptor {
+        try open(path, flags: O_RDONLY | O_DIRECTORY)
+    }
+
+    /// Closes the descriptor after `body` returns or throws.
+    func closeAfter<R, E: Error>(_ body: (FileDescriptor) throws(E) -> R) throws(E) -> R {
+        defer { close() }
+        return try body(self)
+    }
+
+    /// Closes the descriptor. Errors are ignored: Linux releases the descriptor whatever
+    /// `close` returns, so retrying would close someone else's.
+    ///
+    /// The corresponding C function is `close`.
+    func close() {
+        _ = Syscall.close(rawValue)
+    }
+
+    /// Reads up to `buffer.count` bytes.
+    ///
+    /// The corresponding C function is `read`.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        try valueOrErrno { Syscall.read(rawValue, buffer.baseAddress, buffer.count) }
+    }
+
+    /// Writes all of `bytes`, continuing after short writes.
+    ///
+    /// The corresponding C function is `write`.
+    func writeAll(_ bytes: UnsafeRawBufferPointer) throws(Errno) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = try valueOrErrno {
+                Syscall.write(rawValue, bytes.baseAddress! + offset, bytes.count - offset)
+            }
+            offset += written
+        }
+    }
+
+    /// Flushes the file's data and metadata to the device.
+    ///
+    /// The corresponding C function is `fsync`.
+    func sync() throws(Errno) {
+        _ = try valueOrErrno { Syscall.fsync(rawValue) }
+    }
+
+    /// The file's status.
+    ///
+    /// The corresponding C function is `fstat`.
+    func status() throws(Errno) -> FileStatus {
+        var buf = stat()
+        _ = try valueOrErrno { Syscall.fstat(rawValue, &buf) }
+        return FileStatus(buf)
+    }
+
+    /// The status of `path` in this directory, not following a final symlink.
+    ///
+    /// The corresponding C function is `fstatat` with `AT_SYMLINK_NOFOLLOW`.
+    func linkStatus(of path: String) throws(Errno) -> FileStatus {
+        var buf = stat()
+        _ = try valueOrErrno { Syscall.fstatat(rawValue, path, &buf, AT_SYMLINK_NOFOLLOW) }
+        return FileStatus(buf)
+    }
+
+    /// Changes the file's permission bits.
+    ///
+    /// The corresponding C function is `fchmod`.
+    func setPermissions(_ mode: mode_t) throws(Errno) {
+        _ = try valueOrErrno { Syscall.fchmod(rawValue, mode) }
+    }
+
+    /// Renames `old` to `new`, both in this directory, replacing `new` atomically.
+    ///
+    /// The corresponding C function is `renameat`.
+    func rename(_ old: String, to new: String) throws(Errno) {
+        _ = try valueOrErrno { Syscall.renameat(rawValue, old, rawValue, new) }
+    }
+
+    /// Removes the file `path` in this directory.
+    ///
+    /// The corresponding C function is `unlinkat`.
+    func unlink(_ path: String) throws(Errno) {
+        _ = try valueOrErrno { Syscall.unlinkat(rawValue, path, 0) }
+    }
+
+    /// Takes an exclusive advisory lock on the whole file, waiting for it.
+    ///
+    /// The corresponding C function is `flock` with `LOCK_EX`.
+    func lockExclusive() throws(Errno) {
+        _ = try valueOrErrno { Syscall.flock(rawValue, LOCK_EX) }
+    }
+
+    /// Reads the whole file, refusing to read more than `limit` bytes.
+    ///
+    /// Returns `nil` when the file holds more than `limit` bytes.
+    func readAll(sizeHint: Int, limit: Int) throws(Errno) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: min(max(sizeHint, 0), limit) + 1)
+        var count = 0
+        while true {
+            if count == bytes.count {
+                if count > limit { return nil }
+                bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, limit + 1)))
+            }
+            let n = try bytes.withUnsafeMutableBytes { buffer in
+                Result { () throws(Errno) in
+                    try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
+                }
+            }.get()
+            if n == 0 { break }
+            count += n
+        }
+        if count > limit { return nil }
+        bytes.removeLast(bytes.count - count)
+        return bytes
+    }
+}
+
+/// The parts of `struct stat` the store looks at.
+struct FileStatus: Sendable, Hashable {
+    enum Kind: Sendable, Hashable {
+        case regular, directory, symbolicLink, fifo, socket, characterDevice, blockDevice, unknown
+    }
+
+    var kind: Kind
+    var size: Int
+    var permissions: mode_t
+    var modificationTime: timespec
+    var inode: UInt64
+    var device: UInt64
+
+    init(_ buf: stat) {
+        switch buf.st_mode & S_IFMT {
+        case S_IFREG: kind = .regular
+        case S_IFDIR: kind = .directory
+        case S_IFLNK: kind = .symbolicLink
+        case S_IFIFO: kind = .fifo
+        case S_IFSOCK: kind = .socket
+        case S_IFCHR: kind = .characterDevice
+        case S_IFBLK: kind = .blockDevice
+        default: kind = .unknown
+        }
+        size = Int(buf.st_size)
+        permissions = buf.st_mode & 0o7777
+        modificationTime = buf.st_mtim
+        inode = UInt64(buf.st_ino)
+        device = UInt64(buf.st_dev)
+    }
+
+    static func == (a: FileStatus, b: FileStatus) -> Bool {
+        a.kind == b.kind && a.size == b.size && a.permissions == b.permissions
+            && a.modificationTime.tv_sec == b.modificationTime.tv_sec
+            && a.modificationTime.tv_nsec == b.modificationTime.tv_nsec
+            && a.inode == b.inode && a.device == b.device
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(inode)
+        hasher.combine(size)
+        hasher.combine(modificationTime.tv_nsec)
+    }
+}

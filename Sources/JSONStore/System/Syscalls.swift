@@ -1,0 +1,58 @@
+import Glibc
+
+// The raw system calls, in one place. Everything above this file speaks `Errno` and
+// `FileDescriptor`; nothing above it calls Glibc's file functions directly.
+
+/// Runs `body` until it does not fail with `EINTR`, turning `-1` into the thread's `Errno`.
+@inline(__always)
+func valueOrErrno<I: FixedWidthInteger>(retryingOnInterrupt: Bool = true, _ body: () -> I)
+    throws(Errno) -> I
+{
+    while true {
+        let result = body()
+        if result != -1 { return result }
+        let error = Errno.current
+        if retryingOnInterrupt && error == .interrupted { continue }
+        throw error
+    }
+}
+
+enum Syscall {
+    static func openat(_ dir: CInt, _ path: String, _ flags: CInt, _ mode: mode_t) -> CInt {
+        Glibc.openat(dir, path, flags, mode)
+    }
+    static func open(_ path: String, _ flags: CInt) -> CInt {
+        Glibc.open(path, flags)
+    }
+    static func read(_ fd: CInt, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+        Glibc.read(fd, buffer, count)
+    }
+    static func write(_ fd: CInt, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+        Glibc.write(fd, buffer, count)
+    }
+    static func close(_ fd: CInt) -> CInt { Glibc.close(fd) }
+    static func fsync(_ fd: CInt) -> CInt { Glibc.fsync(fd) }
+    static func fstat(_ fd: CInt, _ buf: inout stat) -> CInt { Glibc.fstat(fd, &buf) }
+    static func fstatat(_ dir: CInt, _ path: String, _ buf: inout stat, _ flags: CInt) -> CInt {
+        Glibc.fstatat(dir, path, &buf, flags)
+    }
+    static func fchmod(_ fd: CInt, _ mode: mode_t) -> CInt { Glibc.fchmod(fd, mode) }
+    static func renameat(_ oldDir: CInt, _ old: String, _ newDir: CInt, _ new: String) -> CInt {
+        Glibc.renameat(oldDir, old, newDir, new)
+    }
+    static func unlinkat(_ dir: CInt, _ path: String, _ flags: CInt) -> CInt {
+        Glibc.unlinkat(dir, path, flags)
+    }
+    static func flock(_ fd: CInt, _ operation: CInt) -> CInt { c_flock(fd, operation) }
+    static func fdopendir(_ fd: CInt) -> OpaquePointer? { Glibc.fdopendir(fd) }
+    static func readdir(_ dir: OpaquePointer) -> UnsafeMutablePointer<dirent>? {
+        Glibc.readdir(dir)
+    }
+    static func closedir(_ dir: OpaquePointer) -> CInt { Glibc.closedir(dir) }
+    static func dup(_ fd: CInt) -> CInt { Glibc.dup(fd) }
+}
+
+// Swift imports the C struct `flock` under the same name as the function and prefers the
+// struct, so the function is bound by its symbol.
+@_silgen_name("flock")
+private func c_flock(_ fd: CInt, _ operation: CInt) -> CInt

@@ -1,0 +1,3 @@
+import JSONStore
+
+print("placeholder")
