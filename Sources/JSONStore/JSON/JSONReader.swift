@@ -357,7 +357,7 @@ private struct Parser {
         case 0x0A: name = "a line break (write it as \\n)"
         case 0x0D: name = "a carriage return (write it as \\r)"
         case 0x09: name = "a tab (write it as \\t)"
-        default: name = "the control character \(hex(byte)) (write it as \\u00\(hex2(byte)))"
+        default: name = "the control character U+00\(hex2(byte)) (write it as \\u00\(hex2(byte)))"
         }
         return fail(.unescapedControlCharacter, "\(name) inside a string must be escaped", at: i)
     }
@@ -404,7 +404,8 @@ private struct Parser {
             }
             scratch.append(contentsOf: Array(String(Unicode.Scalar(scalarValue)!).utf8))
         default:
-            throw fail(.invalidEscape, "invalid escape \\\(describeChar(c)) in a string", at: start)
+            let shown = c >= 0x20 && c < 0x7F ? "\\" + String(Unicode.Scalar(c)) : "\\ followed by \(describe(at: i - 1))"
+            throw fail(.invalidEscape, "invalid escape \(shown) in a string", at: start)
         }
     }
 
