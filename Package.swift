@@ -10,17 +10,19 @@ let package = Package(
     targets: [
         .target(name: "JSONStore"),
         .executableTarget(name: "jsonstore", dependencies: ["JSONStore"]),
+        // Helpers shared by the test targets: temporary stores, helper processes.
+        .target(name: "TestSupport", dependencies: ["JSONStore"], path: "Tests/TestSupport"),
         // A helper process for the integration tests: concurrent writers, writers killed
         // with SIGKILL, writers under resource limits. Not a product.
         .executableTarget(
             name: "jsonstore-test-worker",
-            dependencies: ["JSONStore"],
+            dependencies: ["JSONStore", "TestSupport"],
             path: "Tests/Worker"
         ),
-        .testTarget(name: "JSONStoreTests", dependencies: ["JSONStore"]),
+        .testTarget(name: "JSONStoreTests", dependencies: ["JSONStore", "TestSupport"]),
         .testTarget(
             name: "JSONStoreIntegrationTests",
-            dependencies: ["JSONStore", "jsonstore-test-worker"]
+            dependencies: ["JSONStore", "TestSupport", "jsonstore-test-worker"]
         ),
     ],
     swiftLanguageModes: [.v6]

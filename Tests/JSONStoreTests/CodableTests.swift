@@ -1,5 +1,6 @@
 import Foundation
 import JSONStore
+import TestSupport
 import Testing
 
 struct Task: Codable, Equatable, Identifiable {

@@ -1,4 +1,5 @@
 import JSONStore
+import TestSupport
 import Testing
 
 @Suite("Item ids")

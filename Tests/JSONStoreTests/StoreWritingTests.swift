@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import JSONStore
+import TestSupport
 import Testing
 
 @Suite("Writing items")

@@ -1,1 +1,68 @@
-print("worker")
+import Foundation
+import Glibc
+import JSONStore
+import TestSupport
+
+// A helper process for the integration tests. Each command does one thing a real writer
+// does, so the tests can run several at once, kill them, or limit them.
+//
+//   increment DIR ID FIELD N      N read-modify-write increments of FIELD in item ID
+//   rewrite DIR BASE              rewrite items r0…r4 forever, round BASE, BASE+1, …
+//   put-limited DIR ID BYTES MAX  put a BYTES-long item with RLIMIT_FSIZE = MAX
+//   put-as DIR ID UID             drop to UID, then put an item
+//   put DIR ID                    put an item
+//
+// A StoreError is printed to stdout as `error <code>: <description>` with exit status 3.
+
+func run(_ arguments: [String]) throws {
+    switch arguments.first {
+    case "increment":
+        let (dir, id, field, count) = (arguments[1], arguments[2], arguments[3], Int(arguments[4])!)
+        let store = try JSONStore(directory: dir)
+        for _ in 0..<count {
+            try store.update(id, orCreate: [:]) { object in
+                let current = object[field]?.intValue ?? 0
+                object[field] = .number(JSONNumber(current + 1))
+            }
+        }
+    case "rewrite":
+        let (dir, base) = (arguments[1], Int(arguments[2])!)
+        let store = try JSONStore(directory: dir)
+        FileHandle.standardOutput.write(Data("ready\n".utf8))
+        var round = base
+        while true {
+            for k in 0..<5 {
+                try store.put("r\(k)", rewriteContent(id: "r\(k)", round: round))
+            }
+            round += 1
+        }
+    case "put-limited":
+        let (dir, id, size, limit) = (arguments[1], arguments[2], Int(arguments[3])!, Int(arguments[4])!)
+        signal(SIGXFSZ, SIG_IGN)  // so write(2) fails with EFBIG instead of killing us
+        var rl = rlimit(rlim_cur: rlim_t(limit), rlim_max: rlim_t(limit))
+        guard setrlimit(RLIMIT_FSIZE_VALUE, &rl) == 0 else { fatalError("setrlimit failed") }
+        let store = try JSONStore(directory: dir)
+        try store.put(id, ["payload": .string(String(repeating: "x", count: size))])
+    case "put-as":
+        let (dir, id, uid) = (arguments[1], arguments[2], uid_t(arguments[3])!)
+        guard setgid(gid_t(uid)) == 0, setuid(uid) == 0 else { fatalError("setuid failed") }
+        let store = try JSONStore(directory: dir)
+        try store.put(id, ["by": "someone else"])
+    case "put":
+        let store = try JSONStore(directory: arguments[1])
+        try store.put(arguments[2], ["new": true])
+    default:
+        FileHandle.standardError.write(Data("unknown command \(arguments)\n".utf8))
+        exit(64)
+    }
+}
+
+/// `RLIMIT_FSIZE` as the type `setrlimit` takes on Glibc.
+let RLIMIT_FSIZE_VALUE = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
+
+do {
+    try run(Array(CommandLine.arguments.dropFirst()))
+} catch let error as StoreError {
+    FileHandle.standardOutput.write(Data("error \(error.code): \(error)\n".utf8))
+    exit(3)
+}

@@ -3,11 +3,11 @@ import Glibc
 import JSONStore
 
 /// A store in a fresh temporary directory, removed when the value goes away.
-final class TemporaryStore {
-    let path: String
-    let store: JSONStore
+public final class TemporaryStore {
+    public let path: String
+    public let store: JSONStore
 
-    init(options: JSONStore.Options = JSONStore.Options()) throws {
+    public init(options: JSONStore.Options = JSONStore.Options()) throws {
         var template = Array((NSTemporaryDirectory() + "/jsonstore-test-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { throw Errno(rawValue: errno) }
         path = String(cString: made)
@@ -19,22 +19,22 @@ final class TemporaryStore {
     }
 
     /// Writes `text` to `name` in the store directory directly, as a person would.
-    func writeFile(_ name: String, _ text: String) throws {
+    public func writeFile(_ name: String, _ text: String) throws {
         try Data(text.utf8).write(to: URL(fileURLWithPath: path + "/" + name))
     }
 
     /// The bytes of `name`, or `nil` if it does not exist.
-    func readFile(_ name: String) -> String? {
+    public func readFile(_ name: String) -> String? {
         FileManager.default.contents(atPath: path + "/" + name).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Every name in the directory, sorted.
-    func names() throws -> [String] {
+    public func names() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: path).sorted()
     }
 
     /// The status of `name`.
-    func status(_ name: String) -> stat {
+    public func status(_ name: String) -> stat {
         var buf = stat()
         _ = lstat(path + "/" + name, &buf)
         return buf

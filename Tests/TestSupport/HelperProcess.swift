@@ -1,0 +1,47 @@
+import Foundation
+import Glibc
+import JSONStore
+
+/// The test worker executable (`Tests/Worker`), run as a real separate process.
+public enum HelperProcess {
+    /// The directory of the running test binary, where SwiftPM puts the built executables.
+    public static var buildDirectory: URL {
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return exe.deletingLastPathComponent()
+    }
+
+    /// The worker's path.
+    public static var workerPath: String {
+        buildDirectory.appendingPathComponent("jsonstore-test-worker").path
+    }
+
+    /// Starts the worker with `arguments`; its stdout is a pipe.
+    public static func start(_ arguments: [String]) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: workerPath)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        return (process, output)
+    }
+
+    /// Runs the worker to completion; returns its exit status and stdout.
+    public static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let (process, pipe) = try start(arguments)
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// What the worker's `rewrite` command writes to item `id` in `round`: big enough that a
+/// write takes a while, and fully determined by the round, so a reader can tell a whole
+/// file from a torn one.
+public func rewriteContent(id: String, round: Int) -> JSONObject {
+    let unit = "\(id)-\(round)|"
+    return [
+        "round": .number(JSONNumber(round)),
+        "payload": .string(String(repeating: unit, count: 64 * 1024 / unit.utf8.count)),
+    ]
+}
