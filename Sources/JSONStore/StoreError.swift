@@ -99,13 +99,15 @@ extension StoreError {
     static func system(_ errno: Errno, _ doing: String, file: String?, id: String? = nil)
         -> StoreError
     {
+        // Spelled out as `Errno.x`: a bare `.noSpace` here would match `Code.noSpace`
+        // through `Code.~=`, since an `Errno` is an `Error`.
         let code: Code
         switch errno {
-        case .permissionDenied, .notPermitted: code = .permissionDenied
-        case .noSpace, .diskQuota: code = .noSpace
-        case .fileTooLarge: code = .fileTooLarge
-        case .readOnlyFileSystem: code = .readOnly
-        case .noSuchFile: code = .notFound
+        case Errno.permissionDenied, Errno.notPermitted: code = .permissionDenied
+        case Errno.noSpace, Errno.diskQuota: code = .noSpace
+        case Errno.fileTooLarge: code = .fileTooLarge
+        case Errno.readOnlyFileSystem: code = .readOnly
+        case Errno.noSuchFile: code = .notFound
         default: code = .io
         }
         return StoreError(

@@ -8,7 +8,7 @@ public final class TemporaryStore {
     public let store: JSONStore
 
     public init(options: JSONStore.Options = JSONStore.Options()) throws {
-        var template = Array((NSTemporaryDirectory() + "/jsonstore-test-XXXXXX").utf8CString)
+        var template = Array((URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("jsonstore-test-XXXXXX").path).utf8CString)
         guard let made = mkdtemp(&template) else { throw Errno(rawValue: errno) }
         path = String(cString: made)
         store = try JSONStore(directory: path, options: options)
