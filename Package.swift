@@ -19,6 +19,8 @@ let package = Package(
             dependencies: ["JSONStore", "TestSupport"],
             path: "Tests/Worker"
         ),
+        // Benchmarks, run in a release build by scripts/bench. Not a product.
+        .executableTarget(name: "jsonstore-bench", dependencies: ["JSONStore"], path: "Tests/Benchmarks"),
         .testTarget(name: "JSONStoreTests", dependencies: ["JSONStore", "TestSupport"]),
         .testTarget(
             name: "JSONStoreIntegrationTests",

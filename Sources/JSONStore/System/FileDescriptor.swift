@@ -121,13 +121,16 @@ struct FileDescriptor: Hashable, Sendable {
                 if count > limit { return nil }
                 bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, limit + 1)))
             }
+            let wanted = bytes.count - count
             let n = try bytes.withUnsafeMutableBytes { buffer in
                 Result { () throws(Errno) in
                     try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
                 }
             }.get()
-            if n == 0 { break }
             count += n
+            // A regular file returns less than asked only at its end, so a short read saves
+            // the extra read(2) that would return 0.
+            if n == 0 || n < wanted { break }
         }
         if count > limit { return nil }
         bytes.removeLast(bytes.count - count)

@@ -1,0 +1,91 @@
+import Foundation
+import Glibc
+import JSONStore
+
+// Benchmarks for the store core, run by scripts/bench (release build). Every figure is a
+// median of several runs taken side by side, alternating, so a noisy machine affects both
+// sides alike.
+//
+//   jsonstore-bench load DIR N RUNS   create N items in DIR (if empty), then time loading
+//                                     one by one and in parallel, and parsing with
+//                                     JSONReader and with Foundation's JSONSerialization.
+
+func now() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted[sorted.count / 2]
+}
+
+func item(_ i: Int) -> JSONObject {
+    [
+        "title": .string("Task number \(i) with a title of moderate length"),
+        "status": .string(["todo", "doing", "done"][i % 3]),
+        "priority": .number(JSONNumber(i % 5)),
+        "tags": .array([.string("tag\(i % 7)"), .string("bench")]),
+        "updated": .string("2026-11-29T12:00:00Z"),
+        "notes": .string(String(repeating: "lorem ipsum ", count: 8)),
+    ]
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 5, arguments[1] == "load", let n = Int(arguments[3]), let runs = Int(arguments[4]) else {
+    print("usage: jsonstore-bench load DIR N RUNS")
+    exit(64)
+}
+var options = JSONStore.Options()
+options.createDirectory = true
+let store = try JSONStore(directory: arguments[2], options: options)
+if try store.load().items.count != n {
+    let setup = now()
+    try store.write { tx in
+        for i in 0..<n { try tx.put(String(format: "item-%06d", i), item(i)) }
+    }
+    print("created \(n) items in \(String(format: "%.2f", now() - setup)) s")
+}
+var serialOptions = options
+serialOptions.parallelLoadThreshold = .max
+let serialStore = try JSONStore(directory: arguments[2], options: serialOptions)
+
+// Bytes of every file, for the parser-only comparison.
+let files = try FileManager.default.contentsOfDirectory(atPath: arguments[2]).filter { $0.hasSuffix(".json") }
+let contents = try files.map { try Data(contentsOf: URL(fileURLWithPath: arguments[2] + "/" + $0)) }
+let totalBytes = contents.reduce(0) { $0 + $1.count }
+let byteArrays = contents.map { [UInt8]($0) }
+
+var serial: [Double] = []
+var parallel: [Double] = []
+var ours: [Double] = []
+var foundation: [Double] = []
+for _ in 0..<runs {
+    var t = now()
+    let a = try serialStore.load()
+    serial.append(now() - t)
+    t = now()
+    let b = try store.load()
+    parallel.append(now() - t)
+    precondition(a.items.count == n && b.items.count == n)
+
+    t = now()
+    var members = 0
+    for bytes in byteArrays { members += try JSONReader().read(bytes).objectValue!.count }
+    ours.append(now() - t)
+    t = now()
+    var members2 = 0
+    for data in contents { members2 += (try JSONSerialization.jsonObject(with: data) as! [String: Any]).count }
+    foundation.append(now() - t)
+    precondition(members == members2)
+}
+
+let mb = Double(totalBytes) / 1e6
+print("items: \(n), bytes: \(totalBytes), runs: \(runs), cores: \(ProcessInfo.processInfo.activeProcessorCount)")
+print(String(format: "load, one by one:      median %.3f s  (%.0f items/s)", median(serial), Double(n) / median(serial)))
+print(String(format: "load, parallel:        median %.3f s  (%.0f items/s)", median(parallel), Double(n) / median(parallel)))
+print(String(format: "parallel speed-up:     %.2fx", median(serial) / median(parallel)))
+print(String(format: "parse, JSONReader:     median %.3f s  (%.0f MB/s)", median(ours), mb / median(ours)))
+print(String(format: "parse, JSONSerialization: median %.3f s  (%.0f MB/s)", median(foundation), mb / median(foundation)))
+print(String(format: "JSONReader vs JSONSerialization: %.2fx faster", median(foundation) / median(ours)))
