@@ -59,22 +59,8 @@ extension JSONStore {
 
     /// Reads the items `ids`, in parallel when there are many.
     func read(_ ids: [String], in dir: FileDescriptor) -> [ItemFile.Outcome] {
-        let reader = self.reader
-        let path = self.path
-        guard ids.count >= options.parallelLoadThreshold else {
-            return ids.map { ItemFile.read(id: $0, in: dir, path: path, reader: reader).0 }
-        }
-        let slots = Slots<ItemFile.Outcome>(count: ids.count, initial: .missing)
-        // A few chunks per core balance uneven file sizes without much scheduling.
-        let chunkCount = min(ids.count, ProcessInfoCores.count * 4)
-        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-            let lower = ids.count * chunk / chunkCount
-            let upper = ids.count * (chunk + 1) / chunkCount
-            for i in lower..<upper {
-                slots[i] = ItemFile.read(id: ids[i], in: dir, path: path, reader: reader).0
-            }
-        }
-        return slots.values
+        ItemFile.readMany(
+            ids, in: dir, path: path, reader: reader, parallelAbove: options.parallelLoadThreshold)
     }
 
     /// The item `id`, or `nil` if there is no such file.
@@ -113,32 +99,3 @@ extension JSONStore {
     }
 }
 
-/// The number of cores to spread a load over.
-enum ProcessInfoCores {
-    static let count = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-}
-
-/// Result slots for `concurrentPerform`: each index is written by exactly one iteration
-/// and read only after all iterations have returned, so no two threads touch one slot
-/// and `concurrentPerform`'s completion orders the writes before the reads. That is why
-/// the `@unchecked Sendable` is safe.
-private final class Slots<Value>: @unchecked Sendable {
-    private let buffer: UnsafeMutableBufferPointer<Value>
-
-    init(count: Int, initial: Value) {
-        buffer = .allocate(capacity: count)
-        buffer.initialize(repeating: initial)
-    }
-
-    deinit {
-        buffer.deinitialize()
-        buffer.deallocate()
-    }
-
-    subscript(index: Int) -> Value {
-        get { buffer[index] }
-        set { buffer[index] = newValue }
-    }
-
-    var values: [Value] { Array(buffer) }
-}

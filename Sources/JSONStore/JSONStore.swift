@@ -33,6 +33,17 @@ public final class JSONStore: Sendable {
         public var createDirectory = false
         /// Files read one by one below this count; above it, loading uses every core.
         public var parallelLoadThreshold = 64
+        /// How observers learn of edits: inotify (the default) or polling.
+        public var watchMode = WatchMode.inotify
+        /// How long a file must stay missing, in seconds, before observers are told it was
+        /// deleted. Editors (vim, emacs) and git save by removing or renaming the old file
+        /// and writing a new one; within this window that is one modification.
+        public var deletionGracePeriod: Double = 0.05
+        /// How long to wait, in seconds, before reading a file that was created or changed
+        /// but not closed (a hard link, a writer that keeps the file open).
+        public var unclosedFileDelay: Double = 0.2
+        /// How often to look for the store directory again after it was removed, in seconds.
+        public var reattachInterval: Double = 0.2
 
         public init() {}
     }
@@ -41,6 +52,9 @@ public final class JSONStore: Sendable {
     public let path: String
     /// How the store reads and writes.
     public let options: Options
+
+    /// The live pipeline, started by the first observer.
+    let engine: LiveEngine
 
     var reader: JSONReader { JSONReader(maxDepth: options.maxDepth, maxSize: options.maxFileSize) }
 
@@ -51,12 +65,23 @@ public final class JSONStore: Sendable {
     public init(directory: String, options: Options = Options()) throws(StoreError) {
         self.path = directory
         self.options = options
+        engine = LiveEngine(
+            configuration: LiveEngine.Configuration(
+                path: directory,
+                reader: JSONReader(maxDepth: options.maxDepth, maxSize: options.maxFileSize),
+                watchMode: options.watchMode, deletionGrace: options.deletionGracePeriod,
+                fallbackDelay: options.unclosedFileDelay, reattachInterval: options.reattachInterval,
+                parallelAbove: options.parallelLoadThreshold))
         if options.createDirectory && mkdir(directory, 0o755) != 0 && Errno.current != .fileExists {
             throw StoreError.system(.current, "could not create the store directory", file: directory)
         }
         let dir = try openDirectory()
         AtomicFile.removeStale(in: dir, olderThan: options.staleTemporaryFileAge)
         dir.close()
+    }
+
+    deinit {
+        engine.stop()
     }
 
     /// Opens the store directory for `*at` calls; the caller closes it.

@@ -1,4 +1,6 @@
+import Dispatch
 import Glibc
+import Synchronization
 
 /// Reading one item file, safely.
 ///
@@ -57,6 +59,33 @@ enum ItemFile {
             }
             return (parse(bytes, id: id, file: file, reader: reader), status)
         }
+    }
+
+    /// Reads the items `ids`, on every core when there are more than `parallelAbove`.
+    ///
+    /// - Parameter progress: counts the files read, for a loading indicator.
+    static func readMany(
+        _ ids: [String], in dir: FileDescriptor, path: String, reader: JSONReader,
+        parallelAbove threshold: Int, progress: ProgressCounter? = nil
+    ) -> [Outcome] {
+        guard ids.count >= threshold else {
+            return ids.map {
+                defer { progress?.add(1) }
+                return read(id: $0, in: dir, path: path, reader: reader).0
+            }
+        }
+        let slots = Slots<Outcome>(count: ids.count, initial: .missing)
+        // A few chunks per core balance uneven file sizes without much scheduling.
+        let chunkCount = min(ids.count, Cores.count * 4)
+        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+            let lower = ids.count * chunk / chunkCount
+            let upper = ids.count * (chunk + 1) / chunkCount
+            for i in lower..<upper {
+                slots[i] = read(id: ids[i], in: dir, path: path, reader: reader).0
+                progress?.add(1)
+            }
+        }
+        return slots.values
     }
 
     /// Parses the bytes of `<id>.json` into an item.
@@ -127,4 +156,43 @@ enum ItemFile {
 /// `directory/name`, without doubling a trailing slash.
 func join(_ directory: String, _ name: String) -> String {
     directory.hasSuffix("/") ? directory + name : directory + "/" + name
+}
+
+/// A count of files read, shared between the readers and whoever shows progress.
+final class ProgressCounter: Sendable {
+    private let count = Atomic<Int>(0)
+
+    func add(_ n: Int) { count.add(n, ordering: .relaxed) }
+
+    var value: Int { count.load(ordering: .relaxed) }
+}
+
+/// The number of cores to spread a load over.
+enum Cores {
+    static let count = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+}
+
+/// Result slots for `concurrentPerform`: each index is written by exactly one iteration
+/// and read only after all iterations have returned, so no two threads touch one slot
+/// and `concurrentPerform`'s completion orders the writes before the reads. That is why
+/// the `@unchecked Sendable` is safe.
+private final class Slots<Value>: @unchecked Sendable {
+    private let buffer: UnsafeMutableBufferPointer<Value>
+
+    init(count: Int, initial: Value) {
+        buffer = .allocate(capacity: count)
+        buffer.initialize(repeating: initial)
+    }
+
+    deinit {
+        buffer.deinitialize()
+        buffer.deallocate()
+    }
+
+    subscript(index: Int) -> Value {
+        get { buffer[index] }
+        set { buffer[index] = newValue }
+    }
+
+    var values: [Value] { Array(buffer) }
 }

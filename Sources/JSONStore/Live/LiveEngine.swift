@@ -1,0 +1,547 @@
+import Dispatch
+import Glibc
+import Synchronization
+
+/// The live pipeline of one store: watch → read → reduce → publish → deliver.
+///
+/// One serial queue, the pipeline queue, runs every step but the last, so changes are
+/// published in the order they happened and no observer's executor ever reads or parses.
+/// Each subscription's callbacks then run on the executor its subscriber chose.
+///
+/// `@unchecked Sendable`: every `var` below is read and written only on `queue`, except
+/// the state and its observers, which `status` guards.
+final class LiveEngine: @unchecked Sendable {
+    struct Configuration: Sendable {
+        var path: String
+        var reader: JSONReader
+        var watchMode: WatchMode
+        var deletionGrace: Double
+        var fallbackDelay: Double
+        var reattachInterval: Double
+        var parallelAbove: Int
+    }
+
+    /// A query's subscriber.
+    ///
+    /// `@unchecked Sendable`: made on the subscriber's thread and handed to the pipeline
+    /// queue once; `results`, its only `var`, is used on the pipeline queue alone.
+    final class Subscription: @unchecked Sendable {
+        let query: Query
+        let flag: CancellationFlag
+        let delivery: Delivery
+        let callback: @Sendable (StoreChange) -> Void
+        var results: Results?
+
+        init(query: Query, flag: CancellationFlag, delivery: Delivery,
+             callback: @escaping @Sendable (StoreChange) -> Void)
+        {
+            self.query = query
+            self.flag = flag
+            self.delivery = delivery
+            self.callback = callback
+        }
+
+        func send(_ change: StoreChange) {
+            let (flag, callback) = (flag, callback)
+            delivery.run { if !flag.isCancelled { callback(change) } }
+        }
+    }
+
+    struct StateObserver {
+        let flag: CancellationFlag
+        let delivery: Delivery
+        let callback: @Sendable (StoreState) -> Void
+    }
+
+    let configuration: Configuration
+    let queue = DispatchQueue(label: "jsonstore.pipeline", qos: .userInitiated)
+
+    // Pipeline state: on `queue` only.
+    private var started = false
+    private var stopped = false
+    private var loaded = false
+    private var watcher: DirectoryWatcher?
+    private var directory: FileDescriptor?
+    private var working = StoreSnapshot()
+    private var published = StoreSnapshot()
+    private var changedIDs: Set<String> = []
+    private var changedInvalid: Set<String> = []
+    private var pendingDeletions: [String: DispatchTime] = [:]
+    private var laterReads: [String: DispatchTime] = [:]
+    private var subscriptions: [ObjectIdentifier: Subscription] = [:]
+    private var syncWaiters: [@Sendable () -> Void] = []
+
+    /// The store state and who follows it; guarded by this mutex so progress can be
+    /// reported while the pipeline queue is busy loading.
+    private let status = Mutex<(state: StoreState, observers: [ObjectIdentifier: StateObserver])>(
+        (.loading(done: 0, total: 0), [:]))
+
+    init(configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    // MARK: Subscribing
+
+    func subscribe(_ subscription: Subscription) {
+        queue.async { [self] in
+            guard !stopped else { return }
+            subscriptions[ObjectIdentifier(subscription)] = subscription
+            startIfNeeded()  // the first load sends `.initial` to every subscription
+            if loaded && subscription.results == nil {
+                let results = Results.initial(subscription.query, published)
+                subscription.results = results
+                subscription.send(.initial(results))
+            }
+        }
+    }
+
+    func unsubscribe(_ id: ObjectIdentifier) {
+        queue.async { [self] in subscriptions[id] = nil }
+    }
+
+    var state: StoreState { status.withLock { $0.state } }
+
+    func observeState(_ observer: StateObserver, id: ObjectIdentifier) {
+        status.withLock { status in
+            status.observers[id] = observer
+            let (flag, callback, state) = (observer.flag, observer.callback, status.state)
+            observer.delivery.run { if !flag.isCancelled { callback(state) } }
+        }
+        queue.async { [self] in startIfNeeded() }
+    }
+
+    func stopObservingState(_ id: ObjectIdentifier) {
+        _ = status.withLock { $0.observers.removeValue(forKey: id) }
+    }
+
+    private func setState(_ state: StoreState) {
+        status.withLock { status in
+            guard status.state != state else { return }
+            // A late progress report must not overwrite what the pipeline set after it.
+            if case .loading = state, !isLoading(status.state) { return }
+            status.state = state
+            for observer in status.observers.values {
+                let (flag, callback) = (observer.flag, observer.callback)
+                observer.delivery.run { if !flag.isCancelled { callback(state) } }
+            }
+        }
+    }
+
+    private func isLoading(_ state: StoreState) -> Bool {
+        if case .loading = state { return true }
+        return false
+    }
+
+    /// Calls `completion` once every change on disk now has been read and delivered to
+    /// every subscriber (its callbacks have run, or for streams, been handed over).
+    func synchronize(_ completion: @escaping @Sendable () -> Void) {
+        queue.async { [self] in
+            guard started, !stopped else { return completion() }
+            watcher?.pollNow()
+            syncWaiters.append(completion)
+            finishSyncIfSettled()
+        }
+    }
+
+    /// Stops watching; no callback is made after this.
+    func stop() {
+        queue.async { [self] in
+            stopped = true
+            watcher?.stop()
+            watcher = nil
+            directory?.close()
+            directory = nil
+            subscriptions.removeAll()
+            let waiters = syncWaiters
+            syncWaiters.removeAll()
+            for waiter in waiters { waiter() }
+        }
+    }
+
+    /// Test hook: stall or resume reading events, so the kernel's queue can overflow.
+    func setWatcherSuspended(_ suspended: Bool) {
+        queue.sync {
+            if suspended { watcher?.suspend() } else { watcher?.resume() }
+        }
+    }
+
+    // MARK: Attaching and full scans
+
+    private func startIfNeeded() {
+        guard !started, !stopped else { return }
+        started = true
+        attach(reason: nil)
+    }
+
+    /// Opens the directory and its watcher, then reads everything. The watcher comes
+    /// first, so no edit made during the scan is missed.
+    private func attach(reason: String?) {
+        let dir: FileDescriptor
+        let newWatcher: DirectoryWatcher
+        do {
+            dir = try .openDirectory(configuration.path)
+            newWatcher = try makeWatcher()
+        } catch {
+            directoryGone(cause: error)
+            return
+        }
+        directory?.close()
+        directory = dir
+        watcher = newWatcher
+        newWatcher.start()
+        rescan(reason: reason)
+    }
+
+    private func makeWatcher() throws(Errno) -> DirectoryWatcher {
+        let handler: @Sendable (WatchBatch) -> Void = { [weak self] batch in self?.handle(batch) }
+        switch configuration.watchMode {
+        case .inotify:
+            return try InotifyWatcher(path: configuration.path, queue: queue, handler: handler)
+        case .polling(let interval):
+            return PollingWatcher(path: configuration.path, interval: interval, queue: queue, handler: handler)
+        }
+    }
+
+    /// Reads the whole directory and makes memory equal to it: the first load, or a
+    /// resync after an overflow or the directory's return, delivering only real changes.
+    private func rescan(reason: String?) {
+        guard let dir = directory else { return }
+        if let reason { setState(.resyncing(reason: reason)) }
+        let names: [DirectoryScan.Name]
+        do {
+            names = try DirectoryScan.names(in: dir)
+        } catch {
+            directoryGone(cause: error)
+            return
+        }
+        var ids: [String] = []
+        var badNames: [String: InvalidFile] = [:]
+        for name in names {
+            switch name {
+            case .text(let text):
+                switch EntryName(text) {
+                case .ignored: continue
+                case .item(let id): ids.append(id)
+                case .invalid(let id, let why): badNames[text] = badName(text, id: id, reason: why)
+                }
+            case .notUTF8(let repaired):
+                if let file = undecodableName(repaired) { badNames[repaired] = file }
+            }
+        }
+
+        let progress = ProgressCounter()
+        var reporter: DispatchSourceTimer?
+        if reason == nil {
+            setState(.loading(done: 0, total: ids.count))
+            let timer = DispatchSource.makeTimerSource(queue: .global())
+            let total = ids.count
+            timer.schedule(deadline: .now() + .milliseconds(50), repeating: .milliseconds(50))
+            timer.setEventHandler { [weak self] in
+                self?.setState(.loading(done: progress.value, total: total))
+            }
+            timer.resume()
+            reporter = timer
+        }
+        let outcomes = ItemFile.readMany(
+            ids, in: dir, path: configuration.path, reader: configuration.reader,
+            parallelAbove: configuration.parallelAbove, progress: progress)
+        reporter?.cancel()
+
+        if !loaded {
+            // The first load: build the snapshot in one pass, then send `.initial`.
+            var elements: [(String, Entry)] = []
+            elements.reserveCapacity(ids.count)
+            var invalid = badNames
+            for (id, outcome) in zip(ids, outcomes) {
+                switch outcome {
+                case .item(let item): elements.append((id, Entry(item: item, error: nil)))
+                case .invalid(let error):
+                    elements.append((id, Entry(item: nil, error: error)))
+                    invalid[ItemID.fileName(id)] = InvalidFile(name: ItemID.fileName(id), id: id, error: error)
+                case .missing: continue
+                }
+            }
+            elements.sort { $0.0 < $1.0 }
+            working = StoreSnapshot(version: 1, entries: SortedTree(sortedDistinct: elements), invalid: invalid)
+            published = working
+            loaded = true
+            for subscription in subscriptions.values {
+                let results = Results.initial(subscription.query, published)
+                subscription.results = results
+                subscription.send(.initial(results))
+            }
+        } else {
+            // A resync: compare with memory; what is gone now is gone at once.
+            let seen = Set(ids)
+            var gone: [String] = []
+            working.entries.forEach { id, _ in if !seen.contains(id) { gone.append(id) } }
+            for id in gone { remove(id) }
+            for (id, outcome) in zip(ids, outcomes) { apply(outcome, to: id) }
+            for name in Set(working.invalid.keys).subtracting(badNames.keys)
+            where working.entries[ItemID.fileName(name)] == nil && EntryName(name).itemID == nil {
+                working.invalid[name] = nil
+                changedInvalid.insert(name)
+            }
+            for (name, file) in badNames where working.invalid[name] == nil {
+                working.invalid[name] = file
+                changedInvalid.insert(name)
+            }
+            pendingDeletions.removeAll()
+            laterReads.removeAll()
+        }
+        setState(.live)
+        publish()
+    }
+
+    private func directoryGone(cause: Errno? = nil) {
+        watcher?.stop()
+        watcher = nil
+        directory?.close()
+        directory = nil
+        pendingDeletions.removeAll()
+        laterReads.removeAll()
+        let reason = cause.map { "the store directory cannot be watched: \($0)" }
+            ?? "the store directory was removed or moved away"
+        let error = StoreError(code: .storeUnavailable, message: reason, file: configuration.path, underlying: cause)
+        setState(.failed(error))
+        for subscription in subscriptions.values { subscription.send(.error(error)) }
+        finishSyncIfSettled()
+        scheduleReattach()
+    }
+
+    private func scheduleReattach() {
+        queue.asyncAfter(deadline: .now() + configuration.reattachInterval) { [weak self] in
+            guard let self, !self.stopped, self.watcher == nil else { return }
+            var status = stat()
+            if stat(self.configuration.path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR {
+                self.attach(reason: "the store directory appeared again")
+            } else {
+                self.scheduleReattach()
+            }
+        }
+    }
+
+    // MARK: Incremental batches
+
+    private func handle(_ batch: WatchBatch) {
+        guard !stopped, loaded else { return }
+        if batch.directoryGone {
+            return directoryGone()
+        }
+        if batch.overflow {
+            return rescan(reason: "inotify queue overflow")
+        }
+        let now = DispatchTime.now()
+        for name in batch.readLater where laterReads[name] == nil && !batch.readNow.contains(name) {
+            laterReads[name] = now + configuration.fallbackDelay
+            wake(at: now + configuration.fallbackDelay)
+        }
+        for name in batch.readNow { laterReads[name] = nil }
+        readNames(batch.readNow)
+        if !batch.undecodable.isEmpty { refreshUndecodableNames() }
+        publishIfSettled()
+    }
+
+    /// Reads the given directory entries and applies what they hold now.
+    private func readNames<S: Sequence>(_ names: S) where S.Element == String {
+        guard let dir = directory else { return }
+        var ids: [String] = []
+        for name in names {
+            switch EntryName(name) {
+            case .ignored: continue
+            case .item(let id): ids.append(id)
+            case .invalid(let id, let why):
+                let exists = (try? dir.linkStatus(of: name)) != nil
+                if exists != (working.invalid[name] != nil) {
+                    working.invalid[name] = exists ? badName(name, id: id, reason: why) : nil
+                    changedInvalid.insert(name)
+                }
+            }
+        }
+        let outcomes = ItemFile.readMany(
+            ids, in: dir, path: configuration.path, reader: configuration.reader,
+            parallelAbove: configuration.parallelAbove)
+        let now = DispatchTime.now()
+        for (id, outcome) in zip(ids, outcomes) {
+            if case .missing = outcome, working.entries[id] != nil, pendingDeletions[id] == nil {
+                // Editors save by removing or renaming the old file first: wait a moment
+                // before calling it a deletion.
+                pendingDeletions[id] = now + configuration.deletionGrace
+                wake(at: now + configuration.deletionGrace)
+                continue
+            }
+            if case .missing = outcome { continue }
+            pendingDeletions[id] = nil
+            apply(outcome, to: id)
+        }
+    }
+
+    /// Names that are not UTF-8 cannot be opened by their repaired form; list them again.
+    private func refreshUndecodableNames() {
+        guard let dir = directory, let names = try? DirectoryScan.names(in: dir) else { return }
+        var current: [String: InvalidFile] = [:]
+        for case .notUTF8(let repaired) in names {
+            if let file = undecodableName(repaired) { current[repaired] = file }
+        }
+        for (name, file) in working.invalid where file.id == nil && !current.keys.contains(name)
+            && EntryName(name) == .ignored
+        {
+            working.invalid[name] = nil
+            changedInvalid.insert(name)
+        }
+        for (name, file) in current where working.invalid[name] == nil {
+            working.invalid[name] = file
+            changedInvalid.insert(name)
+        }
+    }
+
+    private func wake(at deadline: DispatchTime) {
+        queue.asyncAfter(deadline: deadline) { [weak self] in self?.deadlinesPassed() }
+    }
+
+    /// Resolves the deletions whose grace period is over and reads the files whose
+    /// writers never closed them.
+    private func deadlinesPassed() {
+        guard !stopped, loaded else { return }
+        let now = DispatchTime.now()
+        let deletions = pendingDeletions.filter { $0.value <= now }.map(\.key)
+        let reads = laterReads.filter { $0.value <= now }.map(\.key)
+        guard !deletions.isEmpty || !reads.isEmpty else { return }
+        for name in reads { laterReads[name] = nil }
+        readNames(reads)
+        if let dir = directory, !deletions.isEmpty {
+            let outcomes = ItemFile.readMany(
+                deletions, in: dir, path: configuration.path, reader: configuration.reader,
+                parallelAbove: configuration.parallelAbove)
+            for (id, outcome) in zip(deletions, outcomes) {
+                pendingDeletions[id] = nil
+                if case .missing = outcome { remove(id) } else { apply(outcome, to: id) }
+            }
+        }
+        publishIfSettled()
+    }
+
+    // MARK: Reducing
+
+    /// Applies what the file of `id` holds now to the working snapshot.
+    private func apply(_ outcome: ItemFile.Outcome, to id: String) {
+        let old = working.entries[id]
+        switch outcome {
+        case .item(let item):
+            if let old, old.error == nil, old.item?.fingerprint == item.fingerprint { return }
+            set(id, Entry(item: item, error: nil))
+        case .invalid(let error):
+            let new = Entry(item: old?.item, error: error)
+            if let old, old.sameAs(new) { return }
+            set(id, new)
+        case .missing:
+            if old != nil { remove(id) }
+        }
+    }
+
+    private func set(_ id: String, _ entry: Entry) {
+        working.entries.updateValue(entry, forKey: id)
+        changedIDs.insert(id)
+        let name = ItemID.fileName(id)
+        if let error = entry.error {
+            working.invalid[name] = InvalidFile(name: name, id: id, error: error)
+            changedInvalid.insert(name)
+        } else if working.invalid.removeValue(forKey: name) != nil {
+            changedInvalid.insert(name)
+        }
+    }
+
+    private func remove(_ id: String) {
+        guard working.entries.removeValue(forKey: id) != nil else { return }
+        changedIDs.insert(id)
+        if working.invalid.removeValue(forKey: ItemID.fileName(id)) != nil {
+            changedInvalid.insert(ItemID.fileName(id))
+        }
+    }
+
+    private func badName(_ name: String, id: String, reason: String) -> InvalidFile {
+        let error = StoreError(
+            code: .invalidID, message: "the file name gives an invalid id: \(reason)",
+            file: join(configuration.path, name), id: id)
+        return InvalidFile(name: name, id: nil, error: error)
+    }
+
+    private func undecodableName(_ repaired: String) -> InvalidFile? {
+        guard repaired.hasSuffix(".json"), !repaired.hasPrefix(".") else { return nil }
+        let error = StoreError(
+            code: .invalidID, message: "the file name is not valid UTF-8",
+            file: join(configuration.path, repaired))
+        return InvalidFile(name: repaired, id: nil, error: error)
+    }
+
+    // MARK: Publishing
+
+    /// Publishes unless a deletion is still in its grace period: a vim save must reach
+    /// observers as one modification, so the batch waits (at most the grace period).
+    private func publishIfSettled() {
+        if pendingDeletions.isEmpty { publish() } else { finishSyncIfSettled() }
+    }
+
+    /// Turns the changes since the last version into one new version and one update per
+    /// subscription. An update with nothing in it is not sent.
+    ///
+    /// - Complexity: O(k log n) per subscription for k changed ids.
+    private func publish() {
+        guard loaded, !changedIDs.isEmpty || !changedInvalid.isEmpty else {
+            return finishSyncIfSettled()
+        }
+        working.version = published.version + 1
+        let snapshot = working
+        let changes = changedIDs.map {
+            EntryChange(id: $0, old: published.entries[$0], new: snapshot.entries[$0])
+        }
+        var invalid: [InvalidFile] = []
+        var resolved: [String] = []
+        for name in changedInvalid.sorted() {
+            if let file = snapshot.invalid[name] {
+                invalid.append(file)
+            } else if published.invalid[name] != nil {
+                resolved.append(name)
+            }
+        }
+        for subscription in subscriptions.values {
+            guard let results = subscription.results else { continue }
+            let (next, changeSet) = results.applying(
+                changes, snapshot: snapshot, invalid: invalid, resolved: resolved)
+            subscription.results = next
+            if !changeSet.isEmpty { subscription.send(.update(next, changeSet)) }
+        }
+        published = snapshot
+        changedIDs.removeAll()
+        changedInvalid.removeAll()
+        finishSyncIfSettled()
+    }
+
+    /// Completes `synchronize` calls once nothing is pending: each waits for a marker to
+    /// pass through every subscriber's executor, behind the updates already sent there.
+    private func finishSyncIfSettled() {
+        guard !syncWaiters.isEmpty else { return }
+        let settled = watcher == nil
+            || (loaded && pendingDeletions.isEmpty && laterReads.isEmpty && changedIDs.isEmpty
+                && changedInvalid.isEmpty)
+        guard settled else { return }
+        let waiters = syncWaiters
+        syncWaiters.removeAll()
+        let group = DispatchGroup()
+        for subscription in subscriptions.values {
+            group.enter()
+            subscription.delivery.run { group.leave() }
+        }
+        group.notify(queue: .global()) {
+            for waiter in waiters { waiter() }
+        }
+    }
+}
+
+extension EntryName {
+    /// The id, when this names an item file.
+    var itemID: String? {
+        if case .item(let id) = self { return id }
+        return nil
+    }
+}

@@ -1,0 +1,29 @@
+/// What the store knows about one id.
+struct Entry: Sendable {
+    /// The last valid value; kept while the file is invalid.
+    var item: Item?
+    /// Why the file is invalid now, if it is.
+    var error: StoreError?
+
+    /// Whether this entry shows the same thing as `other` to an observer.
+    func sameAs(_ other: Entry) -> Bool {
+        item == other.item && error?.description == other.error?.description
+    }
+}
+
+/// The whole store at one version: an immutable value, shared between versions except for
+/// the O(log n) nodes an edit touched.
+struct StoreSnapshot: Sendable {
+    /// The version: one more for every delivered batch of changes.
+    var version = 0
+    /// Every id with a file, valid or not.
+    var entries = SortedTree<String, Entry>()
+    /// Every invalid file by name: items whose file is invalid, and names that give no
+    /// valid id. Small, so a plain dictionary.
+    var invalid: [String: InvalidFile] = [:]
+
+    /// The invalid files sorted by name.
+    var invalidFiles: [InvalidFile] {
+        invalid.values.sorted { $0.name < $1.name }
+    }
+}

@@ -1,0 +1,102 @@
+import Dispatch
+import Glibc
+
+/// Watches a directory with inotify, draining every queued event into one batch.
+///
+/// `@unchecked Sendable`: the dispatch source's handlers run on the pipeline queue, and
+/// every other method is called on that queue, so the state is confined to it.
+final class InotifyWatcher: DirectoryWatcher, @unchecked Sendable {
+    /// The events asked for, on the directory (not the files).
+    static let mask: Int32 = IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE
+        | IN_MODIFY | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW
+        | IN_EXCL_UNLINK
+
+    private let inotify: Inotify
+    private let source: DispatchSourceRead
+    private let handler: @Sendable (WatchBatch) -> Void
+    private var suspended = false
+    private var stopped = false
+
+    /// Starts watching `path`; `handler` receives each batch on `queue`.
+    init(path: String, queue: DispatchQueue, handler: @escaping @Sendable (WatchBatch) -> Void)
+        throws(Errno)
+    {
+        inotify = try Inotify.make()
+        do {
+            try inotify.addWatch(path, mask: Self.mask)
+        } catch {
+            inotify.descriptor.close()
+            throw error
+        }
+        self.handler = handler
+        source = DispatchSource.makeReadSource(fileDescriptor: inotify.descriptor.rawValue, queue: queue)
+        let inotify = self.inotify
+        source.setEventHandler { Self.drain(inotify, into: handler) }
+        source.setCancelHandler { inotify.descriptor.close() }
+    }
+
+    private static func drain(_ inotify: Inotify, into handler: (WatchBatch) -> Void) {
+        let batch: WatchBatch
+        do {
+            batch = coalesce(try inotify.drain())
+        } catch {
+            var failed = WatchBatch()
+            failed.overflow = true  // a read error: rescan rather than guess
+            batch = failed
+        }
+        if !batch.isEmpty { handler(batch) }
+    }
+
+    func pollNow() {
+        guard !suspended, !stopped else { return }
+        Self.drain(inotify, into: handler)
+    }
+
+    /// Turns events into names to read now or later.
+    static func coalesce(_ events: [Inotify.Event]) -> WatchBatch {
+        var batch = WatchBatch()
+        for event in events {
+            if event.has(IN_Q_OVERFLOW) { batch.overflow = true }
+            if event.has(IN_DELETE_SELF) || event.has(IN_MOVE_SELF) || event.has(IN_IGNORED) {
+                batch.directoryGone = true
+            }
+            switch event.name {
+            case nil:
+                continue
+            case .notUTF8(let repaired):
+                batch.undecodable.insert(repaired)
+            case .text(let name):
+                if event.has(IN_CLOSE_WRITE) || event.has(IN_MOVED_TO) || event.has(IN_MOVED_FROM)
+                    || event.has(IN_DELETE) || event.has(IN_ATTRIB) || event.has(IN_ISDIR)
+                {
+                    batch.readNow.insert(name)
+                    batch.readLater.remove(name)
+                } else if event.has(IN_CREATE) || event.has(IN_MODIFY) {
+                    if !batch.readNow.contains(name) { batch.readLater.insert(name) }
+                }
+            }
+        }
+        return batch
+    }
+
+    func start() { source.resume() }
+
+    func suspend() {
+        guard !suspended, !stopped else { return }
+        suspended = true
+        source.suspend()
+    }
+
+    func resume() {
+        guard suspended, !stopped else { return }
+        suspended = false
+        source.resume()
+    }
+
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        source.cancel()
+        if suspended { source.resume() }  // a suspended source never runs its cancel handler
+    }
+}

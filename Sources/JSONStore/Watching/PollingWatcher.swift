@@ -1,0 +1,101 @@
+import Dispatch
+import Glibc
+
+/// Watches a directory by listing it every interval and comparing each entry's signature
+/// (kind, size, modification and change times, inode) with the last listing.
+///
+/// For network file systems, where inotify misses other machines' writes. Edits are seen
+/// up to one interval late; what changed is still decided by reading the files.
+///
+/// `@unchecked Sendable`: the timer runs on the pipeline queue, and every other method is
+/// called on that queue, so the state is confined to it.
+final class PollingWatcher: DirectoryWatcher, @unchecked Sendable {
+    private struct Signature: Equatable {
+        var status: FileStatus
+        var changeTime: timespec
+
+        static func == (a: Signature, b: Signature) -> Bool {
+            a.status == b.status && a.changeTime.tv_sec == b.changeTime.tv_sec
+                && a.changeTime.tv_nsec == b.changeTime.tv_nsec
+        }
+    }
+
+    private let path: String
+    private let timer: DispatchSourceTimer
+    private let handler: @Sendable (WatchBatch) -> Void
+    private var last: [String: Signature] = [:]
+    private var suspended = false
+    private var stopped = false
+    private var gone = false
+
+    init(path: String, interval: Double, queue: DispatchQueue,
+         handler: @escaping @Sendable (WatchBatch) -> Void)
+    {
+        self.path = path
+        self.handler = handler
+        timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(10))
+        last = listing() ?? [:]
+        timer.setEventHandler { [unowned self] in
+            let batch = self.poll()
+            if !batch.isEmpty { handler(batch) }
+        }
+    }
+
+    /// Every entry's signature, or `nil` when the directory cannot be listed.
+    private func listing() -> [String: Signature]? {
+        guard let dir = try? FileDescriptor.openDirectory(path) else { return nil }
+        defer { dir.close() }
+        guard let names = try? DirectoryScan.names(in: dir) else { return nil }
+        var result: [String: Signature] = [:]
+        for case .text(let name) in names {
+            var buf = stat()
+            guard fstatat(dir.rawValue, name, &buf, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+            result[name] = Signature(status: FileStatus(buf), changeTime: buf.st_ctim)
+        }
+        return result
+    }
+
+    private func poll() -> WatchBatch {
+        var batch = WatchBatch()
+        guard let current = listing() else {
+            if !gone {
+                gone = true
+                batch.directoryGone = true
+            }
+            return batch
+        }
+        gone = false
+        for (name, signature) in current where last[name] != signature { batch.readNow.insert(name) }
+        for name in last.keys where current[name] == nil { batch.readNow.insert(name) }
+        last = current
+        return batch
+    }
+
+    func start() { timer.resume() }
+
+    func pollNow() {
+        guard !suspended, !stopped else { return }
+        let batch = poll()
+        if !batch.isEmpty { handler(batch) }
+    }
+
+    func suspend() {
+        guard !suspended, !stopped else { return }
+        suspended = true
+        timer.suspend()
+    }
+
+    func resume() {
+        guard suspended, !stopped else { return }
+        suspended = false
+        timer.resume()
+    }
+
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        timer.cancel()
+        if suspended { timer.resume() }
+    }
+}

@@ -1,0 +1,49 @@
+import Dispatch
+import Foundation
+import Glibc
+import JSONStore
+
+/// A temporary store with some items and an observer recording its changes.
+public final class LiveFixture: @unchecked Sendable {
+    public let temp: TemporaryStore
+    public let recorder: ChangeRecorder
+    public var token: ObservationToken?
+    public var store: JSONStore { temp.store }
+    public var path: String { temp.path }
+
+    /// Creates items `ids` (each `{"title": "<id>", "rank": n}`), then observes `query`.
+    public init(
+        ids: [String] = ["a", "b", "c"], query: Query = .all, recorder: ChangeRecorder = ChangeRecorder(),
+        options: JSONStore.Options = JSONStore.Options()
+    ) throws {
+        temp = try TemporaryStore(options: options)
+        for (n, id) in ids.enumerated() {
+            try temp.writeFile("\(id).json", "{\n  \"title\": \"\(id)\",\n  \"rank\": \(n)\n}\n")
+        }
+        self.recorder = recorder
+        token = temp.store.observe(query, on: DispatchQueue(label: "test.observer"), recorder.callback)
+    }
+
+    /// Waits for `.initial`.
+    public func started() async -> Bool {
+        await recorder.wait { $0.initialCount == 1 }
+    }
+
+    /// Waits until every edit on disk has reached the recorder, then returns the updates
+    /// received since `.initial`.
+    public func settledUpdates() async -> [ChangeSet] {
+        await store.synchronize()
+        return recorder.current.updates
+    }
+
+    /// The path of `name` in the store.
+    public func file(_ name: String) -> String { temp.path + "/" + name }
+
+    /// Writes `text` to `name` the way an in-place editor does: truncate, write, close.
+    public func writeInPlace(_ name: String, _ text: String) {
+        let fd = open(file(name), O_WRONLY | O_TRUNC | O_CREAT, 0o644)
+        precondition(fd >= 0)
+        _ = text.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+        close(fd)
+    }
+}
