@@ -108,7 +108,9 @@ struct SavePatternTests {
         unlink(f.file("c.json"))
         #expect(await f.recorder.wait { $0.updates.count == 1 })
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-        #expect(elapsed < 1.0)  // 50 ms grace; generous for a loaded machine
+        // The grace period is 50 ms; the bound only catches a deletion held back for good
+        // (the latency itself is measured by scripts/bench, not by a timed test).
+        #expect(elapsed < 5.0)
         let updates = await f.settledUpdates()
         #expect(updates.count == 1)
         #expect(updates.first?.deletions == [2])

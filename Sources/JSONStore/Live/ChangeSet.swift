@@ -40,6 +40,11 @@ public struct ChangeSet: Sendable {
     public struct Move: Sendable, Hashable {
         public let from: Int
         public let to: Int
+
+        public init(from: Int, to: Int) {
+            self.from = from
+            self.to = to
+        }
     }
 
     /// A modified item: its previous and its new value (equal when only its validity

@@ -61,7 +61,8 @@ final class LiveEngine: @unchecked Sendable {
     private var stopped = false
     private var loaded = false
     private var watcher: DirectoryWatcher?
-    private var directory: FileDescriptor?
+    /// The directory is gone and has been reported; waiting for it to come back.
+    private var detached = false
     private var working = StoreSnapshot()
     private var published = StoreSnapshot()
     private var changedIDs: Set<String> = []
@@ -149,8 +150,6 @@ final class LiveEngine: @unchecked Sendable {
             stopped = true
             watcher?.stop()
             watcher = nil
-            directory?.close()
-            directory = nil
             subscriptions.removeAll()
             let waiters = syncWaiters
             syncWaiters.removeAll()
@@ -173,23 +172,33 @@ final class LiveEngine: @unchecked Sendable {
         attach(reason: nil)
     }
 
-    /// Opens the directory and its watcher, then reads everything. The watcher comes
-    /// first, so no edit made during the scan is missed.
+    /// Starts the watcher, then reads everything. The watcher comes first, so no edit
+    /// made during the scan is missed.
     private func attach(reason: String?) {
-        let dir: FileDescriptor
-        let newWatcher: DirectoryWatcher
         do {
-            dir = try .openDirectory(configuration.path)
-            newWatcher = try makeWatcher()
+            let newWatcher = try makeWatcher()
+            watcher = newWatcher
+            newWatcher.start()
         } catch {
-            directoryGone(cause: error)
+            if detached { scheduleReattach() } else { directoryGone(cause: error) }
             return
         }
-        directory?.close()
-        directory = dir
-        watcher = newWatcher
-        newWatcher.start()
+        detached = false
         rescan(reason: reason)
+    }
+
+    /// Opens the store directory for one step of work; `nil` (and the directory is
+    /// reported gone) when it cannot be opened.
+    ///
+    /// The descriptor is not kept between steps: an open descriptor would keep a removed
+    /// directory's inode alive, and the kernel would never report it removed.
+    private func openDirectory() -> FileDescriptor? {
+        do {
+            return try .openDirectory(configuration.path)
+        } catch {
+            directoryGone(cause: error == .noSuchFile ? nil : error)
+            return nil
+        }
     }
 
     private func makeWatcher() throws(Errno) -> DirectoryWatcher {
@@ -205,7 +214,8 @@ final class LiveEngine: @unchecked Sendable {
     /// Reads the whole directory and makes memory equal to it: the first load, or a
     /// resync after an overflow or the directory's return, delivering only real changes.
     private func rescan(reason: String?) {
-        guard let dir = directory else { return }
+        guard let dir = openDirectory() else { return }
+        defer { dir.close() }
         if let reason { setState(.resyncing(reason: reason)) }
         let names: [DirectoryScan.Name]
         do {
@@ -294,10 +304,10 @@ final class LiveEngine: @unchecked Sendable {
     }
 
     private func directoryGone(cause: Errno? = nil) {
+        guard !detached else { return }  // reported already; a reattach is scheduled
+        detached = true
         watcher?.stop()
         watcher = nil
-        directory?.close()
-        directory = nil
         pendingDeletions.removeAll()
         laterReads.removeAll()
         let reason = cause.map { "the store directory cannot be watched: \($0)" }
@@ -311,7 +321,7 @@ final class LiveEngine: @unchecked Sendable {
 
     private func scheduleReattach() {
         queue.asyncAfter(deadline: .now() + configuration.reattachInterval) { [weak self] in
-            guard let self, !self.stopped, self.watcher == nil else { return }
+            guard let self, !self.stopped, self.detached else { return }
             var status = stat()
             if stat(self.configuration.path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR {
                 self.attach(reason: "the store directory appeared again")
@@ -344,7 +354,9 @@ final class LiveEngine: @unchecked Sendable {
 
     /// Reads the given directory entries and applies what they hold now.
     private func readNames<S: Sequence>(_ names: S) where S.Element == String {
-        guard let dir = directory else { return }
+        let names = Array(names)
+        guard !names.isEmpty, let dir = openDirectory() else { return }
+        defer { dir.close() }
         var ids: [String] = []
         for name in names {
             switch EntryName(name) {
@@ -372,13 +384,37 @@ final class LiveEngine: @unchecked Sendable {
             }
             if case .missing = outcome { continue }
             pendingDeletions[id] = nil
+            if case .invalid(let error) = outcome, error.code == .invalidJSON,
+                isBeingWritten(ItemID.fileName(id), in: dir)
+            {
+                // Events trail the disk: a writer may have truncated the file after the
+                // event that sent us here. Look again once it has had time to finish.
+                if laterReads[ItemID.fileName(id)] == nil {
+                    laterReads[ItemID.fileName(id)] = now + configuration.fallbackDelay
+                    wake(at: now + configuration.fallbackDelay)
+                }
+                continue
+            }
             apply(outcome, to: id)
         }
     }
 
+    /// Whether `name` was modified within the fallback delay, so that a writer may still
+    /// be at work on it.
+    private func isBeingWritten(_ name: String, in dir: FileDescriptor) -> Bool {
+        guard let status = try? dir.linkStatus(of: name) else { return false }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let age = Double(now.tv_sec - status.modificationTime.tv_sec)
+            + Double(now.tv_nsec - status.modificationTime.tv_nsec) / 1e9
+        return age >= 0 && age < configuration.fallbackDelay  // a future mtime (skew) is not "now"
+    }
+
     /// Names that are not UTF-8 cannot be opened by their repaired form; list them again.
     private func refreshUndecodableNames() {
-        guard let dir = directory, let names = try? DirectoryScan.names(in: dir) else { return }
+        guard let dir = openDirectory() else { return }
+        defer { dir.close() }
+        guard let names = try? DirectoryScan.names(in: dir) else { return }
         var current: [String: InvalidFile] = [:]
         for case .notUTF8(let repaired) in names {
             if let file = undecodableName(repaired) { current[repaired] = file }
@@ -409,7 +445,8 @@ final class LiveEngine: @unchecked Sendable {
         guard !deletions.isEmpty || !reads.isEmpty else { return }
         for name in reads { laterReads[name] = nil }
         readNames(reads)
-        if let dir = directory, !deletions.isEmpty {
+        if !deletions.isEmpty, let dir = openDirectory() {
+            defer { dir.close() }
             let outcomes = ItemFile.readMany(
                 deletions, in: dir, path: configuration.path, reader: configuration.reader,
                 parallelAbove: configuration.parallelAbove)

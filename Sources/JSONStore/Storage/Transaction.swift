@@ -173,6 +173,17 @@ public final class Transaction {
                     }
                 }
             }
+            // Removals first: a watcher that sees the deletion holds its update for the
+            // grace period, so the whole batch reaches observers as one update.
+            for id in removals {
+                do {
+                    try directory.unlink(ItemID.fileName(id))
+                } catch .noSuchFile {
+                    continue
+                } catch {
+                    throw StoreError.system(error, "could not delete", file: store.filePath(id), id: id)
+                }
+            }
             for (i, file) in staged.enumerated() {
                 do {
                     try directory.rename(file.temp, to: file.name)
@@ -184,15 +195,6 @@ public final class Transaction {
                 }
             }
             staged.removeAll()
-            for id in removals {
-                do {
-                    try directory.unlink(ItemID.fileName(id))
-                } catch .noSuchFile {
-                    continue
-                } catch {
-                    throw StoreError.system(error, "could not delete", file: store.filePath(id), id: id)
-                }
-            }
         } catch {
             for file in staged { try? directory.unlink(file.temp) }
             throw error

@@ -53,8 +53,14 @@ final class InotifyWatcher: DirectoryWatcher, @unchecked Sendable {
     }
 
     /// Turns events into names to read now or later.
+    ///
+    /// The last event of a name decides: a close, a rename or a removal means its writer
+    /// is done, so read it now; a creation or modification after that means a writer is
+    /// at work, so wait for its close (or the fallback delay). A change of attributes
+    /// alone (touch, chmod) is read now, unless a writer is at work.
     static func coalesce(_ events: [Inotify.Event]) -> WatchBatch {
         var batch = WatchBatch()
+        var writing: [String: Bool] = [:]
         for event in events {
             if event.has(IN_Q_OVERFLOW) { batch.overflow = true }
             if event.has(IN_DELETE_SELF) || event.has(IN_MOVE_SELF) || event.has(IN_IGNORED) {
@@ -67,14 +73,18 @@ final class InotifyWatcher: DirectoryWatcher, @unchecked Sendable {
                 batch.undecodable.insert(repaired)
             case .text(let name):
                 if event.has(IN_CLOSE_WRITE) || event.has(IN_MOVED_TO) || event.has(IN_MOVED_FROM)
-                    || event.has(IN_DELETE) || event.has(IN_ATTRIB) || event.has(IN_ISDIR)
+                    || event.has(IN_DELETE) || event.has(IN_ISDIR)
                 {
-                    batch.readNow.insert(name)
-                    batch.readLater.remove(name)
+                    writing[name] = false
                 } else if event.has(IN_CREATE) || event.has(IN_MODIFY) {
-                    if !batch.readNow.contains(name) { batch.readLater.insert(name) }
+                    writing[name] = true
+                } else if event.has(IN_ATTRIB) && writing[name] == nil {
+                    writing[name] = false
                 }
             }
+        }
+        for (name, inProgress) in writing {
+            if inProgress { batch.readLater.insert(name) } else { batch.readNow.insert(name) }
         }
         return batch
     }

@@ -1,0 +1,276 @@
+import Dispatch
+import Foundation
+import Glibc
+import JSONStore
+import Observation
+import Synchronization
+import TestSupport
+import Testing
+
+@Suite("Live store")
+struct LiveStoreTests {
+    @Test("a file that becomes invalid keeps its last value, flagged; fixing it is a modification")
+    func invalidKeepsLastValue() async throws {
+        let f = try LiveFixture()
+        #expect(await f.started())
+        f.writeInPlace("b.json", "{\n  \"title\": \"broken\",\n  \"rank\": \n}\n")
+        var updates = await f.settledUpdates()
+        #expect(updates.count == 1)
+        #expect(updates.first?.modifications == [1])
+        #expect(updates.first?.invalid.map(\.name) == ["b.json"])
+        let error = try #require(updates.first?.invalid.first?.error)
+        #expect(error.code == .invalidJSON)
+        #expect((error.line, error.column) == (4, 1))
+        var results = f.recorder.current.results
+        #expect(results.map(\.id) == ["a", "b", "c"])
+        #expect(results[1]["title"] == "b")  // the last valid value
+        #expect(results.error(for: "b")?.line == 4)
+        #expect(results.invalid.map(\.name) == ["b.json"])
+
+        f.writeInPlace("b.json", "{\n  \"title\": \"fixed\",\n  \"rank\": 1\n}\n")
+        updates = await f.settledUpdates()
+        #expect(updates.count == 2)
+        #expect(updates.last?.modified.first?.new["title"] == "fixed")
+        #expect(updates.last?.resolved == ["b.json"])
+        results = f.recorder.current.results
+        #expect(results.error(for: "b") == nil)
+        #expect(results.invalid.isEmpty)
+        #expect(f.recorder.current.violations == [])
+    }
+
+    @Test("a new invalid file and a bad file name are reported, not inserted")
+    func newInvalidFiles() async throws {
+        let f = try LiveFixture()
+        #expect(await f.started())
+        f.writeInPlace("new.json", "[1, 2]")
+        f.writeInPlace("bad\u{1B}name.json", "{}")
+        #expect(await f.recorder.wait { $0.results.invalid.count == 2 })
+        let updates = await f.settledUpdates()
+        #expect(updates.allSatisfy { $0.insertions.isEmpty })
+        #expect(Set(updates.flatMap(\.invalid).map(\.name)) == ["new.json", "bad\u{1B}name.json"])
+        unlink(f.file("new.json"))
+        unlink(f.file("bad\u{1B}name.json"))
+        #expect(await f.recorder.wait { $0.results.invalid.isEmpty })
+        #expect(Set(f.recorder.current.updates.flatMap(\.resolved)) == ["new.json", "bad\u{1B}name.json"])
+    }
+
+    @Test("writes through the library are delivered, and synchronize() gives read-your-writes")
+    func readYourWrites() async throws {
+        let f = try LiveFixture()
+        #expect(await f.started())
+        try f.store.put("d", ["title": "D"])
+        await f.store.synchronize()
+        #expect(f.recorder.current.ids == ["a", "b", "c", "d"])
+        try f.store.write { tx in
+            try tx.delete("a")
+            try tx.update("b") { $0["title"] = "B!" }
+        }
+        await f.store.synchronize()
+        #expect(f.recorder.current.ids == ["b", "c", "d"])
+        #expect(f.recorder.current.results[0]["title"] == "B!")
+        #expect(f.recorder.current.updates.count == 2)
+    }
+
+    @Test("filtered and sorted queries: moves, filter entry and exit")
+    func filteredSorted() async throws {
+        let recorder = ChangeRecorder(sortField: "rank", descending: true)
+        let query = Query.all.filter { ($0["rank"]?.intValue ?? -1) >= 0 }.sorted(by: "rank", descending: true)
+        let f = try LiveFixture(ids: ["a", "b", "c", "d"], query: query, recorder: recorder)
+        #expect(await f.started())
+        #expect(recorder.current.ids == ["d", "c", "b", "a"])
+        try f.store.update("a") { $0["rank"] = 10 }  // moves to the top
+        await f.store.synchronize()
+        var update = try #require(recorder.current.updates.last)
+        #expect(update.deletions == [3] && update.insertions == [0])
+        #expect(update.moves == [ChangeSet.Move(from: 3, to: 0)])
+        try f.store.update("c") { $0["rank"] = -5 }  // leaves the filter
+        await f.store.synchronize()
+        update = try #require(recorder.current.updates.last)
+        #expect(update.deletions == [2] && update.insertions.isEmpty && update.moves.isEmpty)
+        try f.store.update("b") { $0["note"] = "x" }  // same place: a modification
+        await f.store.synchronize()
+        update = try #require(recorder.current.updates.last)
+        #expect(update.modifications == [2] && update.modificationsNew == [2])
+        #expect(recorder.current.ids == ["a", "d", "b"])
+        #expect(recorder.current.violations == [])
+    }
+
+    @Test("nothing is delivered after invalidate() or after the token is released")
+    func nothingAfterCancel() async throws {
+        let f = try LiveFixture()
+        #expect(await f.started())
+        f.token?.invalidate()
+        try f.store.put("d", ["title": "D"])
+        await f.store.synchronize()
+
+        let released = ChangeRecorder()
+        var token: ObservationToken? = f.store.observe(on: DispatchQueue(label: "r"), released.callback)
+        #expect(await released.wait { $0.initialCount == 1 })
+        #expect(token?.isInvalidated == false)
+        token = nil
+        try f.store.put("e", ["title": "E"])
+        try f.store.put("a", ["title": "A2"])
+        await f.store.synchronize()
+
+        // A third observer proves the edits were delivered to whoever still listens.
+        let live = ChangeRecorder()
+        let liveToken = f.store.observe(on: DispatchQueue(label: "l"), live.callback)
+        #expect(await live.wait { $0.ids == ["a", "b", "c", "d", "e"] })
+        #expect(f.recorder.current.updates.isEmpty)
+        #expect(released.current.updates.isEmpty)
+        liveToken.invalidate()
+    }
+
+    @Test("callbacks run on the chosen queue, in order, never two at once")
+    func deliveryQueue() async throws {
+        let target = DispatchQueue(label: "concurrent target", attributes: .concurrent)
+        let key = DispatchSpecificKey<Int>()
+        target.setSpecific(key: key, value: 42)
+        let wrongQueue = Atomic<Int>(0)
+        let recorder = ChangeRecorder()
+        let temp = try TemporaryStore()
+        let token = temp.store.observe(on: target) { change in
+            if DispatchQueue.getSpecific(key: key) != 42 { wrongQueue.add(1, ordering: .relaxed) }
+            recorder.record(change)
+        }
+        #expect(await recorder.wait { $0.initialCount == 1 })
+        for i in 0..<200 { try temp.store.put("item-\(i % 20)", ["n": .number(JSONNumber(i))]) }
+        await temp.store.synchronize()
+        let state = recorder.current
+        #expect(state.ids.count == 20)
+        #expect(state.overlaps == 0)
+        #expect(state.violations == [])
+        #expect(wrongQueue.load(ordering: .relaxed) == 0)
+        #expect(state.results[0]["n"]?.intValue == 180)
+        token.invalidate()
+    }
+
+    @Test("callbacks run on the main actor when asked")
+    @MainActor
+    func mainActorDelivery() async throws {
+        let temp = try TemporaryStore()
+        let recorder = ChangeRecorder()
+        let token = temp.store.observe { change in
+            MainActor.assertIsolated()
+            recorder.record(change)
+        }
+        #expect(await recorder.wait { $0.initialCount == 1 })
+        try temp.store.put("x", ["v": 1])
+        await temp.store.synchronize()
+        #expect(recorder.current.ids == ["x"])
+        token.invalidate()
+    }
+
+    @Test("the AsyncSequence delivers .initial then updates; ending it stops observing")
+    func asyncSequence() async throws {
+        let temp = try TemporaryStore()
+        try temp.store.put("a", ["v": 1])
+        var iterator = temp.store.changes().makeAsyncIterator()
+        guard case .initial(let results)? = await iterator.next() else {
+            Issue.record("the first element is not .initial")
+            return
+        }
+        #expect(results.map(\.id) == ["a"])
+        try temp.store.put("b", ["v": 2])
+        guard case .update(let next, let changes)? = await iterator.next() else {
+            Issue.record("the second element is not .update")
+            return
+        }
+        #expect(next.map(\.id) == ["a", "b"])
+        #expect(changes.insertions == [1])
+    }
+
+    @Test("an @Observable LiveResults updates on the main actor")
+    @MainActor
+    func observableResults() async throws {
+        let temp = try TemporaryStore()
+        try temp.store.put("a", ["v": 1])
+        let live = LiveResults(store: temp.store)
+        let recorder = ChangeRecorder()
+        let token = temp.store.observe(on: .main, recorder.callback)
+        #expect(await recorder.wait { $0.initialCount == 1 })
+        await temp.store.synchronize()
+        #expect(live.isLoaded)
+        #expect(live.results.map(\.id) == ["a"])
+        #expect(live.state == .live)
+
+        let changed = Atomic<Bool>(false)
+        withObservationTracking { _ = live.results } onChange: { changed.store(true, ordering: .relaxed) }
+        try temp.store.put("b", ["v": 2])
+        await temp.store.synchronize()
+        let didChange = changed.load(ordering: .relaxed)
+        #expect(didChange)
+        #expect(live.results.map(\.id) == ["a", "b"])
+        #expect(live.lastChange?.insertions == [1])
+        live.stop()
+        token.invalidate()
+    }
+
+    @Test("the directory removed: .error and failed; it comes back: resync and live")
+    func directoryRemovedAndBack() async throws {
+        let f = try LiveFixture()
+        #expect(await f.started())
+        let states = Mutex<[StoreState]>([])
+        let stateToken = f.store.observeState(on: DispatchQueue(label: "s")) { state in
+            states.withLock { $0.append(state) }
+        }
+        try FileManager.default.removeItem(atPath: f.path)
+        #expect(await f.recorder.wait { $0.errors.count == 1 })
+        #expect(f.recorder.current.errors.first?.code == .storeUnavailable)
+        #expect(f.recorder.current.errors.first?.description.contains("removed") == true)
+        #expect(f.store.state.name == "failed")
+
+        try FileManager.default.createDirectory(atPath: f.path, withIntermediateDirectories: false)
+        try "{\"title\": \"z\"}".write(toFile: f.file("z.json"), atomically: false, encoding: .utf8)
+        #expect(await f.recorder.wait { $0.ids == ["z"] })
+        #expect(await f.recorder.wait { _ in f.store.state == .live })
+        let names = states.withLock { $0.map(\.name) }
+        #expect(names.contains("failed"))
+        #expect(names.contains("resyncing"))
+        #expect(names.last == "live")
+        #expect(f.recorder.current.violations == [])
+        stateToken.invalidate()
+    }
+
+    @Test("the polling backend delivers the same changes")
+    func polling() async throws {
+        var options = JSONStore.Options()
+        options.watchMode = .polling(interval: 0.05)
+        let f = try LiveFixture(options: options)
+        #expect(await f.started())
+        f.writeInPlace("b.json", SavePatternTests.newB)
+        #expect(await f.recorder.wait { $0.updates.count == 1 })
+        unlink(f.file("a.json"))
+        f.writeInPlace("d.json", "{\"title\": \"d\"}")
+        #expect(await f.recorder.wait { $0.ids == ["b", "c", "d"] })
+        let updates = await f.settledUpdates()
+        #expect(updates.first?.modified.map(\.new.id) == ["b"])
+        #expect(Set(updates.flatMap(\.deleted).map(\.id)) == ["a"])
+        #expect(f.recorder.current.violations == [])
+    }
+
+    @Test("loading reports progress, then live")
+    func loadingProgress() async throws {
+        let temp = try TemporaryStore()
+        for i in 0..<20_000 { try temp.writeFile("i\(i).json", "{\"n\": \(i)}") }
+        let states = Mutex<[StoreState]>([])
+        let recorder = ChangeRecorder()
+        let stateToken = temp.store.observeState(on: DispatchQueue(label: "s")) { state in
+            states.withLock { $0.append(state) }
+        }
+        let token = temp.store.observe(on: DispatchQueue(label: "o"), recorder.callback)
+        #expect(await recorder.wait { $0.initialCount == 1 })
+        #expect(await recorder.wait { _ in states.withLock { $0.last == .live } })
+        let seen = states.withLock { $0 }
+        #expect(seen.first?.name == "loading")
+        #expect(seen.contains(.loading(done: 0, total: 20_000)))
+        let progress = seen.compactMap { state -> Int? in
+            if case .loading(let done, _) = state { return done }
+            return nil
+        }
+        #expect(progress == progress.sorted())
+        #expect(recorder.current.ids.count == 20_000)
+        token.invalidate()
+        stateToken.invalidate()
+    }
+}
