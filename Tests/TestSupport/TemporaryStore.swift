@@ -20,7 +20,16 @@ public final class TemporaryStore {
 
     /// Writes `text` to `name` in the store directory directly, as a person would.
     public func writeFile(_ name: String, _ text: String) throws {
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path + "/" + name))
+        let fd = open(path + "/" + name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw Errno(rawValue: errno) }
+        defer { close(fd) }
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            guard n > 0 else { throw Errno(rawValue: errno) }
+            offset += n
+        }
     }
 
     /// The bytes of `name`, or `nil` if it does not exist.
