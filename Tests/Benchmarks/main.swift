@@ -9,6 +9,9 @@ import JSONStore
 //   jsonstore-bench load DIR N RUNS   create N items in DIR (if empty), then time loading
 //                                     one by one and in parallel, and parsing with
 //                                     JSONReader and with Foundation's JSONSerialization.
+//   jsonstore-bench live DIR N EDITS  the latency from an edit on disk (a file renamed over
+//                                     an item) to the observer's callback, in a store of
+//                                     100 items and one of N, edits alternating between them.
 
 func now() -> Double {
     var t = timespec()
@@ -33,9 +36,13 @@ func item(_ i: Int) -> JSONObject {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 5, arguments[1] == "load", let n = Int(arguments[3]), let runs = Int(arguments[4]) else {
-    print("usage: jsonstore-bench load DIR N RUNS")
+guard arguments.count == 5, let n = Int(arguments[3]), let runs = Int(arguments[4]) else {
+    print("usage: jsonstore-bench load|live DIR N RUNS")
     exit(64)
+}
+if arguments[1] == "live" {
+    try benchLive(directory: arguments[2], big: n, edits: runs)
+    exit(0)
 }
 var options = JSONStore.Options()
 options.createDirectory = true
@@ -89,3 +96,63 @@ print(String(format: "parallel speed-up:     %.2fx", median(serial) / median(par
 print(String(format: "parse, JSONReader:     median %.3f s  (%.0f MB/s)", median(ours), mb / median(ours)))
 print(String(format: "parse, JSONSerialization: median %.3f s  (%.0f MB/s)", median(foundation), mb / median(foundation)))
 print(String(format: "JSONReader vs JSONSerialization: %.2fx faster", median(foundation) / median(ours)))
+
+/// Creates `count` items in `directory` with plain writes (no fsync: this is set-up).
+func fill(_ directory: String, count: Int) throws {
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    for i in 0..<count {
+        let bytes = JSONWriter.pretty(.object(item(i)))
+        let fd = open(directory + "/" + String(format: "item-%06d.json", i), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+    }
+}
+
+/// Delivery latency: an edit is a temp file renamed over an item, as `sed -i` does.
+func benchLive(directory: String, big: Int, edits: Int) throws {
+    final class Latch: @unchecked Sendable {
+        let semaphore = DispatchSemaphore(value: 0)
+        var delivered = 0.0
+    }
+    var stores: [(name: String, store: JSONStore, count: Int)] = []
+    for (name, count) in [("100 items", 100), ("\(big) items", big)] {
+        let path = directory + "/" + String(count)
+        try fill(path, count: count)
+        stores.append((name, try JSONStore(directory: path), count))
+    }
+    var latencies: [[Double]] = [[], []]
+    var tokens: [ObservationToken] = []
+    var latches: [Latch] = []
+    for (k, entry) in stores.enumerated() {
+        let latch = Latch()
+        latches.append(latch)
+        let start = now()
+        tokens.append(entry.store.observe(on: DispatchQueue(label: "bench.\(k)")) { change in
+            latch.delivered = now()
+            latch.semaphore.signal()
+        })
+        latch.semaphore.wait()  // .initial
+        print(String(format: "%@: initial load and first results in %.3f s", entry.name, latch.delivered - start))
+    }
+    for edit in 0..<edits {
+        for (k, entry) in stores.enumerated() {
+            let target = String(format: "item-%06d", (edit * 7919) % entry.count)
+            var object = item(edit)
+            object["edit"] = .number(JSONNumber(edit))
+            let bytes = JSONWriter.pretty(.object(object))
+            let temp = entry.store.path + "/.bench.tmp"
+            let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+            let start = now()
+            rename(temp, entry.store.path + "/" + target + ".json")
+            latches[k].semaphore.wait()
+            latencies[k].append(latches[k].delivered - start)
+        }
+    }
+    for (k, entry) in stores.enumerated() {
+        print(String(format: "%@: edit → callback, median %.3f ms over %d edits", entry.name, median(latencies[k]) * 1000, edits))
+    }
+    print(String(format: "ratio (%d items / 100 items): %.2fx", big, median(latencies[1]) / median(latencies[0])))
+    for token in tokens { token.invalidate() }
+}
