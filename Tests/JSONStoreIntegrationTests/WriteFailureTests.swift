@@ -74,21 +74,23 @@ struct WriteFailureTests {
     }
 
     @Test("EFBIG: over the process's file size limit")
-    func fileTooLarge() throws {
+    func fileTooLarge() async throws {
         let temp = try TemporaryStore()
         try temp.store.put("a", ["version": 1])
-        let (status, output) = try HelperProcess.run(["put-limited", temp.path, "a", "100000", "4096"])
+        let path = temp.path
+        let (status, output) = try await blocking { try HelperProcess.run(["put-limited", path, "a", "100000", "4096"]) }
         #expect(status == 3)
         #expect(output.hasPrefix("error file too large: \(temp.path)/a.json: could not write the new content (a.json is unchanged): File too large"))
         try expectIntact(temp)
     }
 
     @Test("EACCES: a directory the writer may not write", .enabled(if: geteuid() == 0, "needs root to switch users"))
-    func permissionDenied() throws {
+    func permissionDenied() async throws {
         let temp = try TemporaryStore()
         try temp.store.put("a", ["version": 1])
         chmod(temp.path, 0o755)
-        let (status, output) = try HelperProcess.run(["put-as", temp.path, "a", "65534"])
+        let path = temp.path
+        let (status, output) = try await blocking { try HelperProcess.run(["put-as", path, "a", "65534"]) }
         #expect(status == 3)
         #expect(output.hasPrefix("error permission denied: "))
         #expect(output.contains("Permission denied"))

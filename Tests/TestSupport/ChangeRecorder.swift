@@ -13,6 +13,8 @@ public final class ChangeRecorder: Sendable {
         public var results = Results()
         /// Every update received, in order.
         public var updates: [ChangeSet] = []
+        /// When each update's callback ran.
+        public var updateTimes: [DispatchTime] = []
         /// Every `.error` received.
         public var errors: [StoreError] = []
         /// Whether `.initial` arrived (and how often: must be once).
@@ -70,6 +72,7 @@ public final class ChangeRecorder: Sendable {
                 s.results = results
                 s.ids = results.map(\.id)
                 s.updates.append(changes)
+                s.updateTimes.append(.now())
                 checkOrder(results, &s)
             case .error(let error):
                 s.errors.append(error)

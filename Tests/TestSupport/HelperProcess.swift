@@ -45,3 +45,11 @@ public func rewriteContent(id: String, round: Int) -> JSONObject {
         "payload": .string(String(repeating: unit, count: 64 * 1024 / unit.utf8.count)),
     ]
 }
+
+/// Runs blocking work (waiting for processes, sleeping between kills) on a thread of its
+/// own, so it does not hold one of the few threads that run the tests' async code.
+public func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+    }
+}
