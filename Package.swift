@@ -9,7 +9,10 @@ let package = Package(
     ],
     targets: [
         .target(name: "JSONStore"),
-        .executableTarget(name: "jsonstore", dependencies: ["JSONStore"]),
+        // The command's logic and its terminal list view, as a library so tests and
+        // benchmarks can drive the renderer against an in-memory screen.
+        .target(name: "JSONStoreCommand", dependencies: ["JSONStore"]),
+        .executableTarget(name: "jsonstore", dependencies: ["JSONStoreCommand"]),
         // Helpers shared by the test targets: temporary stores, helper processes.
         .target(name: "TestSupport", dependencies: ["JSONStore"], path: "Tests/TestSupport"),
         // A helper process for the integration tests: concurrent writers, writers killed
@@ -20,11 +23,18 @@ let package = Package(
             path: "Tests/Worker"
         ),
         // Benchmarks, run in a release build by scripts/bench. Not a product.
-        .executableTarget(name: "jsonstore-bench", dependencies: ["JSONStore"], path: "Tests/Benchmarks"),
+        .executableTarget(
+            name: "jsonstore-bench", dependencies: ["JSONStore", "JSONStoreCommand"],
+            path: "Tests/Benchmarks"),
         .testTarget(name: "JSONStoreTests", dependencies: ["JSONStore", "TestSupport"]),
         .testTarget(
             name: "JSONStoreIntegrationTests",
             dependencies: ["JSONStore", "TestSupport", "jsonstore-test-worker"]
+        ),
+        // Runs the built `jsonstore` binary, and the renderer against an in-memory screen.
+        .testTarget(
+            name: "jsonstoreTests",
+            dependencies: ["JSONStore", "JSONStoreCommand", "TestSupport", "jsonstore"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import JSONStore
+import Synchronization
 
 /// The test worker executable (`Tests/Worker`), run as a real separate process.
 public enum HelperProcess {
@@ -51,5 +52,52 @@ public func rewriteContent(id: String, round: Int) -> JSONObject {
 public func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+    }
+}
+
+/// The built `jsonstore` binary, run as a user would.
+public enum JSONStoreBinary {
+    public struct Result: Sendable {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
+    }
+
+    public static var path: String { HelperProcess.buildDirectory.appendingPathComponent("jsonstore").path }
+
+    /// Runs `jsonstore arguments…` with `stdin` as its input, in `directory`.
+    public static func run(
+        _ arguments: [String], stdin: String = "", environment: [String: String] = [:],
+        in directory: String? = nil
+    ) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["JSONSTORE_DIR"] = nil
+        env["COLUMNS"] = nil
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let (input, output, error) = (Pipe(), Pipe(), Pipe())
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        input.fileHandleForWriting.write(Data(stdin.utf8))
+        try input.fileHandleForWriting.close()
+        // Read both pipes to the end before waiting, so a full pipe cannot stall the child.
+        let errorData = Mutex(Data())
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            errorData.withLock { $0 = error.fileHandleForReading.readDataToEndOfFile() }
+            done.signal()
+        }
+        let outData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        done.wait()
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: errorData.withLock { String(decoding: $0, as: UTF8.self) })
     }
 }

@@ -16,10 +16,13 @@ public enum JSONWriter {
     ///   ]
     /// }
     /// ```
-    public static func pretty(_ value: JSONValue) -> [UInt8] {
+    ///
+    /// - Parameter escapingUnicodeLineBreaks: also escape U+2028, U+2029 and U+007F to
+    ///   U+009F, for output that goes to a terminal.
+    public static func pretty(_ value: JSONValue, escapingUnicodeLineBreaks: Bool = false) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256)
-        write(value, into: &out, indent: 0, pretty: true)
+        write(value, into: &out, indent: 0, pretty: true, strict: escapingUnicodeLineBreaks)
         out.append(0x0A)
         return out
     }

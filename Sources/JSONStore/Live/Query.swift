@@ -68,8 +68,16 @@ public struct Query: Sendable {
         return query
     }
 
+    /// The items of `items` this query selects, in its order: the one-off counterpart of
+    /// live results, for a listing of `load()`.
+    ///
+    /// - Complexity: O(n log n).
+    public func apply<S: Sequence>(to items: S) -> [Item] where S.Element == Item {
+        items.filter(includes).sorted { sortKey($0) < sortKey($1) }
+    }
+
     /// Whether `item` belongs in the results.
-    func includes(_ item: Item) -> Bool {
+    public func includes(_ item: Item) -> Bool {
         predicates.allSatisfy { $0(item) }
     }
 

@@ -1,0 +1,76 @@
+import Foundation
+import JSONStore
+
+/// The NDJSON stream of `list --follow --json`: one JSON object per event, one per line.
+enum NDJSON {
+    static func line(_ object: JSONObject) -> String {
+        String(decoding: JSONWriter.compact(.object(object), escapingUnicodeLineBreaks: true), as: UTF8.self) + "\n"
+    }
+
+    static func items<S: Sequence>(_ items: S) -> JSONValue where S.Element == Item {
+        .array(items.map { .object($0.object) })
+    }
+
+    static func invalid(_ files: [InvalidFile]) -> JSONValue {
+        .array(files.map { file in
+            var object: JSONObject = ["id": file.id.map(JSONValue.string) ?? .null, "file": .string(file.name)]
+            if let line = file.error.line { object["line"] = .number(JSONNumber(line)) }
+            if let column = file.error.column { object["column"] = .number(JSONNumber(column)) }
+            object["message"] = .string(file.error.message)
+            return .object(object)
+        })
+    }
+
+    static func event(_ change: StoreChange) -> String {
+        switch change {
+        case .initial(let results):
+            return line([
+                "event": "initial", "version": .number(JSONNumber(results.version)),
+                "items": items(results), "invalid": invalid(results.invalid),
+            ])
+        case .update(let results, let changes):
+            let ints = { (values: [Int]) in JSONValue.array(values.map { .number(JSONNumber($0)) }) }
+            return line([
+                "event": "update", "version": .number(JSONNumber(results.version)),
+                "deletions": ints(changes.deletions), "insertions": ints(changes.insertions),
+                "modifications": ints(changes.modifications), "modificationsNew": ints(changes.modificationsNew),
+                "moves": .array(changes.moves.map { ["from": .number(JSONNumber($0.from)), "to": .number(JSONNumber($0.to))] }),
+                "deleted": items(changes.deleted), "inserted": items(changes.inserted),
+                "modified": items(changes.modified.map(\.new)), "invalid": invalid(changes.invalid),
+                "resolved": .array(changes.resolved.map(JSONValue.string)),
+            ])
+        case .error(let error):
+            return line(["event": "error", "message": .string(error.description)])
+        }
+    }
+
+    static func status(_ state: StoreState) -> String {
+        var object: JSONObject = ["event": "status", "state": .string(state.name)]
+        switch state {
+        case .resyncing(let reason): object["reason"] = .string(reason)
+        case .failed(let error): object["reason"] = .string(error.description)
+        case .loading(let done, let total):
+            object["done"] = .number(JSONNumber(done))
+            object["total"] = .number(JSONNumber(total))
+        case .live: break
+        }
+        return line(object)
+    }
+}
+
+/// The plain output of `list --follow` when stdout is not a terminal: one line per change.
+enum ChangeLines {
+    static func lines(_ changes: ChangeSet, _ results: Results) -> [String] {
+        var out: [String] = []
+        for item in changes.deleted { out.append("DELETED \(Display.escaped(item.id))") }
+        for item in changes.inserted { out.append("ADDED \(Display.escaped(item.id))") }
+        let invalidNames = Set(changes.invalid.map(\.name))
+        for modification in changes.modified where !invalidNames.contains(modification.new.fileName) {
+            out.append("MODIFIED \(Display.escaped(modification.new.id))")
+        }
+        for file in changes.invalid {
+            out.append("INVALID \(Display.escaped(file.id ?? file.name)): \(file.error.description)")
+        }
+        return out
+    }
+}

@@ -1,0 +1,84 @@
+import JSONStore
+
+/// The columns and cells of an item table, like `kubectl get`: the id, then the items'
+/// most common fields, each fitted to the width available, truncated with `…`.
+struct Table {
+    /// The column names; the first is always `id`.
+    var columns: [String]
+
+    /// The most common top-level fields of `items` (at most `limit`), most common first,
+    /// ties in the order first seen; or the requested columns.
+    static func columns<C: Collection>(for items: C, requested: [String]?, limit: Int = 6) -> [String]
+    where C.Element == Item {
+        if let requested { return ["id"] + requested.filter { $0 != "id" } }
+        var count: [String: Int] = [:]
+        var order: [String] = []
+        for item in items {
+            for key in item.object.keys where key != "id" {
+                if count[key] == nil { order.append(key) }
+                count[key, default: 0] += 1
+            }
+        }
+        let ranked = order.enumerated().sorted {
+            (count[$0.element]!, -$0.offset) > (count[$1.element]!, -$1.offset)
+        }
+        return ["id"] + ranked.prefix(limit).map(\.element)
+    }
+
+    /// The text of a value in a cell: strings as they are, scalar arrays joined by commas,
+    /// anything else as compact JSON; always escaped, so safe on a terminal.
+    static func cell(_ value: JSONValue?) -> String {
+        let text: String
+        switch value {
+        case nil, .null?: text = ""
+        case .string(let s)?: text = s
+        case .array(let elements)? where elements.allSatisfy({ $0.objectValue == nil && $0.arrayValue == nil }):
+            text = elements.map { cell($0) }.joined(separator: ",")
+        case let other?: text = other.description
+        }
+        return Display.escaped(text)
+    }
+
+    /// The cells of `item` for these columns.
+    func cells(_ item: Item) -> [String] {
+        columns.map { $0 == "id" ? Display.escaped(item.id) : Self.cell(item[$0]) }
+    }
+
+    /// Column widths that fit `total` columns: natural widths (at most 40), then the widest
+    /// shrunk first; columns that cannot fit at all are dropped from the right.
+    static func widths(natural: [Int], total: Int, gap: Int = 2) -> [Int] {
+        var widths = natural.map { min($0, 40) }
+        let minimum = 4
+        func sum() -> Int { widths.reduce(0, +) + gap * max(0, widths.count - 1) }
+        while sum() > total {
+            guard let widest = widths.indices.max(by: { widths[$0] < widths[$1] }), widths[widest] > minimum
+            else {
+                if widths.count > 1 { widths.removeLast() } else { widths[0] = max(1, total); break }
+                continue
+            }
+            widths[widest] -= 1
+        }
+        return widths
+    }
+
+    /// The header line and one line per item, each fitted to `width` columns.
+    func lines<C: Collection>(for items: C, width: Int) -> [String] where C.Element == Item {
+        let rows = items.map(cells)
+        var natural = columns.map { TextWidth.of($0.uppercased()) }
+        for row in rows {
+            for (i, text) in row.enumerated() { natural[i] = max(natural[i], TextWidth.of(text)) }
+        }
+        let widths = Self.widths(natural: natural, total: width)
+        let header = columns.map { $0.uppercased() }
+        return ([header] + rows).map { Self.line($0, widths) }
+    }
+
+    /// One line of cells in these widths, trailing spaces trimmed.
+    static func line(_ cells: [String], _ widths: [Int]) -> String {
+        var parts: [String] = []
+        for (i, width) in widths.enumerated() {
+            parts.append(i == widths.count - 1 ? TextWidth.truncate(cells[i], to: width) : TextWidth.fit(cells[i], to: width))
+        }
+        return parts.joined(separator: "  ")
+    }
+}

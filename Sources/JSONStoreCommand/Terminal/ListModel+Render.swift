@@ -1,0 +1,180 @@
+import JSONStore
+
+extension ListModel {
+    static let spinner = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+
+    /// The number of rows the list has on a screen of `height` lines (header, column
+    /// titles and footer take three).
+    static func page(height: Int) -> Int { max(1, height - 3) }
+
+    /// Draws the view. Only the rows on screen are laid out, so a store of 100,000 items
+    /// draws as fast as one of 100.
+    ///
+    /// - Complexity: O(width × height + visible rows × log n).
+    mutating func frame(width: Int, height: Int, now: Double) -> Frame {
+        var frame = Frame(width: width, height: height)
+        let page = Self.page(height: height)
+        scroll(page: page)
+        drawHeader(&frame)
+        if let detail {
+            drawDetail(&frame, id: detail.id, scroll: detail.scroll, page: page)
+        } else {
+            drawList(&frame, page: page, now: now)
+        }
+        drawFooter(&frame)
+        if let since = busySince, now - since >= Self.overlayDelay {
+            drawOverlay(&frame, now: now)
+        }
+        return frame
+    }
+
+    private func drawHeader(_ frame: inout Frame) {
+        let bar = Style(reverse: true)
+        frame.fill(row: 0, style: bar)
+        var parts = [" jsonstore", Display.escaped(storePath), "\(Self.number(results.count)) items"]
+        let invalid = results.invalid.count
+        if invalid > 0 { parts.append("\(Self.number(invalid)) invalid") }
+        parts.append(state.name)
+        if let lastChange { parts.append("last change \(lastChange)") }
+        frame.put(parts.joined(separator: " · "), row: 0, column: 0, style: bar)
+    }
+
+    private func drawFooter(_ frame: inout Frame) {
+        let row = frame.height - 1
+        let bar = Style(reverse: true)
+        frame.fill(row: row, style: bar)
+        let text: String
+        if detail != nil {
+            text = " Esc back  ↑↓ scroll  q back  Ctrl-C quit"
+        } else if editingFilter {
+            text = " /" + Display.escaped(filter) + "▏  Enter keep  Esc clear"
+        } else if !filter.isEmpty {
+            text = " filter \"\(Display.escaped(filter))\": \(Self.number(visibleCount)) of \(Self.number(rowCount))  Esc clear  q quit"
+        } else {
+            text = " q quit  ↑↓ jk move  PgUp PgDn  g G top/bottom  Enter show  / filter"
+        }
+        frame.put(text, row: row, column: 0, style: bar)
+    }
+
+    private func drawList(_ frame: inout Frame, page: Int, now: Double) {
+        let gutter = 2
+        let widths = Table.widths(natural: naturalWidths, total: frame.width - gutter)
+        let titles = Table.line(columns.map { $0.uppercased() }, widths)
+        frame.put(titles, row: 1, column: gutter, style: Style(bold: true))
+        let dim = isLoading
+        for line in 0..<page {
+            let visible = top + line
+            guard visible < visibleCount else { break }
+            let row = self.row(atVisible: visible)
+            let screenRow = 2 + line
+            var style = Style()
+            var mark = " "
+            let text: String
+            if row < results.count {
+                let item = results[row]
+                text = Table.line(table.cells(item), widths)
+                if results.error(for: item.id) != nil {
+                    mark = "!"
+                    style.foreground = .red
+                } else if let highlight = highlights[item.id], highlight.until > now {
+                    style.background = highlight.kind == .inserted ? .green : .yellow
+                    style.foreground = .black
+                    style.bold = true
+                }
+            } else {
+                let file = invalidRows[row - results.count]
+                let name = TextWidth.fit(Display.escaped(file.name), to: widths.first ?? 10)
+                text = name + "  " + Display.escaped(file.error.message) + locationSuffix(file.error)
+                mark = "!"
+                style.foreground = .red
+            }
+            if visible == selected { style.reverse = true }
+            if dim { style.dim = true }
+            frame.fill(row: screenRow, style: style)
+            frame.put(mark, row: screenRow, column: 0, style: style)
+            frame.put(text, row: screenRow, column: gutter, style: style)
+        }
+        if visibleCount == 0 && !isLoading {
+            let message = filter.isEmpty ? "no items" : "no rows match the filter"
+            frame.put(message, row: 2, column: gutter, style: Style(dim: true))
+        }
+    }
+
+    private func locationSuffix(_ error: StoreError) -> String {
+        guard let line = error.line else { return "" }
+        return " (line \(line)" + (error.column.map { ", column \($0)" } ?? "") + ")"
+    }
+
+    private var isLoading: Bool {
+        if case .loading = state { return true }
+        return false
+    }
+
+    private func drawDetail(_ frame: inout Frame, id: String, scroll: Int, page: Int) {
+        guard let index = results.index(ofID: id) else {
+            frame.put("\(Display.escaped(id)) was deleted", row: 2, column: 2, style: Style(foreground: .red))
+            return
+        }
+        let item = results[index]
+        var title = Display.escaped(item.fileName)
+        if let error = results.error(for: id) { title += "  (invalid now: \(error.description); showing the last valid value)" }
+        frame.put(title, row: 1, column: 1, style: Style(bold: true))
+        let json = String(decoding: JSONWriter.pretty(.object(item.object), escapingUnicodeLineBreaks: true), as: UTF8.self)
+        let lines = json.split(separator: "\n", omittingEmptySubsequences: false).map { Display.escaped(String($0)) }
+        for (offset, line) in lines.dropFirst(min(scroll, max(0, lines.count - 1))).prefix(page).enumerated() {
+            frame.put(line, row: 2 + offset, column: 2, style: Style())
+        }
+    }
+
+    /// The loading overlay: a centred box with a spinner and a progress bar, over the list.
+    private func drawOverlay(_ frame: inout Frame, now: Double) {
+        let boxWidth = min(frame.width - 2, 46)
+        let boxHeight = 5
+        guard boxWidth >= 12, frame.height >= boxHeight + 2 else { return }
+        let left = (frame.width - boxWidth) / 2
+        let topRow = max(1, (frame.height - boxHeight) / 2)
+        let box = Style(bold: true)
+        let spin = Self.spinner[Int(now * 10) % Self.spinner.count]
+        var title: String
+        var progress: (done: Int, total: Int)?
+        switch state {
+        case .loading(let done, let total):
+            title = "Loading \(Display.escaped(storePath))"
+            progress = (done, total)
+        case .resyncing(let reason):
+            title = "Resyncing: \(Display.escaped(reason))"
+        default:
+            title = state.name
+        }
+        let inner = boxWidth - 4
+        frame.put("╭" + String(repeating: "─", count: boxWidth - 2) + "╮", row: topRow, column: left, style: box)
+        for r in 1...3 {
+            frame.fill(row: topRow + r, from: left, to: left + boxWidth, style: Style())
+            frame.put("│", row: topRow + r, column: left, style: box)
+            frame.put("│", row: topRow + r, column: left + boxWidth - 1, style: box)
+        }
+        frame.put("╰" + String(repeating: "─", count: boxWidth - 2) + "╯", row: topRow + 4, column: left, style: box)
+        frame.put(TextWidth.truncate("\(spin) \(title)", to: inner), row: topRow + 1, column: left + 2, style: Style(bold: true))
+        if let progress {
+            let counts = "\(Self.number(progress.done)) / \(Self.number(progress.total))"
+            let barWidth = max(4, inner - TextWidth.of(counts) - 1)
+            let fraction = progress.total > 0 ? Double(progress.done) / Double(progress.total) : 0
+            let filled = min(barWidth, Int((Double(barWidth) * fraction).rounded(.down)))
+            let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
+            frame.put(bar + " " + counts, row: topRow + 3, column: left + 2, style: Style(foreground: .cyan))
+        } else {
+            frame.put("the list below is the last one read", row: topRow + 3, column: left + 2, style: Style(dim: true), limit: inner)
+        }
+    }
+
+    /// `12,400`: digits grouped by thousands.
+    static func number(_ n: Int) -> String {
+        let digits = String(n.magnitude)
+        var out = ""
+        for (i, c) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return (n < 0 ? "-" : "") + out
+    }
+}

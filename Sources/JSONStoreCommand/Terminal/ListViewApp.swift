@@ -1,0 +1,130 @@
+import Foundation
+import Dispatch
+import Glibc
+import JSONStore
+
+/// The live list view on a terminal.
+///
+/// Everything runs on the main queue: store changes and state arrive there (the reading
+/// and diffing happened on the store's own queue), keys and signals too, and frames are
+/// drawn there, at most about 60 a second however fast changes come.
+///
+/// `@unchecked Sendable`: all its state is used on the main queue only.
+final class ListViewApp: @unchecked Sendable {
+    nonisolated(unsafe) private static var current: ListViewApp?
+
+    private var model: ListModel
+    private var screen: Screen
+    private let terminal: TerminalSession
+    private var tokens: [ObservationToken] = []
+    private var input: DispatchSourceRead?
+    private var spinner: DispatchSourceTimer?
+    private var renderScheduled = false
+    private var lastRender = 0.0
+
+    static func start(_ store: JSONStore, _ settings: ListCommand.Settings, color: Bool) {
+        let app = ListViewApp(store: store, settings: settings, color: color)
+        current = app
+        app.run(store, settings.query)
+    }
+
+    private init(store: JSONStore, settings: ListCommand.Settings, color: Bool) {
+        model = ListModel(storePath: store.path, requestedColumns: settings.columns)
+        screen = Screen(color: color)
+        terminal = TerminalSession()
+    }
+
+    private func run(_ store: JSONStore, _ query: Query) {
+        Signals.handle([SIGINT, SIGTERM, SIGHUP], on: .main) { [self] _ in quit() }
+        Signals.handle([SIGWINCH], on: .main) { [self] _ in
+            screen.invalidate()
+            render()
+        }
+        let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
+        input.setEventHandler { [self] in readKeys() }
+        input.resume()
+        self.input = input
+        tokens.append(store.observe(query, on: .main) { [self] change in
+            model.apply(change, now: Self.now(), clock: Self.clock())
+            requestRender()
+        })
+        tokens.append(store.observeState(on: .main) { [self] state in
+            model.setState(state, now: Self.now())
+            updateSpinner()
+            requestRender()
+        })
+        render()
+    }
+
+    private func readKeys() {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let n = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+        guard n > 0 else {
+            if n == 0 { quit() }  // the terminal is gone
+            return
+        }
+        let page = ListModel.page(height: TerminalSession.size().height)
+        for key in Key.decode(Array(buffer[..<n])) where model.handle(key, page: page) == .quit {
+            quit()
+        }
+        requestRender()
+    }
+
+    /// Draws soon: at once if the last frame is older than 1/60 s, else when it will be.
+    private func requestRender() {
+        guard !renderScheduled else { return }
+        renderScheduled = true
+        let wait = max(0, lastRender + 1.0 / 60 - Self.now())
+        DispatchQueue.main.asyncAfter(deadline: .now() + wait) { [self] in
+            renderScheduled = false
+            render()
+        }
+    }
+
+    private func render() {
+        let now = Self.now()
+        let size = TerminalSession.size()
+        let next = model.expireHighlights(now: now)
+        let frame = model.frame(width: size.width, height: size.height, now: now)
+        let bytes = screen.update(to: frame)
+        if !bytes.isEmpty { Output.write(fd: STDOUT_FILENO, bytes) }
+        lastRender = now
+        if let next {  // redraw when a highlight runs out
+            DispatchQueue.main.asyncAfter(deadline: .now() + max(0.01, next - now)) { [self] in requestRender() }
+        }
+    }
+
+    /// The spinner ticks about 10 times a second while the store loads or resyncs.
+    private func updateSpinner() {
+        if model.busySince != nil, spinner == nil {
+            let timer = DispatchSource.makeTimerSource(queue: .main)
+            timer.schedule(deadline: .now() + 0.1, repeating: 0.1)
+            timer.setEventHandler { [self] in requestRender() }
+            timer.resume()
+            spinner = timer
+        } else if model.busySince == nil, let timer = spinner {
+            timer.cancel()
+            spinner = nil
+        }
+    }
+
+    private func quit() -> Never {
+        for token in tokens { token.invalidate() }
+        terminal.restore()
+        exit(ExitStatus.success)
+    }
+
+    static func now() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+
+    /// The local time as `15:04:05`.
+    static func clock() -> String {
+        var t = time(nil)
+        var parts = tm()
+        localtime_r(&t, &parts)
+        return String(format: "%02d:%02d:%02d", parts.tm_hour, parts.tm_min, parts.tm_sec)
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+import JSONStore
+import TestSupport
+import Testing
+
+/// Runs `jsonstore --dir <store> arguments…`.
+func jsonstore(_ temp: TemporaryStore, _ arguments: [String], stdin: String = "", environment: [String: String] = [:])
+    async throws -> JSONStoreBinary.Result
+{
+    let path = temp.path
+    return try await blocking {
+        try JSONStoreBinary.run(["--dir", path] + arguments, stdin: stdin, environment: environment)
+    }
+}
+
+func sampleStore() throws -> TemporaryStore {
+    let temp = try TemporaryStore()
+    try temp.writeFile("tea.json", "{\n  \"title\": \"Make tea\",\n  \"status\": \"todo\",\n  \"priority\": 2\n}\n")
+    try temp.writeFile("bike.json", "{\n  \"title\": \"Fix the bike\",\n  \"status\": \"done\",\n  \"priority\": 1\n}\n")
+    try temp.writeFile("taxes.json", "{\n  \"title\": \"File taxes\",\n  \"status\": \"todo\",\n  \"priority\": 3\n}\n")
+    return temp
+}
+
+@Suite("The jsonstore command")
+struct CommandTests {
+    @Test("list prints a table, sorted and filtered as asked")
+    func list() async throws {
+        let temp = try sampleStore()
+        var result = try await jsonstore(temp, ["list"])
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        #expect(result.stdout == """
+            ID     TITLE         STATUS  PRIORITY
+            bike   Fix the bike  done    1
+            taxes  File taxes    todo    3
+            tea    Make tea      todo    2
+
+            """)
+        result = try await jsonstore(temp, ["list", "--sort", "-priority", "--where", "status=todo", "--columns", "priority,title"])
+        #expect(result.stdout == "ID     PRIORITY  TITLE\ntaxes  3         File taxes\ntea    2         Make tea\n")
+        result = try await jsonstore(temp, ["list", "--where", "priority=1"])
+        #expect(result.stdout.split(separator: "\n").count == 2)
+        result = try await jsonstore(temp, ["list"], environment: ["COLUMNS": "24"])
+        #expect(result.stdout.split(separator: "\n").allSatisfy { $0.count <= 24 })
+        #expect(result.stdout.contains("…"))
+    }
+
+    @Test("list --json prints the items as a JSON array, each with its id")
+    func listJSON() async throws {
+        let temp = try sampleStore()
+        let result = try await jsonstore(temp, ["list", "--json"])
+        #expect(result.status == 0)
+        let value = try JSONValue(parsing: result.stdout)
+        #expect(value.arrayValue?.compactMap { $0["id"]?.stringValue } == ["bike", "taxes", "tea"])
+        #expect(value.arrayValue?.first?["priority"] == 1)
+    }
+
+    @Test("get prints an item; --json as JSON; a missing item fails")
+    func get() async throws {
+        let temp = try sampleStore()
+        var result = try await jsonstore(temp, ["get", "tea"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "id: tea\ntitle: Make tea\nstatus: todo\npriority: 2\n")
+        result = try await jsonstore(temp, ["get", "tea", "--json"])
+        #expect(try JSONValue(parsing: result.stdout)["title"] == "Make tea")
+        result = try await jsonstore(temp, ["get", "nope"])
+        #expect(result.status == 1)
+        #expect(result.stdout == "")
+        #expect(result.stderr == "jsonstore: no item \"nope\" in \(temp.path)\n")
+    }
+
+    @Test("put replaces an item from a file or stdin, validated first")
+    func put() async throws {
+        let temp = try sampleStore()
+        var result = try await jsonstore(temp, ["put", "new", "-"], stdin: "{\"title\": \"New\", \"priority\": 5}")
+        #expect(result.status == 0)
+        #expect(temp.readFile("new.json") == "{\n  \"title\": \"New\",\n  \"priority\": 5\n}\n")
+        try temp.writeFile("../input.json", "{\"status\": \"done\", \"title\": \"Tea!\"}")
+        result = try await jsonstore(temp, ["put", "tea", temp.path + "/../input.json"])
+        #expect(result.status == 0)
+        #expect(temp.readFile("tea.json") == "{\n  \"title\": \"Tea!\",\n  \"status\": \"done\"\n}\n")
+        result = try await jsonstore(temp, ["put", "tea"], stdin: "{\n  \"title\": tru\n}")
+        #expect(result.status == 1)
+        #expect(result.stderr == "jsonstore: <stdin>:2:12: invalid literal, expected 'true'\n")
+        result = try await jsonstore(temp, ["put", "tea"], stdin: "[1]")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("must be a JSON object"))
+        #expect(temp.readFile("tea.json") == "{\n  \"title\": \"Tea!\",\n  \"status\": \"done\"\n}\n")
+        result = try await jsonstore(temp, ["put", "x", "/nonexistent/file.json"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("/nonexistent/file.json"))
+    }
+
+    @Test("set patches members, creating the item if missing")
+    func set() async throws {
+        let temp = try sampleStore()
+        var result = try await jsonstore(temp, ["set", "tea", "status=done", "priority:=7", "tags:=[\"a\"]"])
+        #expect(result.status == 0)
+        #expect(temp.readFile("tea.json") == "{\n  \"title\": \"Make tea\",\n  \"status\": \"done\",\n  \"priority\": 7,\n  \"tags\": [\n    \"a\"\n  ]\n}\n")
+        result = try await jsonstore(temp, ["set", "fresh", "title=Fresh"])
+        #expect(result.status == 0)
+        #expect(temp.readFile("fresh.json") == "{\n  \"title\": \"Fresh\"\n}\n")
+        result = try await jsonstore(temp, ["set", "tea", "n:=tru"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("invalid literal"))
+    }
+
+    @Test("delete removes items; a missing one fails but the others go")
+    func delete() async throws {
+        let temp = try sampleStore()
+        let result = try await jsonstore(temp, ["delete", "tea", "nope", "bike"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "jsonstore: no item \"nope\" in \(temp.path)\n")
+        #expect(try temp.names().filter { $0.hasSuffix(".json") } == ["taxes.json"])
+    }
+
+    @Test("check lists invalid files with line and column, exit 1; a clean store exits 0")
+    func check() async throws {
+        let temp = try sampleStore()
+        var result = try await jsonstore(temp, ["check"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "")
+        try temp.writeFile("bad.json", "{\n  \"a\": 1,\n}\n")
+        result = try await jsonstore(temp, ["check"])
+        #expect(result.status == 1)
+        #expect(result.stdout == "\(temp.path)/bad.json:2:9: trailing comma before '}'\n")
+        #expect(result.stderr == "jsonstore: 4 files, 1 invalid\n")
+        result = try await jsonstore(temp, ["list"])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("bad.json:2:9"))
+    }
+
+    @Test("--help, COMMAND --help and --version")
+    func help() async throws {
+        let temp = try sampleStore()
+        var result = try await jsonstore(temp, ["--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("usage: jsonstore [--dir DIR]"))
+        for command in ["list", "get", "put", "set", "delete", "check", "demo"] {
+            result = try await jsonstore(temp, [command, "--help"])
+            #expect(result.status == 0)
+            #expect(result.stdout.hasPrefix("usage: jsonstore \(command)"))
+        }
+        result = try await jsonstore(temp, ["--version"])
+        #expect(result.stdout.hasPrefix("jsonstore "))
+    }
+
+    @Test("the store defaults to $JSONSTORE_DIR, then ./data")
+    func defaultDirectory() async throws {
+        let temp = try sampleStore()
+        let path = temp.path
+        var result = try await blocking { try JSONStoreBinary.run(["get", "tea"], environment: ["JSONSTORE_DIR": path]) }
+        #expect(result.status == 0)
+        let parent = try TemporaryStore()
+        try FileManager.default.createDirectory(atPath: parent.path + "/data", withIntermediateDirectories: false)
+        try "{\"x\": 1}".write(toFile: parent.path + "/data/here.json", atomically: false, encoding: .utf8)
+        let parentPath = parent.path
+        result = try await blocking { try JSONStoreBinary.run(["get", "here"], in: parentPath) }
+        #expect(result.stdout == "id: here\nx: 1\n")
+        result = try await blocking { try JSONStoreBinary.run(["--dir", parentPath + "/missing", "list"]) }
+        #expect(result.status == 1)
+        #expect(result.stderr == "jsonstore: \(parentPath)/missing: the store directory does not exist\n")
+    }
+
+    static let usageErrors: [[String]] = [
+        [], ["frobnicate"], ["--bogus"], ["--dir"], ["--color", "sometimes", "list"],
+        ["list", "extra"], ["list", "--bogus"], ["list", "--sort"], ["list", "--sort", "-"],
+        ["list", "--where", "novalue"], ["list", "--where", "=x"], ["list", "--columns", ","],
+        ["list", "--poll", "0"], ["list", "--poll", "soon"], ["list", "--json=yes"], ["list", "--color", "pink"],
+        ["get"], ["get", "a", "b"], ["put"], ["put", "a", "b", "c"], ["set"], ["set", "a"],
+        ["set", "a", "novalue"], ["set", "a", "=x"], ["delete"], ["check", "x"],
+        ["demo", "x"], ["demo", "--interval", "-1"], ["demo", "--count", "0"], ["help", "nothing"],
+    ]
+
+    @Test("usage errors exit 64 with a one-line hint", arguments: usageErrors)
+    func usageError(_ arguments: [String]) async throws {
+        let temp = try sampleStore()
+        let result = try await jsonstore(temp, arguments)
+        #expect(result.status == 64)
+        #expect(result.stdout == "")
+        #expect(result.stderr.hasPrefix("jsonstore: "))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(result.stderr.contains("(see 'jsonstore"))
+    }
+
+    static let refusedIDs = ["../x", "a/b", ".hidden", "", "bad\u{1B}[2J", "nl\nx", String(repeating: "x", count: 201)]
+
+    @Test("refused ids fail before any file is touched", arguments: refusedIDs)
+    func refusedID(_ id: String) async throws {
+        let temp = try sampleStore()
+        let before = try temp.names()
+        for arguments in [["get", id], ["put", id, "-"], ["set", id, "a=b"], ["delete", "tea", id]] {
+            let result = try await jsonstore(temp, arguments, stdin: "{}")
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.stderr.hasPrefix("jsonstore: invalid id"), "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.unicodeScalars.contains { $0.value == 0x1B })
+            #expect(try temp.names() == before, "\(arguments) touched the store")
+        }
+    }
+
+    @Test("demo replaces only its own items")
+    func demo() async throws {
+        let temp = try sampleStore()
+        let path = temp.path
+        let result = try await blocking { () -> Int32 in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: JSONStoreBinary.path)
+            process.arguments = ["--dir", path, "demo", "--interval", "0.05", "--count", "5"]
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            usleep(400_000)
+            process.terminate()  // SIGTERM: stops with status 0
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        #expect(result == 0)
+        let items = try temp.store.load().items
+        #expect(items.filter { $0["demo"] == true }.count <= 5)
+        #expect(items.filter { $0["demo"] == true }.count >= 1)
+        #expect(items.filter { $0["demo"] == nil }.map(\.id) == ["bike", "taxes", "tea"])
+    }
+}
