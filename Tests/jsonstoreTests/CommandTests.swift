@@ -219,4 +219,111 @@ struct CommandTests {
         #expect(items.filter { $0["demo"] == true }.count >= 1)
         #expect(items.filter { $0["demo"] == nil }.map(\.id) == ["bike", "taxes", "tea"])
     }
+
+    @Test("hostile titles are escaped in every plain output; NDJSON escapes C1 and line separators")
+    func hostileTitles() async throws {
+        let temp = try TemporaryStore()
+        try temp.writeFile("evil.json", "{\"title\": \"a\\u001b]0;pwned\\u0007b\\u001b[2Jc\\rd\\u202ee\\u009bf\\u2028g\"}")
+        for arguments in [["list"], ["get", "evil"], ["list", "--columns", "title"]] {
+            let result = try await jsonstore(temp, arguments, environment: ["COLUMNS": "200"])
+            #expect(result.status == 0)
+            #expect(result.stdout.contains("a^[]0;pwned^Gb^[[2Jc\\rd\\u{202E}e\\u{9B}f\\u{2028}g"), "\(arguments): \(result.stdout)")
+            #expect(!result.stdout.unicodeScalars.contains { [0x07, 0x0D, 0x1B, 0x9B, 0x202E, 0x2028].contains($0.value) })
+        }
+        for arguments in [["list", "--json"], ["get", "evil", "--json"]] {
+            let result = try await jsonstore(temp, arguments)
+            #expect(!result.stdout.unicodeScalars.contains { [0x07, 0x0D, 0x1B, 0x9B, 0x2028].contains($0.value) })
+            #expect(result.stdout.contains("\\u001b]0;pwned\\u0007"))
+            #expect(result.stdout.contains("\\u009b") && result.stdout.contains("\\u2028"))
+        }
+    }
+
+    @Test("list --follow, piped: the table, then one line per change; --json: NDJSON, flushed per line",
+          .timeLimit(.minutes(1)))
+    func follow() async throws {
+        for json in [false, true] {
+            let temp = try sampleStore()
+            let path = temp.path
+            let output = try await blocking { () -> String in
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: JSONStoreBinary.path)
+                process.arguments = ["--dir", path, "list", "--follow"] + (json ? ["--json"] : [])
+                let pipe = Pipe()
+                process.standardOutput = pipe
+                try process.run()
+                defer {
+                    if process.isRunning { process.terminate() }
+                }
+                let reader = LineReader(pipe.fileHandleForReading)
+                let first = reader.next()  // the table's header, or the initial event
+                let store = try JSONStore(directory: path)
+                try store.put("new", ["title": "New"])
+                _ = reader.next(until: { $0.contains("new") })
+                try store.update("tea") { $0["status"] = "done" }
+                _ = reader.next(until: { $0.contains("tea") || $0.contains("\"modifications\":[2]") })
+                try FileManager.default.removeItem(atPath: path + "/bike.json")
+                _ = reader.next(until: { $0.contains("bike") && ($0.hasPrefix("DELETED") || $0.contains("deleted\":[{")) })
+                try "{".write(toFile: path + "/taxes.json", atomically: false, encoding: .utf8)
+                _ = reader.next(until: { $0.contains("INVALID") || $0.contains("\"line\":1") })
+                process.terminate()
+                process.waitUntilExit()
+                return ([first ?? ""] + reader.lines).joined(separator: "\n") + "\nstatus \(process.terminationStatus)"
+            }
+            if json {
+                let lines = output.split(separator: "\n").dropLast()
+                #expect(lines.count == 5, "\(output)")
+                let events = try lines.map { try JSONValue(parsing: String($0)) }
+                #expect(events.map { $0["event"]?.stringValue ?? "" } == ["initial", "update", "update", "update", "update"])
+                #expect(events[0]["items"]?.arrayValue?.count == 3)
+                #expect(events[1]["inserted"]?.arrayValue?.first?["id"] == "new")
+                #expect(events[4]["invalid"]?.arrayValue?.first?["file"] == "taxes.json")
+            } else {
+                #expect(output == """
+                    ID     TITLE         STATUS  PRIORITY
+                    bike   Fix the bike  done    1
+                    taxes  File taxes    todo    3
+                    tea    Make tea      todo    2
+                    ADDED new
+                    MODIFIED tea
+                    DELETED bike
+                    INVALID taxes: \(path)/taxes.json:1:2: unexpected end of input, expected a string key
+                    status 0
+                    """)
+            }
+        }
+    }
+}
+
+/// Reads a pipe line by line, blocking.
+final class LineReader {
+    private let handle: FileHandle
+    private var buffer = Data()
+    private(set) var lines: [String] = []
+
+    init(_ handle: FileHandle) {
+        self.handle = handle
+    }
+
+    /// The next line, or `nil` at the end.
+    func next() -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                buffer.removeSubrange(buffer.startIndex...newline)
+                return line
+            }
+            let data = handle.availableData
+            if data.isEmpty { return nil }
+            buffer.append(data)
+        }
+    }
+
+    /// Reads lines, keeping them, until one satisfies `condition`.
+    func next(until condition: (String) -> Bool) -> String? {
+        while let line = next() {
+            lines.append(line)
+            if condition(line) { return line }
+        }
+        return nil
+    }
 }

@@ -44,10 +44,10 @@ struct Table {
         columns.map { $0 == "id" ? Display.escaped(item.id) : Self.cell(item[$0]) }
     }
 
-    /// Column widths that fit `total` columns: natural widths (at most 40), then the widest
-    /// shrunk first; columns that cannot fit at all are dropped from the right.
+    /// Column widths that fit `total` columns: natural widths, the widest shrunk first;
+    /// columns that cannot fit at all are dropped from the right.
     static func widths(natural: [Int], total: Int, gap: Int = 2) -> [Int] {
-        var widths = natural.map { min($0, 40) }
+        var widths = natural
         let minimum = 4
         func sum() -> Int { widths.reduce(0, +) + gap * max(0, widths.count - 1) }
         while sum() > total {

@@ -21,7 +21,7 @@ struct ListModel {
     private(set) var loaded = false
     private(set) var state = StoreState.loading(done: 0, total: 0)
     /// When the current loading or resync began (monotonic seconds).
-    private(set) var busySince: Double? = 0
+    private(set) var busySince: Double?
     private(set) var lastChange: String?
     private(set) var columns: [String] = ["id"]
     /// Each column's widest text seen so far: the header, a sample, every changed item.
