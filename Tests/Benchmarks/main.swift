@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import JSONStore
+import JSONStoreCommand
 
 // Benchmarks for the store core, run by scripts/bench (release build). Every figure is a
 // median of several runs taken side by side, alternating, so a noisy machine affects both
@@ -9,6 +10,8 @@ import JSONStore
 //   jsonstore-bench load DIR N RUNS   create N items in DIR (if empty), then time loading
 //                                     one by one and in parallel, and parsing with
 //                                     JSONReader and with Foundation's JSONSerialization.
+//   jsonstore-bench render DIR N FRAMES  the list view's frame time (layout, diff, output
+//                                     bytes) for a store of 100 items and one of N.
 //   jsonstore-bench live DIR N EDITS  the latency from an edit on disk (a file renamed over
 //                                     an item) to the observer's callback, in a store of
 //                                     100 items and one of N, edits alternating between them.
@@ -39,6 +42,10 @@ let arguments = CommandLine.arguments
 guard arguments.count == 5, let n = Int(arguments[3]), let runs = Int(arguments[4]) else {
     print("usage: jsonstore-bench load|live DIR N RUNS")
     exit(64)
+}
+if arguments[1] == "render" {
+    try benchRender(directory: arguments[2], big: n, frames: runs)
+    exit(0)
 }
 if arguments[1] == "live" {
     try benchLive(directory: arguments[2], big: n, edits: runs)
@@ -155,4 +162,50 @@ func benchLive(directory: String, big: Int, edits: Int) throws {
     }
     print(String(format: "ratio (%d items / 100 items): %.2fx", big, median(latencies[1]) / median(latencies[0])))
     for token in tokens { token.invalidate() }
+}
+
+/// The initial results of the store in `path`, as an observer receives them.
+func initialResults(_ store: JSONStore) -> Results {
+    final class Box: @unchecked Sendable {
+        var results = Results()
+        let done = DispatchSemaphore(value: 0)
+    }
+    let box = Box()
+    let token = store.observe(on: DispatchQueue(label: "bench.initial")) { change in
+        if case .initial(let results) = change {
+            box.results = results
+            box.done.signal()
+        }
+    }
+    box.done.wait()
+    token.invalidate()
+    return box.results
+}
+
+/// Frame time of the list view: 100 items against `big`, frames alternating in batches.
+func benchRender(directory: String, big: Int, frames: Int) throws {
+    var results: [(String, Results)] = []
+    for count in [100, big] {
+        let path = directory + "/" + String(count)
+        try fill(path, count: count)
+        results.append(("\(count) items", initialResults(try JSONStore(directory: path))))
+    }
+    var times: [[Double]] = [[], []]
+    var bytes: [[Int]] = [[], []]
+    for _ in 0..<10 {
+        for (k, entry) in results.enumerated() {
+            var start = 0.0
+            var flag = false
+            let sizes = RenderBenchmark.run(entry.1, frames: frames / 10, width: 120, height: 40) {
+                if flag { times[k].append(now() - start) } else { start = now() }
+                flag.toggle()
+            }
+            bytes[k] += sizes
+        }
+    }
+    for (k, entry) in results.enumerated() {
+        print(String(format: "%@: frame median %.3f ms, median %d bytes written (120×40, selection moving a row)",
+                     entry.0, median(times[k]) * 1000, bytes[k].sorted()[bytes[k].count / 2]))
+    }
+    print(String(format: "ratio (%d items / 100 items): %.2fx", big, median(times[1]) / median(times[0])))
 }

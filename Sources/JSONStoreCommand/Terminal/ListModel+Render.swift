@@ -83,7 +83,7 @@ extension ListModel {
                 }
             } else {
                 let file = invalidRows[row - results.count]
-                let name = TextWidth.fit(Display.escaped(file.name), to: widths.first ?? 10)
+                let name = TextWidth.fit(Display.escaped(file.id ?? file.name), to: widths.first ?? 10)
                 text = name + "  " + Display.escaped(file.error.message) + locationSuffix(file.error)
                 mark = "!"
                 style.foreground = .red
