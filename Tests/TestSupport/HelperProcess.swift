@@ -83,9 +83,11 @@ public enum JSONStoreBinary {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = error
+        // A command that fails early never reads its stdin: writing to it must not kill us.
+        signal(SIGPIPE, SIG_IGN)
         try process.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
+        try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
+        try? input.fileHandleForWriting.close()
         // Read both pipes to the end before waiting, so a full pipe cannot stall the child.
         let errorData = Mutex(Data())
         let done = DispatchSemaphore(value: 0)
