@@ -20,31 +20,11 @@ extension JSONStore {
         } catch {
             throw StoreError.system(error, "could not list the store directory", file: path)
         }
-        var ids: [String] = []
-        var invalid: [InvalidFile] = []
-        for name in names {
-            switch name {
-            case .text(let text):
-                switch EntryName(text) {
-                case .ignored: continue
-                case .item(let id): ids.append(id)
-                case .invalid(let id, let reason):
-                    let error = StoreError(
-                        code: .invalidID, message: "the file name gives an invalid id: \(reason)",
-                        file: join(path, text), id: id)
-                    invalid.append(InvalidFile(name: text, id: nil, error: error))
-                }
-            case .notUTF8(let repaired):
-                guard repaired.hasSuffix(".json"), !repaired.hasPrefix(".") else { continue }
-                let error = StoreError(
-                    code: .invalidID, message: "the file name is not valid UTF-8",
-                    file: join(path, repaired))
-                invalid.append(InvalidFile(name: repaired, id: nil, error: error))
-            }
-        }
+        let listing = StoreListing(names, path: path)
+        var invalid = Array(listing.badNames.values)
         var items: [Item] = []
-        items.reserveCapacity(ids.count)
-        for outcome in read(ids, in: dir) {
+        items.reserveCapacity(listing.ids.count)
+        for outcome in read(listing.ids, in: dir) {
             switch outcome {
             case .item(let item): items.append(item)
             case .invalid(let error):

@@ -224,20 +224,8 @@ final class LiveEngine: @unchecked Sendable {
             directoryGone(cause: error)
             return
         }
-        var ids: [String] = []
-        var badNames: [String: InvalidFile] = [:]
-        for name in names {
-            switch name {
-            case .text(let text):
-                switch EntryName(text) {
-                case .ignored: continue
-                case .item(let id): ids.append(id)
-                case .invalid(let id, let why): badNames[text] = badName(text, id: id, reason: why)
-                }
-            case .notUTF8(let repaired):
-                if let file = undecodableName(repaired) { badNames[repaired] = file }
-            }
-        }
+        let listing = StoreListing(names, path: configuration.path)
+        let (ids, badNames) = (listing.ids, listing.badNames)
 
         let progress = ProgressCounter()
         var reporter: DispatchSourceTimer?
@@ -365,7 +353,7 @@ final class LiveEngine: @unchecked Sendable {
             case .invalid(let id, let why):
                 let exists = (try? dir.linkStatus(of: name)) != nil
                 if exists != (working.invalid[name] != nil) {
-                    working.invalid[name] = exists ? badName(name, id: id, reason: why) : nil
+                    working.invalid[name] = exists ? .badName(name, id: id, reason: why, path: configuration.path) : nil
                     changedInvalid.insert(name)
                 }
             }
@@ -417,7 +405,7 @@ final class LiveEngine: @unchecked Sendable {
         guard let names = try? DirectoryScan.names(in: dir) else { return }
         var current: [String: InvalidFile] = [:]
         for case .notUTF8(let repaired) in names {
-            if let file = undecodableName(repaired) { current[repaired] = file }
+            if let file = InvalidFile.undecodableName(repaired, path: configuration.path) { current[repaired] = file }
         }
         for (name, file) in working.invalid where file.id == nil && !current.keys.contains(name)
             && EntryName(name) == .ignored
@@ -494,21 +482,6 @@ final class LiveEngine: @unchecked Sendable {
         if working.invalid.removeValue(forKey: ItemID.fileName(id)) != nil {
             changedInvalid.insert(ItemID.fileName(id))
         }
-    }
-
-    private func badName(_ name: String, id: String, reason: String) -> InvalidFile {
-        let error = StoreError(
-            code: .invalidID, message: "the file name gives an invalid id: \(reason)",
-            file: join(configuration.path, name), id: id)
-        return InvalidFile(name: name, id: nil, error: error)
-    }
-
-    private func undecodableName(_ repaired: String) -> InvalidFile? {
-        guard repaired.hasSuffix(".json"), !repaired.hasPrefix(".") else { return nil }
-        let error = StoreError(
-            code: .invalidID, message: "the file name is not valid UTF-8",
-            file: join(configuration.path, repaired))
-        return InvalidFile(name: repaired, id: nil, error: error)
     }
 
     // MARK: Publishing

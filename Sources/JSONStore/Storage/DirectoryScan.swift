@@ -35,3 +35,43 @@ enum DirectoryScan {
         return names
     }
 }
+
+/// A store directory's listing sorted out: the ids of item files, and the names that are
+/// invalid by their name alone (an invalid id, bytes that are not UTF-8).
+struct StoreListing {
+    var ids: [String] = []
+    var badNames: [String: InvalidFile] = [:]
+
+    init(_ names: [DirectoryScan.Name], path: String) {
+        for name in names {
+            switch name {
+            case .text(let text):
+                switch EntryName(text) {
+                case .ignored: continue
+                case .item(let id): ids.append(id)
+                case .invalid(let id, let reason): badNames[text] = .badName(text, id: id, reason: reason, path: path)
+                }
+            case .notUTF8(let repaired):
+                if let file = InvalidFile.undecodableName(repaired, path: path) { badNames[repaired] = file }
+            }
+        }
+    }
+}
+
+extension InvalidFile {
+    /// A file named like an item whose name gives an invalid id.
+    static func badName(_ name: String, id: String, reason: String, path: String) -> InvalidFile {
+        let error = StoreError(
+            code: .invalidID, message: "the file name gives an invalid id: \(reason)",
+            file: join(path, name), id: id)
+        return InvalidFile(name: name, id: nil, error: error)
+    }
+
+    /// A file whose name is not UTF-8 (shown repaired), if it is named like an item.
+    static func undecodableName(_ repaired: String, path: String) -> InvalidFile? {
+        guard repaired.hasSuffix(".json"), !repaired.hasPrefix(".") else { return nil }
+        let error = StoreError(
+            code: .invalidID, message: "the file name is not valid UTF-8", file: join(path, repaired))
+        return InvalidFile(name: repaired, id: nil, error: error)
+    }
+}
