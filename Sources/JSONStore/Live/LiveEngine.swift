@@ -275,8 +275,8 @@ final class LiveEngine: @unchecked Sendable {
             working.entries.forEach { id, _ in if !seen.contains(id) { gone.append(id) } }
             for id in gone { remove(id) }
             for (id, outcome) in zip(ids, outcomes) { apply(outcome, to: id) }
-            for name in Set(working.invalid.keys).subtracting(badNames.keys)
-            where working.entries[ItemID.fileName(name)] == nil && EntryName(name).itemID == nil {
+            // Bad names no longer listed are gone (item files were handled above).
+            for name in Set(working.invalid.keys).subtracting(badNames.keys) where EntryName(name).itemID == nil {
                 working.invalid[name] = nil
                 changedInvalid.insert(name)
             }
