@@ -1,6 +1,3 @@
-import Dispatch
-import Glibc
-
 extension JSONStore {
     /// Reads every item file of the store.
     ///

@@ -46,7 +46,7 @@ enum ListCommand {
         if let interval = try args.seconds("--poll", command: "list") { options.watchMode = .polling(interval: interval) }
         let store = try JSONStore(directory: context.directory, options: options)
 
-        guard settings.follow else { return try printOnce(store, settings) }
+        guard settings.follow else { return try printOnce(store, settings, width: tableWidth(context)) }
         let terminal = Output.isTerminal(STDOUT_FILENO) && Output.isTerminal(STDIN_FILENO)
             && (context.environment["TERM"] ?? "") != "dumb"
         if settings.json {
@@ -66,14 +66,13 @@ enum ListCommand {
         return context.environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? 80
     }
 
-    static func printOnce(_ store: JSONStore, _ settings: Settings) throws -> Int32 {
+    static func printOnce(_ store: JSONStore, _ settings: Settings, width: Int) throws -> Int32 {
         let contents = try store.load()
         let items = settings.query.apply(to: contents.items)
         if settings.json {
             Output.out(String(decoding: JSONWriter.pretty(NDJSON.items(items), escapingUnicodeLineBreaks: true), as: UTF8.self))
         } else {
             let table = Table(columns: Table.columns(for: items, requested: settings.columns))
-            let width = tableWidth(CommandLineTool.Context(directory: store.path, color: settings.color, environment: ProcessInfo.processInfo.environment))
             Output.out(table.lines(for: items, width: width).map { $0 + "\n" }.joined())
         }
         for invalid in contents.invalid { Output.error(invalid.error.description) }
