@@ -145,6 +145,29 @@ struct LiveStoreTests {
         token.invalidate()
     }
 
+    @Test("a subscriber whose queue is stuck holds up no one else; it catches up in order")
+    func stuckSubscriber() async throws {
+        let temp = try TemporaryStore()
+        let stuckQueue = DispatchQueue(label: "stuck")
+        let stuck = ChangeRecorder()
+        let other = ChangeRecorder()
+        let tokens = [
+            temp.store.observe(on: stuckQueue, stuck.callback),
+            temp.store.observe(on: DispatchQueue(label: "other"), other.callback),
+        ]
+        #expect(await stuck.wait { $0.initialCount == 1 })
+        #expect(await other.wait { $0.initialCount == 1 })
+        let release = DispatchSemaphore(value: 0)
+        stuckQueue.async { release.wait() }
+        for i in 0..<5 { try temp.store.put("i\(i)", ["n": .number(JSONNumber(i))]) }
+        #expect(await other.wait { $0.ids.count == 5 })
+        #expect(stuck.current.ids.isEmpty)
+        release.signal()
+        #expect(await stuck.wait { $0.ids.count == 5 })
+        #expect(stuck.current.violations == [] && other.current.violations == [])
+        for token in tokens { token.invalidate() }
+    }
+
     @Test("callbacks run on the main actor when asked")
     @MainActor
     func mainActorDelivery() async throws {
@@ -206,7 +229,7 @@ struct LiveStoreTests {
         token.invalidate()
     }
 
-    @Test("the directory removed: .error and failed; it comes back: resync and live")
+    @Test("the directory removed or moved away: .error and failed; it comes back: resync and live")
     func directoryRemovedAndBack() async throws {
         let f = try LiveFixture()
         #expect(await f.started())
@@ -228,6 +251,15 @@ struct LiveStoreTests {
         #expect(names.contains("failed"))
         #expect(names.contains("resyncing"))
         #expect(names.last == "live")
+        #expect(f.recorder.current.violations == [])
+
+        // Moved away (IN_MOVE_SELF) is the same as removed; moved back, it is read again.
+        let aside = f.path + ".aside"
+        #expect(rename(f.path, aside) == 0)
+        #expect(await f.recorder.wait { $0.errors.count == 2 })
+        try "{\"title\": \"y\"}".write(toFile: aside + "/y.json", atomically: false, encoding: .utf8)
+        #expect(rename(aside, f.path) == 0)
+        #expect(await f.recorder.wait { $0.ids == ["y", "z"] })
         #expect(f.recorder.current.violations == [])
         stateToken.invalidate()
     }
