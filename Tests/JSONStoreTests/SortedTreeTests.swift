@@ -95,6 +95,8 @@ struct ChangeSetModelTests {
             let fresh = Results.initial(query, snapshot)
             #expect(next.map(\.id) == fresh.map(\.id))
             #expect(next.map(\.object) == fresh.map(\.object))
+            // Iteration and indexing agree.
+            #expect(next.map(\.id) == (0..<next.count).map { next[$0].id })
             var list = previous
             for index in changeSet.deletions.reversed() { list.remove(at: index) }
             for (k, index) in changeSet.insertions.enumerated() { list.insert(changeSet.inserted[k].id, at: index) }

@@ -31,6 +31,15 @@ public struct Results: RandomAccessCollection, Sendable {
     /// The item at `position`. O(log n).
     public subscript(position: Int) -> Item { tree.element(at: position).value }
 
+    /// Iterates in order in O(n) for the whole walk, rather than O(log n) an element.
+    public struct Iterator: IteratorProtocol {
+        var base: SortedTree<SortKey, Item>.Iterator
+
+        public mutating func next() -> Item? { base.next()?.value }
+    }
+
+    public func makeIterator() -> Iterator { Iterator(base: tree.makeIterator()) }
+
     /// The version of the store these results show.
     public var version: Int { snapshot.version }
 

@@ -182,6 +182,31 @@ struct SortedTree<Key: Comparable & Hashable & Sendable, Value: Sendable>: Senda
         }
     }
 
+    /// Walks the elements in key order, O(1) amortized a step.
+    struct Iterator: IteratorProtocol {
+        private var stack: [Node] = []
+
+        init(_ root: Node?) {
+            descend(root)
+        }
+
+        private mutating func descend(_ node: Node?) {
+            var node = node
+            while let n = node {
+                stack.append(n)
+                node = n.left
+            }
+        }
+
+        mutating func next() -> (key: Key, value: Value)? {
+            guard let node = stack.popLast() else { return nil }
+            descend(node.right)
+            return (node.key, node.value)
+        }
+    }
+
+    func makeIterator() -> Iterator { Iterator(root) }
+
     /// Checks the ordering, heap and count invariants. Debug builds and tests only.
     func _checkInvariants() {
         func check(_ node: Node?, lower: Key?, upper: Key?) -> Int {
