@@ -142,6 +142,7 @@ public final class Transaction {
     func commit() throws(StoreError) {
         var staged: [(temp: String, name: String, id: String)] = []
         var removals: [String] = []
+        var touched = false
         do throws(StoreError) {
             for id in order {
                 let name = ItemID.fileName(id)
@@ -184,6 +185,7 @@ public final class Transaction {
                     throw StoreError.system(error, "could not delete", file: store.filePath(id), id: id)
                 }
             }
+            touched = !staged.isEmpty || !removals.isEmpty
             for (i, file) in staged.enumerated() {
                 do {
                     try directory.rename(file.temp, to: file.name)
@@ -199,7 +201,7 @@ public final class Transaction {
             for file in staged { try? directory.unlink(file.temp) }
             throw error
         }
-        if !order.isEmpty {
+        if touched {
             do {
                 try directory.sync()
             } catch {
