@@ -39,14 +39,20 @@ func insert(_ results: Results, _ snapshot: inout StoreSnapshot, id: String) -> 
     return .update(next, changes)
 }
 
+/// A live list view model showing `results`.
+func liveModel(_ results: Results, columns: [String]? = nil, path: String = "s") -> ListModel {
+    var model = ListModel(storePath: path, requestedColumns: columns)
+    model.setState(.live, now: 0)
+    model.apply(.initial(results), now: 0, clock: "12:00:00")
+    return model
+}
+
 @Suite("The list view against an in-memory terminal")
 struct ListViewTests {
     @Test("the first frame draws everything; a single-row change rewrites only that row")
     func singleRowChange() {
         var (results, snapshot) = makeResults(100)
-        var model = ListModel(storePath: "store", requestedColumns: nil)
-        model.setState(.live, now: 0)
-        model.apply(.initial(results), now: 0, clock: "12:00:00")
+        var model = liveModel(results, path: "store")
         var screen = Screen(color: true)
         var terminal = VirtualTerminal(width: 100, height: 30)
         var frame = model.frame(width: 100, height: 30, now: 1)
@@ -72,9 +78,7 @@ struct ListViewTests {
     @Test("the highlight of a changed row goes after about a second")
     func highlightExpires() {
         var (results, snapshot) = makeResults(10)
-        var model = ListModel(storePath: "store", requestedColumns: nil)
-        model.setState(.live, now: 0)
-        model.apply(.initial(results), now: 0, clock: "")
+        var model = liveModel(results, path: "store")
         let change = modify(results, &snapshot, id: "item-000002", title: "X")
         if case .update(let next, _) = change { results = next }
         model.apply(change, now: 5, clock: "")
@@ -91,9 +95,7 @@ struct ListViewTests {
     @Test("a resize re-lays out the whole screen at the new width")
     func resize() {
         let (results, _) = makeResults(50) { "A rather long title for item number \($0), to be cut" }
-        var model = ListModel(storePath: "store", requestedColumns: nil)
-        model.setState(.live, now: 0)
-        model.apply(.initial(results), now: 0, clock: "")
+        var model = liveModel(results, path: "store")
         var screen = Screen(color: false)
         var terminal = VirtualTerminal(width: 120, height: 20)
         terminal.feed(screen.update(to: model.frame(width: 120, height: 20, now: 1)))
@@ -140,9 +142,7 @@ struct ListViewTests {
     func hostileText() {
         let hostile = "a\u{1B}]0;pwned\u{7}b\u{1B}[2Jc\rd\u{202E}e\u{9B}31mf"
         let (results, _) = makeResults(1) { _ in hostile }
-        var model = ListModel(storePath: "s\u{1B}[31m", requestedColumns: ["title"])
-        model.setState(.live, now: 0)
-        model.apply(.initial(results), now: 0, clock: "")
+        var model = liveModel(results, columns: ["title"], path: "s\u{1B}[31m")
         var screen = Screen(color: true)
         let output = screen.update(to: model.frame(width: 120, height: 10, now: 1))
         var terminal = VirtualTerminal(width: 120, height: 10)
@@ -157,9 +157,7 @@ struct ListViewTests {
     @Test("the selection stays on its item when rows are inserted above it")
     func selectionFollowsItem() {
         var (results, snapshot) = makeResults(20)
-        var model = ListModel(storePath: "s", requestedColumns: nil)
-        model.setState(.live, now: 0)
-        model.apply(.initial(results), now: 0, clock: "")
+        var model = liveModel(results)
         for _ in 0..<5 { _ = model.handle(.down, page: 10) }
         #expect(model.selectedID == "item-000005")
         let change = insert(results, &snapshot, id: "item-000000a")
@@ -178,9 +176,7 @@ struct ListViewTests {
     @Test("keys: / filters rows, Esc clears; Enter shows the item; q quits")
     func keys() {
         let (results, _) = makeResults(30)
-        var model = ListModel(storePath: "s", requestedColumns: nil)
-        model.setState(.live, now: 0)
-        model.apply(.initial(results), now: 0, clock: "")
+        var model = liveModel(results)
         for key in Key.decode(Array("/task 1".utf8)) { _ = model.handle(key, page: 10) }
         #expect(model.visibleCount == 11)  // 1, 10…19
         _ = model.handle(.enter, page: 10)
@@ -204,9 +200,7 @@ struct ListViewTests {
         // The time is measured by scripts/bench; here, that a frame of a huge store is
         // right and bounded by the screen, not the store.
         let (results, _) = makeResults(100_000)
-        var model = ListModel(storePath: "s", requestedColumns: nil)
-        model.setState(.live, now: 0)
-        model.apply(.initial(results), now: 0, clock: "")
+        var model = liveModel(results)
         _ = model.handle(.end, page: 20)
         let text = model.frame(width: 80, height: 23, now: 1).text
         #expect(text[21].contains("item-099999"))
