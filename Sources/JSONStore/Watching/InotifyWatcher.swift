@@ -12,10 +12,8 @@ final class InotifyWatcher: DirectoryWatcher, @unchecked Sendable {
         | IN_EXCL_UNLINK
 
     private let inotify: Inotify
-    private let source: DispatchSourceRead
+    let control: SourceControl
     private let handler: @Sendable (WatchBatch) -> Void
-    private var suspended = false
-    private var stopped = false
 
     /// Starts watching `path`; `handler` receives each batch on `queue`.
     init(path: String, queue: DispatchQueue, handler: @escaping @Sendable (WatchBatch) -> Void)
@@ -29,10 +27,11 @@ final class InotifyWatcher: DirectoryWatcher, @unchecked Sendable {
             throw error
         }
         self.handler = handler
-        source = DispatchSource.makeReadSource(fileDescriptor: inotify.descriptor.rawValue, queue: queue)
+        let source = DispatchSource.makeReadSource(fileDescriptor: inotify.descriptor.rawValue, queue: queue)
         let inotify = self.inotify
         source.setEventHandler { Self.drain(inotify, into: handler) }
         source.setCancelHandler { inotify.descriptor.close() }
+        control = SourceControl(source)
     }
 
     private static func drain(_ inotify: Inotify, into handler: (WatchBatch) -> Void) {
@@ -48,7 +47,7 @@ final class InotifyWatcher: DirectoryWatcher, @unchecked Sendable {
     }
 
     func pollNow() {
-        guard !suspended, !stopped else { return }
+        guard control.isRunning else { return }
         Self.drain(inotify, into: handler)
     }
 
@@ -87,26 +86,5 @@ final class InotifyWatcher: DirectoryWatcher, @unchecked Sendable {
             if inProgress { batch.readLater.insert(name) } else { batch.readNow.insert(name) }
         }
         return batch
-    }
-
-    func start() { source.resume() }
-
-    func suspend() {
-        guard !suspended, !stopped else { return }
-        suspended = true
-        source.suspend()
-    }
-
-    func resume() {
-        guard suspended, !stopped else { return }
-        suspended = false
-        source.resume()
-    }
-
-    func stop() {
-        guard !stopped else { return }
-        stopped = true
-        source.cancel()
-        if suspended { source.resume() }  // a suspended source never runs its cancel handler
     }
 }

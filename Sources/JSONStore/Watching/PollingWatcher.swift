@@ -21,11 +21,9 @@ final class PollingWatcher: DirectoryWatcher, @unchecked Sendable {
     }
 
     private let path: String
-    private let timer: DispatchSourceTimer
+    let control: SourceControl
     private let handler: @Sendable (WatchBatch) -> Void
     private var last: [String: Signature] = [:]
-    private var suspended = false
-    private var stopped = false
     private var gone = false
 
     init(path: String, interval: Double, queue: DispatchQueue,
@@ -33,12 +31,13 @@ final class PollingWatcher: DirectoryWatcher, @unchecked Sendable {
     {
         self.path = path
         self.handler = handler
-        timer = DispatchSource.makeTimerSource(queue: queue)
+        let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(10))
+        control = SourceControl(timer)
         last = listing() ?? [:]
-        timer.setEventHandler { [unowned self] in
-            let batch = self.poll()
-            if !batch.isEmpty { handler(batch) }
+        timer.setEventHandler { [weak self] in
+            guard let batch = self?.poll(), !batch.isEmpty else { return }
+            handler(batch)
         }
     }
 
@@ -72,30 +71,9 @@ final class PollingWatcher: DirectoryWatcher, @unchecked Sendable {
         return batch
     }
 
-    func start() { timer.resume() }
-
     func pollNow() {
-        guard !suspended, !stopped else { return }
+        guard control.isRunning else { return }
         let batch = poll()
         if !batch.isEmpty { handler(batch) }
-    }
-
-    func suspend() {
-        guard !suspended, !stopped else { return }
-        suspended = true
-        timer.suspend()
-    }
-
-    func resume() {
-        guard suspended, !stopped else { return }
-        suspended = false
-        timer.resume()
-    }
-
-    func stop() {
-        guard !stopped else { return }
-        stopped = true
-        timer.cancel()
-        if suspended { timer.resume() }
     }
 }
