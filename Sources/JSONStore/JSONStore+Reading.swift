@@ -21,11 +21,10 @@ extension JSONStore {
         var invalid = Array(listing.badNames.values)
         var items: [Item] = []
         items.reserveCapacity(listing.ids.count)
-        for outcome in read(listing.ids, in: dir) {
+        for (id, outcome) in zip(listing.ids, read(listing.ids, in: dir)) {
             switch outcome {
             case .item(let item): items.append(item)
-            case .invalid(let error):
-                invalid.append(InvalidFile(name: ItemID.fileName(error.id!), id: error.id, error: error))
+            case .invalid(let error): invalid.append(InvalidFile(itemID: id, error: error))
             case .missing: continue  // removed since the listing
             }
         }

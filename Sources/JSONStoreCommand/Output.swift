@@ -12,6 +12,18 @@ enum Output {
         write(fd: STDOUT_FILENO, text + "\n")
     }
 
+    /// Each of `lines` followed by a newline, in one write.
+    static func lines(_ lines: [String]) {
+        guard !lines.isEmpty else { return }
+        write(fd: STDOUT_FILENO, lines.map { $0 + "\n" }.joined())
+    }
+
+    /// `value` as pretty JSON safe for a terminal (C1 controls and line separators
+    /// escaped too).
+    static func prettyJSON(_ value: JSONValue) -> String {
+        String(decoding: JSONWriter.pretty(value, escapingUnicodeLineBreaks: true), as: UTF8.self)
+    }
+
     /// `jsonstore: <message>` on stderr. The message must already be safe to print.
     static func error(_ message: String) {
         write(fd: STDERR_FILENO, "jsonstore: \(message)\n")

@@ -34,20 +34,17 @@ struct BurstTests {
     func overflow() async throws {
         let f = try LiveFixture()
         #expect(await f.started())
-        let states = Mutex<[StoreState]>([])
-        let stateToken = f.store.observeState(on: DispatchQueue(label: "s")) { state in
-            states.withLock { $0.append(state) }
-        }
+        let states = StateRecorder(f.store)
         f.store._setWatcherSuspended(true)
         for i in 0..<40_000 { try f.temp.writeFile("n\(i).json", "{\"n\": \(i)}") }
         f.store._setWatcherSuspended(false)
         #expect(await f.recorder.wait(timeout: 120) { $0.ids.count == 40_003 })
         await f.store.synchronize()
         #expect(try matchesDirectory(f.recorder.current.results, f.store))
-        #expect(states.withLock { $0.contains(.resyncing(reason: "inotify queue overflow")) })
+        #expect(states.states.contains(.resyncing(reason: "inotify queue overflow")))
         #expect(f.store.state == .live)
         #expect(f.recorder.current.violations == [])
-        stateToken.invalidate()
+        states.stop()
     }
 
     @Test("git checkout between branches that change 2,000 files: a few merged updates",

@@ -233,10 +233,7 @@ struct LiveStoreTests {
     func directoryRemovedAndBack() async throws {
         let f = try LiveFixture()
         #expect(await f.started())
-        let states = Mutex<[StoreState]>([])
-        let stateToken = f.store.observeState(on: DispatchQueue(label: "s")) { state in
-            states.withLock { $0.append(state) }
-        }
+        let states = StateRecorder(f.store)
         try FileManager.default.removeItem(atPath: f.path)
         #expect(await f.recorder.wait { $0.errors.count == 1 })
         #expect(f.recorder.current.errors.first?.code == .storeUnavailable)
@@ -247,7 +244,7 @@ struct LiveStoreTests {
         try "{\"title\": \"z\"}".write(toFile: f.file("z.json"), atomically: false, encoding: .utf8)
         #expect(await f.recorder.wait { $0.ids == ["z"] })
         #expect(await f.recorder.wait { _ in f.store.state == .live })
-        let names = states.withLock { $0.map(\.name) }
+        let names = states.states.map(\.name)
         #expect(names.contains("failed"))
         #expect(names.contains("resyncing"))
         #expect(names.last == "live")
@@ -261,7 +258,7 @@ struct LiveStoreTests {
         #expect(rename(aside, f.path) == 0)
         #expect(await f.recorder.wait { $0.ids == ["y", "z"] })
         #expect(f.recorder.current.violations == [])
-        stateToken.invalidate()
+        states.stop()
     }
 
     @Test("the polling backend delivers the same changes")
@@ -285,15 +282,12 @@ struct LiveStoreTests {
     func loadingProgress() async throws {
         let temp = try TemporaryStore()
         for i in 0..<20_000 { try temp.writeFile("i\(i).json", "{\"n\": \(i)}") }
-        let states = Mutex<[StoreState]>([])
+        let states = StateRecorder(temp.store)
         let recorder = ChangeRecorder()
-        let stateToken = temp.store.observeState(on: DispatchQueue(label: "s")) { state in
-            states.withLock { $0.append(state) }
-        }
         let token = temp.store.observe(on: DispatchQueue(label: "o"), recorder.callback)
         #expect(await recorder.wait { $0.initialCount == 1 })
-        #expect(await recorder.wait { _ in states.withLock { $0.last == .live } })
-        let seen = states.withLock { $0 }
+        #expect(await recorder.wait { _ in states.states.last == .live })
+        let seen = states.states
         #expect(seen.first?.name == "loading")
         #expect(seen.contains(.loading(done: 0, total: 20_000)))
         let progress = seen.compactMap { state -> Int? in
@@ -303,6 +297,6 @@ struct LiveStoreTests {
         #expect(progress == progress.sorted())
         #expect(recorder.current.ids.count == 20_000)
         token.invalidate()
-        stateToken.invalidate()
+        states.stop()
     }
 }

@@ -42,8 +42,14 @@ final class LiveEngine: @unchecked Sendable {
         }
 
         func send(_ change: StoreChange) {
-            let (flag, callback) = (flag, callback)
-            delivery.run { if !flag.isCancelled { callback(change) } }
+            delivery.send(change, to: callback, unless: flag)
+        }
+
+        /// Builds this subscription's results from `snapshot` and sends `.initial`.
+        func start(from snapshot: StoreSnapshot) {
+            let initial = Results.initial(query, snapshot)
+            results = initial
+            send(.initial(initial))
         }
     }
 
@@ -51,6 +57,10 @@ final class LiveEngine: @unchecked Sendable {
         let flag: CancellationFlag
         let delivery: Delivery
         let callback: @Sendable (StoreState) -> Void
+
+        func send(_ state: StoreState) {
+            delivery.send(state, to: callback, unless: flag)
+        }
     }
 
     let configuration: Configuration
@@ -88,11 +98,7 @@ final class LiveEngine: @unchecked Sendable {
             guard !stopped else { return }
             subscriptions[ObjectIdentifier(subscription)] = subscription
             startIfNeeded()  // the first load sends `.initial` to every subscription
-            if loaded && subscription.results == nil {
-                let results = Results.initial(subscription.query, published)
-                subscription.results = results
-                subscription.send(.initial(results))
-            }
+            if loaded && subscription.results == nil { subscription.start(from: published) }
         }
     }
 
@@ -105,8 +111,7 @@ final class LiveEngine: @unchecked Sendable {
     func observeState(_ observer: StateObserver, id: ObjectIdentifier) {
         status.withLock { status in
             status.observers[id] = observer
-            let (flag, callback, state) = (observer.flag, observer.callback, status.state)
-            observer.delivery.run { if !flag.isCancelled { callback(state) } }
+            observer.send(status.state)
         }
         queue.async { [self] in startIfNeeded() }
     }
@@ -121,10 +126,7 @@ final class LiveEngine: @unchecked Sendable {
             // A late progress report must not overwrite what the pipeline set after it.
             if case .loading = state, !isLoading(status.state) { return }
             status.state = state
-            for observer in status.observers.values {
-                let (flag, callback) = (observer.flag, observer.callback)
-                observer.delivery.run { if !flag.isCancelled { callback(state) } }
-            }
+            for observer in status.observers.values { observer.send(state) }
         }
     }
 
@@ -240,9 +242,7 @@ final class LiveEngine: @unchecked Sendable {
             timer.resume()
             reporter = timer
         }
-        let outcomes = ItemFile.readMany(
-            ids, in: dir, path: configuration.path, reader: configuration.reader,
-            parallelAbove: configuration.parallelAbove, progress: progress)
+        let outcomes = read(ids, in: dir, progress: progress)
         reporter?.cancel()
 
         if !loaded {
@@ -255,7 +255,8 @@ final class LiveEngine: @unchecked Sendable {
                 case .item(let item): elements.append((id, Entry(item: item, error: nil)))
                 case .invalid(let error):
                     elements.append((id, Entry(item: nil, error: error)))
-                    invalid[ItemID.fileName(id)] = InvalidFile(name: ItemID.fileName(id), id: id, error: error)
+                    let file = InvalidFile(itemID: id, error: error)
+                    invalid[file.name] = file
                 case .missing: continue
                 }
             }
@@ -263,11 +264,7 @@ final class LiveEngine: @unchecked Sendable {
             working = StoreSnapshot(version: 1, entries: SortedTree(sortedDistinct: elements), invalid: invalid)
             published = working
             loaded = true
-            for subscription in subscriptions.values {
-                let results = Results.initial(subscription.query, published)
-                subscription.results = results
-                subscription.send(.initial(results))
-            }
+            for subscription in subscriptions.values { subscription.start(from: published) }
         } else {
             // A resync: compare with memory; what is gone now is gone at once.
             let seen = Set(ids)
@@ -329,11 +326,7 @@ final class LiveEngine: @unchecked Sendable {
         if batch.overflow {
             return rescan(reason: "inotify queue overflow")
         }
-        let now = DispatchTime.now()
-        for name in batch.readLater where laterReads[name] == nil && !batch.readNow.contains(name) {
-            laterReads[name] = now + configuration.fallbackDelay
-            wake(at: now + configuration.fallbackDelay)
-        }
+        for name in batch.readLater where !batch.readNow.contains(name) { readLater(name) }
         for name in batch.readNow { laterReads[name] = nil }
         readNames(batch.readNow)
         if !batch.undecodable.isEmpty { refreshUndecodableNames() }
@@ -341,7 +334,11 @@ final class LiveEngine: @unchecked Sendable {
     }
 
     /// Reads the given directory entries and applies what they hold now.
-    private func readNames<S: Sequence>(_ names: S) where S.Element == String {
+    ///
+    /// A missing item file starts its deletion grace period, unless its id is in
+    /// `missingIsGone`: those periods are over, and missing now means deleted.
+    private func readNames<S: Sequence>(_ names: S, missingIsGone: Set<String> = [])
+    where S.Element == String {
         let names = Array(names)
         guard !names.isEmpty, let dir = openDirectory() else { return }
         defer { dir.close() }
@@ -358,33 +355,47 @@ final class LiveEngine: @unchecked Sendable {
                 }
             }
         }
-        let outcomes = ItemFile.readMany(
-            ids, in: dir, path: configuration.path, reader: configuration.reader,
-            parallelAbove: configuration.parallelAbove)
-        let now = DispatchTime.now()
-        for (id, outcome) in zip(ids, outcomes) {
-            if case .missing = outcome, working.entries[id] != nil, pendingDeletions[id] == nil {
-                // Editors save by removing or renaming the old file first: wait a moment
-                // before calling it a deletion.
-                pendingDeletions[id] = now + configuration.deletionGrace
-                wake(at: now + configuration.deletionGrace)
+        for (id, outcome) in zip(ids, read(ids, in: dir)) {
+            if case .missing = outcome {
+                if missingIsGone.contains(id) {
+                    remove(id)
+                } else if working.entries[id] != nil, pendingDeletions[id] == nil {
+                    // Editors save by removing or renaming the old file first: wait a
+                    // moment before calling it a deletion.
+                    let deadline = DispatchTime.now() + configuration.deletionGrace
+                    pendingDeletions[id] = deadline
+                    wake(at: deadline)
+                }
                 continue
             }
-            if case .missing = outcome { continue }
             pendingDeletions[id] = nil
             if case .invalid(let error) = outcome, error.code == .invalidJSON,
                 isBeingWritten(ItemID.fileName(id), in: dir)
             {
                 // Events trail the disk: a writer may have truncated the file after the
                 // event that sent us here. Look again once it has had time to finish.
-                if laterReads[ItemID.fileName(id)] == nil {
-                    laterReads[ItemID.fileName(id)] = now + configuration.fallbackDelay
-                    wake(at: now + configuration.fallbackDelay)
-                }
+                readLater(ItemID.fileName(id))
                 continue
             }
             apply(outcome, to: id)
         }
+    }
+
+    /// Reads `ids` with the store's reader, in parallel when there are many.
+    private func read(_ ids: [String], in dir: FileDescriptor, progress: ProgressCounter? = nil)
+        -> [ItemFile.Outcome]
+    {
+        ItemFile.readMany(
+            ids, in: dir, path: configuration.path, reader: configuration.reader,
+            parallelAbove: configuration.parallelAbove, progress: progress)
+    }
+
+    /// Reads `name` after the fallback delay, unless a read is due already.
+    private func readLater(_ name: String) {
+        guard laterReads[name] == nil else { return }
+        let deadline = DispatchTime.now() + configuration.fallbackDelay
+        laterReads[name] = deadline
+        wake(at: deadline)
     }
 
     /// Whether `name` was modified within the fallback delay, so that a writer may still
@@ -432,17 +443,8 @@ final class LiveEngine: @unchecked Sendable {
         let reads = laterReads.filter { $0.value <= now }.map(\.key)
         guard !deletions.isEmpty || !reads.isEmpty else { return }
         for name in reads { laterReads[name] = nil }
-        readNames(reads)
-        if !deletions.isEmpty, let dir = openDirectory() {
-            defer { dir.close() }
-            let outcomes = ItemFile.readMany(
-                deletions, in: dir, path: configuration.path, reader: configuration.reader,
-                parallelAbove: configuration.parallelAbove)
-            for (id, outcome) in zip(deletions, outcomes) {
-                pendingDeletions[id] = nil
-                if case .missing = outcome { remove(id) } else { apply(outcome, to: id) }
-            }
-        }
+        for id in deletions { pendingDeletions[id] = nil }
+        readNames(reads + deletions.map(ItemID.fileName), missingIsGone: Set(deletions))
         publishIfSettled()
     }
 
@@ -469,7 +471,7 @@ final class LiveEngine: @unchecked Sendable {
         changedIDs.insert(id)
         let name = ItemID.fileName(id)
         if let error = entry.error {
-            working.invalid[name] = InvalidFile(name: name, id: id, error: error)
+            working.invalid[name] = InvalidFile(itemID: id, error: error)
             changedInvalid.insert(name)
         } else if working.invalid.removeValue(forKey: name) != nil {
             changedInvalid.insert(name)

@@ -48,6 +48,13 @@ enum Delivery: Sendable {
     /// Directly on the pipeline queue, for continuations that only hand values on.
     case immediate
 
+    /// Calls `callback` with `value` on this executor, unless `flag` is cancelled by then.
+    func send<Value: Sendable>(
+        _ value: Value, to callback: @escaping @Sendable (Value) -> Void, unless flag: CancellationFlag
+    ) {
+        run { if !flag.isCancelled { callback(value) } }
+    }
+
     func run(_ work: @escaping @Sendable () -> Void) {
         switch self {
         case .queue(let queue): queue.async(execute: work)

@@ -57,6 +57,11 @@ public struct InvalidFile: Sendable, CustomStringConvertible {
         self.error = error
     }
 
+    /// The invalid file of item `id`.
+    init(itemID id: String, error: StoreError) {
+        self.init(name: ItemID.fileName(id), id: id, error: error)
+    }
+
     public var description: String { error.description }
 }
 

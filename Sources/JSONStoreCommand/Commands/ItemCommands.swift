@@ -16,7 +16,7 @@ enum GetCommand {
             return ExitStatus.failure
         }
         if args.has("--json") {
-            Output.out(String(decoding: JSONWriter.pretty(.object(item.object), escapingUnicodeLineBreaks: true), as: UTF8.self))
+            Output.out(Output.prettyJSON(.object(item.object)))
         } else {
             for member in item.object {
                 Output.line("\(Display.escaped(member.key)): \(Table.cell(member.value))")

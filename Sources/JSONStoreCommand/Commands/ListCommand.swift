@@ -70,10 +70,10 @@ enum ListCommand {
         let contents = try store.load()
         let items = settings.query.apply(to: contents.items)
         if settings.json {
-            Output.out(String(decoding: JSONWriter.pretty(NDJSON.items(items), escapingUnicodeLineBreaks: true), as: UTF8.self))
+            Output.out(Output.prettyJSON(NDJSON.items(items)))
         } else {
             let table = Table(columns: Table.columns(for: items, requested: settings.columns))
-            Output.out(table.lines(for: items, width: width).map { $0 + "\n" }.joined())
+            Output.lines(table.lines(for: items, width: width))
         }
         for invalid in contents.invalid { Output.error(invalid.error.description) }
         return ExitStatus.success
@@ -110,12 +110,9 @@ enum FollowLines {
             switch change {
             case .initial(let results):
                 let table = Table(columns: Table.columns(for: results, requested: settings.columns))
-                Output.out(table.lines(for: results, width: width).map { $0 + "\n" }.joined())
-                for file in results.invalid {
-                    Output.line("INVALID \(Display.escaped(file.id ?? file.name)): \(file.error.description)")
-                }
-            case .update(let results, let changes):
-                Output.out(ChangeLines.lines(changes, results).map { $0 + "\n" }.joined())
+                Output.lines(table.lines(for: results, width: width) + results.invalid.map(ChangeLines.invalid))
+            case .update(_, let changes):
+                Output.lines(ChangeLines.lines(changes))
             case .error(let error):
                 Output.error(error.description)
             }

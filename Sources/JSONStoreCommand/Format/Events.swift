@@ -60,7 +60,7 @@ enum NDJSON {
 
 /// The plain output of `list --follow` when stdout is not a terminal: one line per change.
 enum ChangeLines {
-    static func lines(_ changes: ChangeSet, _ results: Results) -> [String] {
+    static func lines(_ changes: ChangeSet) -> [String] {
         var out: [String] = []
         for item in changes.deleted { out.append("DELETED \(Display.escaped(item.id))") }
         for item in changes.inserted { out.append("ADDED \(Display.escaped(item.id))") }
@@ -68,9 +68,11 @@ enum ChangeLines {
         for modification in changes.modified where !invalidNames.contains(modification.new.fileName) {
             out.append("MODIFIED \(Display.escaped(modification.new.id))")
         }
-        for file in changes.invalid {
-            out.append("INVALID \(Display.escaped(file.id ?? file.name)): \(file.error.description)")
-        }
-        return out
+        return out + changes.invalid.map(invalid)
+    }
+
+    /// `INVALID id: file:line:column: message`.
+    static func invalid(_ file: InvalidFile) -> String {
+        "INVALID \(Display.escaped(file.id ?? file.name)): \(file.error.description)"
     }
 }

@@ -32,7 +32,7 @@ extension ListModel {
         let bar = Style(reverse: true)
         frame.fill(row: 0, style: bar)
         var parts = [" jsonstore", Display.escaped(storePath), "\(Self.number(results.count)) items"]
-        let invalid = results.invalid.count
+        let invalid = invalidCount
         if invalid > 0 { parts.append("\(Self.number(invalid)) invalid") }
         parts.append(state.name)
         if let lastChange { parts.append("last change \(lastChange)") }
@@ -119,7 +119,7 @@ extension ListModel {
         var title = Display.escaped(item.fileName)
         if let error = results.error(for: id) { title += "  (invalid now: \(error.description); showing the last valid value)" }
         frame.put(title, row: 1, column: 1, style: Style(bold: true))
-        let json = String(decoding: JSONWriter.pretty(.object(item.object), escapingUnicodeLineBreaks: true), as: UTF8.self)
+        let json = Output.prettyJSON(.object(item.object))
         let lines = json.split(separator: "\n", omittingEmptySubsequences: false).map { Display.escaped(String($0)) }
         for (offset, line) in lines.dropFirst(min(scroll, max(0, lines.count - 1))).prefix(page).enumerated() {
             frame.put(line, row: 2 + offset, column: 2, style: Style())

@@ -28,6 +28,8 @@ struct ListModel {
     private(set) var naturalWidths: [Int] = [2]
     /// Invalid files that have no row of their own (never valid, or a bad name).
     private(set) var invalidRows: [InvalidFile] = []
+    /// All invalid files, for the header (kept here: `Results.invalid` sorts on each call).
+    private(set) var invalidCount = 0
     private(set) var highlights: [String: (kind: Highlight, until: Double)] = [:]
 
     private(set) var selected = 0
@@ -76,7 +78,9 @@ struct ListModel {
         case .error:
             return  // the state says failed; the last list stays on screen
         }
-        invalidRows = results.invalid.filter { file in
+        let invalid = results.invalid
+        invalidCount = invalid.count
+        invalidRows = invalid.filter { file in
             file.id.map { results.index(ofID: $0) == nil } ?? true
         }
         if !filter.isEmpty { refilter() }

@@ -20,6 +20,8 @@ final class ListViewApp: @unchecked Sendable {
     private var input: DispatchSourceRead?
     private var spinner: DispatchSourceTimer?
     private var renderScheduled = false
+    /// The terminal's size, read at start and on each SIGWINCH rather than every frame.
+    private var size = TerminalSession.size()
     private var lastRender = 0.0
 
     static func start(_ store: JSONStore, _ settings: ListCommand.Settings, color: Bool) {
@@ -37,6 +39,7 @@ final class ListViewApp: @unchecked Sendable {
     private func run(_ store: JSONStore, _ query: Query) {
         Signals.handle([SIGINT, SIGTERM, SIGHUP], on: .main) { [self] _ in quit() }
         Signals.handle([SIGWINCH], on: .main) { [self] _ in
+            size = TerminalSession.size()
             screen.invalidate()
             render()
         }
@@ -63,7 +66,7 @@ final class ListViewApp: @unchecked Sendable {
             if n == 0 { quit() }  // the terminal is gone
             return
         }
-        let page = ListModel.page(height: TerminalSession.size().height)
+        let page = ListModel.page(height: size.height)
         for key in Key.decode(Array(buffer[..<n])) where model.handle(key, page: page) == .quit {
             quit()
         }
@@ -83,7 +86,6 @@ final class ListViewApp: @unchecked Sendable {
 
     private func render() {
         let now = Self.now()
-        let size = TerminalSession.size()
         let next = model.expireHighlights(now: now)
         let frame = model.frame(width: size.width, height: size.height, now: now)
         let bytes = screen.update(to: frame)
