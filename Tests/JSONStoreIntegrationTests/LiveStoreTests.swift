@@ -54,6 +54,22 @@ struct LiveStoreTests {
         #expect(Set(f.recorder.current.updates.flatMap(\.resolved)) == ["new.json", "bad\u{1B}name.json"])
     }
 
+    @Test("a file name that is not UTF-8 is reported, and resolved when it goes")
+    func undecodableName() async throws {
+        let f = try LiveFixture()
+        #expect(await f.started())
+        let path = Array(f.file("bad").utf8) + [0xFF] + Array("name.json".utf8) + [0]
+        let fd = path.withUnsafeBufferPointer {
+            $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) }
+        }
+        #expect(fd >= 0)
+        close(fd)
+        #expect(await f.recorder.wait { $0.results.invalid.map(\.name) == ["bad\u{FFFD}name.json"] })
+        #expect(path.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { unlink($0.baseAddress!) } } == 0)
+        #expect(await f.recorder.wait { $0.results.invalid.isEmpty })
+        #expect(f.recorder.current.updates.last?.resolved == ["bad\u{FFFD}name.json"])
+    }
+
     @Test("writes through the library are delivered, and synchronize() gives read-your-writes")
     func readYourWrites() async throws {
         let f = try LiveFixture()

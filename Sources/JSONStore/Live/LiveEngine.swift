@@ -272,8 +272,8 @@ final class LiveEngine: @unchecked Sendable {
             working.entries.forEach { id, _ in if !seen.contains(id) { gone.append(id) } }
             for id in gone { remove(id) }
             for (id, outcome) in zip(ids, outcomes) { apply(outcome, to: id) }
-            // Bad names no longer listed are gone (item files were handled above).
-            for name in Set(working.invalid.keys).subtracting(badNames.keys) where EntryName(name).itemID == nil {
+            // Bad names (no id) no longer listed are gone; item files were handled above.
+            for name in Set(working.invalid.keys).subtracting(badNames.keys) where working.invalid[name]?.id == nil {
                 working.invalid[name] = nil
                 changedInvalid.insert(name)
             }
@@ -418,8 +418,10 @@ final class LiveEngine: @unchecked Sendable {
         for case .notUTF8(let repaired) in names {
             if let file = InvalidFile.undecodableName(repaired, path: configuration.path) { current[repaired] = file }
         }
-        for (name, file) in working.invalid where file.id == nil && !current.keys.contains(name)
-            && EntryName(name) == .ignored
+        // A bad name no longer listed as undecodable is gone, unless it is a (decodable)
+        // name that still exists.
+        for (name, file) in working.invalid where file.id == nil && current[name] == nil
+            && (try? dir.linkStatus(of: name)) == nil
         {
             working.invalid[name] = nil
             changedInvalid.insert(name)
@@ -547,13 +549,5 @@ final class LiveEngine: @unchecked Sendable {
         group.notify(queue: .global()) {
             for waiter in waiters { waiter() }
         }
-    }
-}
-
-extension EntryName {
-    /// The id, when this names an item file.
-    var itemID: String? {
-        if case .item(let id) = self { return id }
-        return nil
     }
 }
