@@ -198,26 +198,41 @@ struct CommandTests {
         }
     }
 
-    @Test("demo replaces only its own items")
+    @Test("demo replaces only its own items; SIGTERM stops it between rounds")
     func demo() async throws {
         let temp = try sampleStore()
         let path = temp.path
-        let result = try await blocking { () -> Int32 in
+        let (status, output) = try await blocking { () -> (Int32, String) in
             let process = Process()
             process.executableURL = URL(fileURLWithPath: JSONStoreBinary.path)
             process.arguments = ["--dir", path, "demo", "--interval", "0.05", "--count", "5"]
-            process.standardOutput = FileHandle.nullDevice
+            let pipe = Pipe()
+            process.standardOutput = pipe
             try process.run()
-            usleep(400_000)
-            process.terminate()  // SIGTERM: stops with status 0
+            // Wait for the third round's line (or give up after a minute), then SIGTERM.
+            let deadline = Date().addingTimeInterval(60)
+            var output = ""
+            let fd = pipe.fileHandleForReading.fileDescriptor
+            while !output.contains("round 3:"), Date() < deadline {
+                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&poller, 1, 1000) > 0 else { continue }
+                let chunk = pipe.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                output += String(decoding: chunk, as: UTF8.self)
+            }
+            process.terminate()
+            output += String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
-            return process.terminationStatus
+            return (process.terminationStatus, output)
         }
-        #expect(result == 0)
+        #expect(output.contains("round 3: 5 demo items"), "\(output)")
+        #expect(status == 0)
         let items = try temp.store.load().items
-        #expect(items.filter { $0["demo"] == true }.count <= 5)
-        #expect(items.filter { $0["demo"] == true }.count >= 1)
+        let demoItems = items.filter { $0["demo"] == true }
+        #expect((1...5).contains(demoItems.count), "a round was cut short: \(demoItems.map(\.id))")
         #expect(items.filter { $0["demo"] == nil }.map(\.id) == ["bike", "taxes", "tea"])
+        let names = try temp.names()
+        #expect(names.allSatisfy { $0.hasSuffix(".json") || $0 == ".jsonstore.lock" }, "left behind: \(names)")
     }
 
     @Test("hostile titles are escaped in every plain output; NDJSON escapes C1 and line separators")

@@ -6,7 +6,8 @@ import JSONStore
 ///
 /// Every interval, one batch deletes the demo items and adds `count` new ones with random
 /// ids, so a list view in another terminal shows deletions and insertions live. Only items
-/// marked `"demo": true` are deleted: the demo never destroys anyone's data.
+/// marked `"demo": true` are deleted: the demo never destroys anyone's data. SIGINT,
+/// SIGTERM and SIGHUP end it with status 0 between rounds, never halfway through a batch.
 enum DemoCommand {
     static func run(_ arguments: [String], _ context: CommandLineTool.Context) throws -> Int32 {
         let args = try Arguments(arguments, command: "demo", flags: [], options: ["--interval", "--count"])
@@ -20,13 +21,14 @@ enum DemoCommand {
             count = n
         }
         let store = try context.open()
-        Signals.exitOnInterrupt()
+        let stop = DispatchSemaphore(value: 0)
+        Signals.handle([SIGINT, SIGTERM, SIGHUP], on: .global()) { _ in stop.signal() }
         var round = 0
         while true {
             round += 1
             try replace(in: store, count: count)
             Output.line("round \(round): \(count) demo items")
-            usleep(useconds_t(interval * 1_000_000))
+            if stop.wait(timeout: .now() + interval) == .success { return ExitStatus.success }
         }
     }
 
