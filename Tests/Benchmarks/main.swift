@@ -15,6 +15,9 @@ import JSONStoreCommand
 //   jsonstore-bench live DIR N EDITS  the latency from an edit on disk (a file renamed over
 //                                     an item) to the observer's callback, in a store of
 //                                     100 items and one of N, edits alternating between them.
+//   jsonstore-bench write DIR N RUNS  writing N new items: one batch synced with one syncfs,
+//                                     the same batch with an fsync per file, and N single
+//                                     puts, alternating, each into a fresh directory.
 
 func now() -> Double {
     var t = timespec()
@@ -45,6 +48,10 @@ guard arguments.count == 5, let n = Int(arguments[3]), let runs = Int(arguments[
 }
 if arguments[1] == "render" {
     try benchRender(directory: arguments[2], big: n, frames: runs)
+    exit(0)
+}
+if arguments[1] == "write" {
+    try benchWrite(directory: arguments[2], count: n, runs: runs)
     exit(0)
 }
 if arguments[1] == "live" {
@@ -208,4 +215,46 @@ func benchRender(directory: String, big: Int, frames: Int) throws {
                      entry.0, median(times[k]) * 1000, bytes[k].sorted()[bytes[k].count / 2]))
     }
     print(String(format: "ratio (%d items / 100 items): %.2fx", big, median(times[1]) / median(times[0])))
+}
+
+/// Writing `count` new items, three ways, each run into a fresh directory.
+func benchWrite(directory: String, count: Int, runs: Int) throws {
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    var options = JSONStore.Options()
+    options.createDirectory = true
+    let objects = (0..<count).map { (String(format: "item-%06d", $0), item($0)) }
+    func timed(_ name: String, _ body: (JSONStore) throws -> Void) throws -> Double {
+        let path = directory + "/" + name
+        let store = try JSONStore(directory: path, options: options)
+        let start = now()
+        try body(store)
+        let elapsed = now() - start
+        let written = try store.load().items.count
+        precondition(written == count)
+        try FileManager.default.removeItem(atPath: path)
+        return elapsed
+    }
+    let defaultThreshold = Transaction.fileSystemSyncThreshold
+    var syncfsBatch: [Double] = []
+    var fsyncBatch: [Double] = []
+    var singles: [Double] = []
+    for run in 0..<runs {
+        Transaction.fileSystemSyncThreshold = defaultThreshold
+        syncfsBatch.append(try timed("syncfs-\(run)") { store in
+            try store.write { tx in for (id, object) in objects { try tx.put(id, object) } }
+        })
+        Transaction.fileSystemSyncThreshold = .max
+        fsyncBatch.append(try timed("fsync-\(run)") { store in
+            try store.write { tx in for (id, object) in objects { try tx.put(id, object) } }
+        })
+        Transaction.fileSystemSyncThreshold = defaultThreshold
+        singles.append(try timed("puts-\(run)") { store in
+            for (id, object) in objects { try store.put(id, object) }
+        })
+    }
+    print("items: \(count), runs: \(runs)")
+    print(String(format: "one batch, one syncfs:      median %.3f s  (%.0f items/s)", median(syncfsBatch), Double(count) / median(syncfsBatch)))
+    print(String(format: "one batch, fsync per file:  median %.3f s  (%.0f items/s)", median(fsyncBatch), Double(count) / median(fsyncBatch)))
+    print(String(format: "single puts:                median %.3f s  (%.0f items/s)", median(singles), Double(count) / median(singles)))
+    print(String(format: "syncfs batch vs fsync batch: %.2fx faster", median(fsyncBatch) / median(syncfsBatch)))
 }

@@ -141,6 +141,27 @@ struct StoreWritingTests {
         #expect(try temp.names().allSatisfy { !$0.hasSuffix(".tmp") })
     }
 
+    @Test("a large batch (synced at once) writes every item whole, replacing and deleting too")
+    func largeBatch() throws {
+        let temp = try TemporaryStore()
+        try temp.store.put("old", ["x": 1])
+        try temp.store.put("gone", ["x": 1])
+        let count = Transaction.fileSystemSyncThreshold * 4
+        try temp.store.write { tx in
+            for i in 0..<count { try tx.put("item-\(i)", ["n": .number(JSONNumber(i))]) }
+            try tx.update("old") { $0["x"] = 2 }
+            try tx.delete("gone")
+        }
+        let items = try temp.store.load().items
+        #expect(items.count == count + 1)
+        #expect(items.first { $0.id == "old" }?["x"] == 2)
+        for i in 0..<count {
+            let text = try String(contentsOfFile: temp.path + "/item-\(i).json", encoding: .utf8)
+            #expect(text == "{\n  \"n\": \(i)\n}\n")
+        }
+        #expect(try temp.names().allSatisfy { !$0.hasSuffix(".tmp") && $0 != "gone.json" })
+    }
+
     @Test("stale temp files of ours are removed on open; other files are not")
     func staleTemporaryFiles() throws {
         let temp = try TemporaryStore()

@@ -29,13 +29,14 @@ enum AtomicFile {
             && middle.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
-    /// Writes `bytes` to a new temp file in `directory` with `permissions`, and syncs it.
-    /// Nothing is left behind when this throws.
+    /// Writes `bytes` to a new temp file in `directory` with `permissions`, and syncs it
+    /// unless `sync` is false (the caller then syncs it before renaming it: a batch syncs
+    /// all its files at once). Nothing is left behind when this throws.
     ///
     /// - Returns: the temp file's name, to be renamed over the target.
-    static func stage(_ bytes: [UInt8], permissions: mode_t, in directory: FileDescriptor)
-        throws(Errno) -> String
-    {
+    static func stage(
+        _ bytes: [UInt8], permissions: mode_t, in directory: FileDescriptor, sync: Bool = true
+    ) throws(Errno) -> String {
         while true {
             let name = temporaryName()
             let fd: FileDescriptor
@@ -53,7 +54,7 @@ enum AtomicFile {
                     try bytes.withUnsafeBytes { raw in
                         Result { () throws(Errno) in try fd.writeAll(raw) }
                     }.get()
-                    try fd.sync()
+                    if sync { try fd.sync() }
                 }
             } catch {
                 try? directory.unlink(name)

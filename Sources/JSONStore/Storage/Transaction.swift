@@ -137,12 +137,22 @@ public final class Transaction {
         return written
     }
 
-    /// Writes the batch: stage every new file, then rename them all, then sync the
-    /// directory once.
+    /// A batch that puts more items than this syncs its new files with one `syncfs` of
+    /// the store's file system instead of one `fsync` each. Either way every new file is on
+    /// the disk before it is renamed over its item. (`package` so the benchmark can compare
+    /// the two.)
+    package nonisolated(unsafe) static var fileSystemSyncThreshold = 8
+
+    /// Writes the batch: stage every new file, sync them (one by one, or all at once for a
+    /// large batch), then rename them all, then sync the directory once.
+    ///
+    /// - Complexity: O(k) file writes for k changes, and O(1) syncs for a large batch.
     func commit() throws(StoreError) {
         var staged: [(temp: String, name: String, id: String)] = []
         var removals: [String] = []
         var touched = false
+        let puts = changes.values.count { if case .put = $0 { true } else { false } }
+        let syncAtOnce = puts > Self.fileSystemSyncThreshold
         do throws(StoreError) {
             for id in order {
                 let name = ItemID.fileName(id)
@@ -165,13 +175,22 @@ public final class Transaction {
                     let permissions: mode_t =
                         current.status.map { $0.kind == .regular ? $0.permissions : 0o644 } ?? 0o644
                     do {
-                        let temp = try AtomicFile.stage(bytes, permissions: permissions, in: directory)
+                        let temp = try AtomicFile.stage(
+                            bytes, permissions: permissions, in: directory, sync: !syncAtOnce)
                         staged.append((temp, name, id))
                     } catch {
                         throw StoreError.system(
                             error, "could not write the new content (\(name) is unchanged)",
                             file: store.filePath(id), id: id)
                     }
+                }
+            }
+            if syncAtOnce && !staged.isEmpty {
+                do {
+                    try directory.syncFileSystem()
+                } catch {
+                    throw StoreError.system(
+                        error, "could not sync the new files (no item is changed)", file: store.path)
                 }
             }
             // Removals first: a watcher that sees the deletion holds its update for the

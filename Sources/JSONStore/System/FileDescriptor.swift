@@ -64,6 +64,12 @@ struct FileDescriptor: Hashable, Sendable {
         _ = try valueOrErrno { Syscall.fsync(rawValue) }
     }
 
+    /// Writes every dirty file of the file system this descriptor is on to the disk, in
+    /// one call: cheaper than an `fsync` per file when a batch wrote many.
+    func syncFileSystem() throws(Errno) {
+        _ = try valueOrErrno { Syscall.syncfs(rawValue) }
+    }
+
     /// The file's status.
     ///
     /// The corresponding C function is `fstat`.

@@ -32,6 +32,7 @@ enum Syscall {
     }
     static func close(_ fd: CInt) -> CInt { Glibc.close(fd) }
     static func fsync(_ fd: CInt) -> CInt { Glibc.fsync(fd) }
+    static func syncfs(_ fd: CInt) -> CInt { c_syncfs(fd) }
     static func fstat(_ fd: CInt, _ buf: inout stat) -> CInt { Glibc.fstat(fd, &buf) }
     static func fstatat(_ dir: CInt, _ path: String, _ buf: inout stat, _ flags: CInt) -> CInt {
         Glibc.fstatat(dir, path, &buf, flags)
@@ -60,3 +61,7 @@ enum Syscall {
 // struct, so the function is bound by its symbol.
 @_silgen_name("flock")
 private func c_flock(_ fd: CInt, _ operation: CInt) -> CInt
+
+// `syncfs` is a GNU extension that Swift's Glibc module does not export.
+@_silgen_name("syncfs")
+private func c_syncfs(_ fd: CInt) -> CInt
