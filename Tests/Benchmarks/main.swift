@@ -11,7 +11,8 @@ import JSONStoreCommand
 //                                     one by one and in parallel, and parsing with
 //                                     JSONReader and with Foundation's JSONSerialization.
 //   jsonstore-bench render DIR N FRAMES  the list view's frame time (layout, diff, output
-//                                     bytes) for a store of 100 items and one of N.
+//                                     bytes) for a store of 100 items and one of N, and
+//                                     the time of a key typed into its / filter.
 //   jsonstore-bench live DIR N EDITS  the latency from an edit on disk (a file renamed over
 //                                     an item) to the observer's callback, in a store of
 //                                     100 items and one of N, edits alternating between them.
@@ -215,6 +216,40 @@ func benchRender(directory: String, big: Int, frames: Int) throws {
                      entry.0, median(times[k]) * 1000, bytes[k].sorted()[bytes[k].count / 2]))
     }
     print(String(format: "ratio (%d items / 100 items): %.2fx", big, median(times[1]) / median(times[0])))
+    // Typing "number 12" into the / filter: with no index, the first key lays out every
+    // row once; with the index the app builds off the main queue for a big store, it only
+    // scans text, as every further key does (the first eight match nearly every row).
+    var builds: [Double] = []
+    var firstKeys: [[Double]] = [[], [], []]
+    var keys: [[Double]] = [[], []]
+    for _ in 0..<5 {
+        for (k, entry) in results.enumerated() {
+            var start = 0.0
+            var flag = false
+            var times: [Double] = []
+            _ = RenderBenchmark.filter(entry.1, needle: "number 12", width: 120, height: 40) {
+                if flag { times.append(now() - start) } else { start = now() }
+                flag.toggle()
+            }
+            firstKeys[k].append(times[0])
+            keys[k] += times.dropFirst()
+        }
+        var start = 0.0
+        var flag = false
+        var times: [Double] = []
+        _ = RenderBenchmark.filter(results[1].1, needle: "number 12", width: 120, height: 40, indexFirst: true) {
+            if flag { times.append(now() - start) } else { start = now() }
+            flag.toggle()
+        }
+        builds.append(times[0])
+        firstKeys[2].append(times[1])
+    }
+    for (k, entry) in results.enumerated() {
+        print(String(format: "%@: / filter, first key with its frame, no index yet: median %.3f ms; each further key: median %.3f ms",
+                     entry.0, median(firstKeys[k]) * 1000, median(keys[k]) * 1000))
+    }
+    print(String(format: "%@: search index built off the main queue in median %.3f ms; then the first key: median %.3f ms",
+                 results[1].0, median(builds) * 1000, median(firstKeys[2]) * 1000))
 }
 
 /// Writing `count` new items, three ways, each run into a fresh directory.

@@ -179,6 +179,10 @@ struct ListViewTests {
         var model = liveModel(results)
         for key in Key.decode(Array("/task 1".utf8)) { _ = model.handle(key, page: 10) }
         #expect(model.visibleCount == 11)  // 1, 10…19
+        _ = model.handle(.backspace, page: 10)  // "task ": every row again
+        #expect(model.visibleCount == 30)
+        for key in Key.decode(Array("1".utf8)) { _ = model.handle(key, page: 10) }
+        #expect(model.visibleCount == 11)
         _ = model.handle(.enter, page: 10)
         _ = model.handle(.down, page: 10)
         #expect(model.selectedID == "item-000010")
@@ -193,6 +197,82 @@ struct ListViewTests {
         #expect(model.handle(.character("q"), page: 10) == .quit)
         #expect(model.handle(.interrupt, page: 10) == .quit)
         #expect(Key.decode([0x1B, 0x5B, 0x41, 0x1B, 0x5B, 0x36, 0x7E, 0x1B, 0x6A]) == [.up, .pageDown, .escape, .character("j")])
+    }
+
+    @Test("a filter follows every update: the rows it shows are those of filtering afresh")
+    func filterFollowsUpdates() {
+        var random = SeededRandom(seed: 42)
+        let words = ["alpha", "beta", "gamma", "ALPHABET", "delta"]
+        let query = Query.all.sorted(by: "title")  // modifications move rows too
+        var snapshot = StoreSnapshot()
+        var results = Results.initial(query, snapshot)
+        var model = ListModel(storePath: "s", requestedColumns: ["title"])
+        model.setState(.live, now: 0)
+        model.apply(.initial(results), now: 0, clock: "12:00:00")
+        for key in Key.decode(Array("/alpha".utf8)) { _ = model.handle(key, page: 10) }
+        for round in 0..<300 {
+            var edits: [EntryChange] = []
+            var touched: Set<String> = []
+            for _ in 0..<Int.random(in: 1...6, using: &random) {
+                let id = "item-\(Int.random(in: 0..<40, using: &random))"
+                guard touched.insert(id).inserted else { continue }
+                let old = snapshot.entries[id]
+                var new: Entry?
+                if old == nil || Int.random(in: 0..<4, using: &random) > 0 {
+                    let title = "\(words.randomElement(using: &random)!) \(Int.random(in: 0..<9, using: &random))"
+                    let object: JSONObject = ["id": .string(id), "title": .string(title)]
+                    new = Entry(item: Item(id: id, object: object, fingerprint: Fingerprint(Array((id + title).utf8))), error: nil)
+                }
+                if let new { snapshot.entries.updateValue(new, forKey: id) } else { snapshot.entries.removeValue(forKey: id) }
+                edits.append(EntryChange(id: id, old: old, new: new))
+            }
+            snapshot.version += 1
+            let (next, changes) = results.applying(edits, snapshot: snapshot, invalid: [], resolved: [])
+            results = next
+            guard !changes.isEmpty else { continue }
+            model.apply(.update(next, changes), now: Double(round), clock: "12:00:00")
+
+            let expected = results.enumerated().filter { $0.element["title"]?.stringValue?.lowercased().contains("alpha") == true }.map(\.offset)
+            #expect(model.matches == expected, "round \(round)")
+            if model.matches != expected { return }
+        }
+        #expect(model.visibleCount > 0)
+    }
+
+    @Test("a big store's search index is built off the main queue and brought up to date")
+    func backgroundSearchIndex() {
+        let (small, _) = makeResults(100)
+        var model = liveModel(small)
+        #expect(model.searchIndexToBuild() == nil)  // small: built when the filter needs it
+
+        var (results, snapshot) = makeResults(ListModel.backgroundIndexThreshold)
+        model = liveModel(results, columns: ["title"])
+        guard let job = model.searchIndexToBuild() else {
+            Issue.record("no index to build for \(results.count) rows")
+            return
+        }
+        #expect(model.searchIndexToBuild() == nil)  // one at a time
+        var index = SearchIndex()
+        index.build(job.results, table: job.table)  // as the other thread would
+        // An edit arrives before the index does: the index must learn of it.
+        let change = modify(results, &snapshot, id: "item-000007", title: "Zebra crossing")
+        if case .update(let next, _) = change { results = next }
+        model.apply(change, now: 1, clock: "12:00:01")
+        model.install(index, for: job.results.version)
+        #expect(model.hasSearchIndex)
+        for key in Key.decode(Array("/zebra".utf8)) { _ = model.handle(key, page: 10) }
+        #expect(model.matches == [7])
+        _ = model.handle(.escape, page: 10)
+        for key in Key.decode(Array("/task 7".utf8)) { _ = model.handle(key, page: 10) }
+        #expect(model.matches?.contains(7) == false)  // its old title is forgotten
+        #expect(model.matches?.contains(70) == true)
+
+        // An index for results that were replaced meanwhile is dropped.
+        model = liveModel(results)
+        guard let stale = model.searchIndexToBuild() else { return }
+        model.apply(.initial(small), now: 2, clock: "12:00:02")
+        model.install(index, for: stale.results.version)
+        #expect(!model.hasSearchIndex)
     }
 
     @Test("only visible rows are laid out: 100,000 items draw the same frame cost as 100")

@@ -41,6 +41,17 @@ struct ListModel {
     private(set) var matches: [Int]?
     /// The item shown whole, and how far it is scrolled.
     private(set) var detail: (id: String, scroll: Int)?
+    /// Each row's text for the filter, laid out once and then kept up to date.
+    private var searchIndex = SearchIndex()
+    /// The version of the results whose search index is being built off the main queue,
+    /// and the change sets applied since, to bring it up to date when it arrives.
+    private var indexBuild: (version: Int, changes: [ChangeSet])?
+    /// From this many rows on, the search index is built off the main queue as soon as
+    /// the store is loaded, so the first key typed into the filter does not wait for it.
+    static let backgroundIndexThreshold = 10_000
+    /// The folded filter that `matches` was found for, with the matching items' rows and
+    /// texts, while the results stay the same: a longer filter only needs to look at these.
+    private var lastSearch: (needle: [UInt8], rows: [Int], texts: [[UInt8]])?
 
     init(storePath: String, requestedColumns: [String]?) {
         self.storePath = storePath
@@ -60,6 +71,7 @@ struct ListModel {
     // MARK: Store events
 
     mutating func apply(_ change: StoreChange, now: Double, clock: String) {
+        var moved: (changes: ChangeSet, previousCount: Int)?
         switch change {
         case .initial(let results):
             self.results = results
@@ -67,7 +79,10 @@ struct ListModel {
             columns = Table.columns(for: results.prefix(1_000), requested: requestedColumns)
             naturalWidths = columns.map { TextWidth.of($0.uppercased()) }
             widen(with: results.prefix(1_000))
+            searchIndex.reset()
+            indexBuild = nil
         case .update(let results, let changes):
+            moved = (changes, self.results.count)
             self.results = results
             lastChange = clock
             for item in changes.inserted { highlights[item.id] = (.inserted, now + Self.highlightDuration) }
@@ -75,15 +90,22 @@ struct ListModel {
                 highlights[modification.new.id] = (.modified, now + Self.highlightDuration)
             }
             widen(with: changes.inserted + changes.modified.map(\.new))
+            searchIndex.apply(changes, table: table)
+            indexBuild?.changes.append(changes)
         case .error:
             return  // the state says failed; the last list stays on screen
         }
+        lastSearch = nil
         let invalid = results.invalid
         invalidCount = invalid.count
         invalidRows = invalid.filter { file in
             file.id.map { results.index(ofID: $0) == nil } ?? true
         }
-        if !filter.isEmpty { refilter() }
+        if let moved, matches != nil {
+            refilter(through: moved.changes, previousCount: moved.previousCount)
+        } else if !filter.isEmpty {
+            refilter()
+        }
         followSelection()
     }
 
@@ -118,7 +140,7 @@ struct ListModel {
     private mutating func followSelection() {
         if let id = selectedID, let index = results.index(ofID: id) {
             if let matches {
-                if let position = matches.firstIndex(of: index) { selected = position }
+                if let position = matches.position(ofAscending: index) { selected = position }
             } else {
                 selected = index
             }
@@ -139,13 +161,125 @@ struct ListModel {
         return Display.escaped(file.name) + " " + file.error.description
     }
 
+    /// Finds the rows that match the filter.
+    ///
+    /// - Complexity: O(n) byte scans; rows are laid out only the first time (and then only
+    ///   as change sets touch them). A key typed onto the end of the filter looks only at
+    ///   the rows that matched before it: O(m) for m of them.
     private mutating func refilter() {
         guard !filter.isEmpty else {
             matches = nil
+            lastSearch = nil
             return
         }
-        let needle = filter.lowercased()
-        matches = (0..<rowCount).filter { searchText($0).lowercased().contains(needle) }
+        let needle = SearchIndex.fold(filter)
+        let table = self.table
+        if !searchIndex.isBuilt {
+            searchIndex.build(results, table: table)
+            indexBuild = nil  // built here after all; the one on its way is not needed
+        }
+        var rows: [Int] = []
+        var texts: [[UInt8]] = []
+        if let last = lastSearch, needle.starts(with: last.needle) {
+            for (row, text) in zip(last.rows, last.texts) where SearchIndex.contains(text, needle) {
+                rows.append(row)
+                texts.append(text)
+            }
+        } else {
+            for (row, item) in results.enumerated() {
+                let text = searchIndex.text(of: item, table: table)
+                guard SearchIndex.contains(text, needle) else { continue }
+                rows.append(row)
+                texts.append(text)
+            }
+        }
+        for row in results.count..<rowCount where SearchIndex.contains(SearchIndex.fold(searchText(row)), needle) {
+            rows.append(row)
+        }
+        lastSearch = (needle, Array(rows.prefix(texts.count)), texts)
+        matches = rows
+    }
+
+    /// What to build a search index of off the main queue, if the store is big enough for
+    /// it to matter and none is built or on its way; `install` takes the result.
+    mutating func searchIndexToBuild() -> (results: Results, table: Table)? {
+        guard loaded, !searchIndex.isBuilt, indexBuild == nil,
+            results.count >= Self.backgroundIndexThreshold
+        else { return nil }
+        indexBuild = (results.version, [])
+        return (results, table)
+    }
+
+    /// Takes a search index built off the main queue for results `version`, bringing it up
+    /// to date with the change sets applied since. One that is no longer wanted (the
+    /// results were replaced, or the filter built its own) is dropped.
+    mutating func install(_ index: SearchIndex, for version: Int) {
+        guard let build = indexBuild, build.version == version, !searchIndex.isBuilt else { return }
+        var index = index
+        for changes in build.changes { index.apply(changes, table: table) }
+        searchIndex = index
+        indexBuild = nil
+    }
+
+    var hasSearchIndex: Bool { searchIndex.isBuilt }
+
+    /// Carries the filter's matches through one update: the rows that stay move by the
+    /// deletions and insertions around them, and only the inserted and modified items are
+    /// tested, so a live store with a filter on does not scan every row per change.
+    ///
+    /// - Complexity: O(m + k log k) for m matches and k changes.
+    private mutating func refilter(through changes: ChangeSet, previousCount: Int) {
+        guard let old = matches, !filter.isEmpty else { return }
+        let needle = SearchIndex.fold(filter)
+        let table = self.table
+        // The new results' rows to test again, with their items.
+        var retest: [Int: Item] = [:]
+        for (row, item) in zip(changes.insertions, changes.inserted) { retest[row] = item }
+        for (row, modification) in zip(changes.modificationsNew, changes.modified) {
+            retest[row] = modification.new
+        }
+        var rows: [Int] = []
+        rows.reserveCapacity(old.count)
+        var deletion = 0
+        var insertion = 0
+        let deletions = changes.deletions
+        let insertions = changes.insertions
+        for row in old where row < previousCount {
+            while deletion < deletions.count && deletions[deletion] < row { deletion += 1 }
+            if deletion < deletions.count && deletions[deletion] == row { continue }
+            let remaining = row - deletion  // its index once the deletions are gone
+            while insertion < insertions.count && insertions[insertion] <= remaining + insertion {
+                insertion += 1
+            }
+            let new = remaining + insertion
+            if retest[new] == nil { rows.append(new) }
+        }
+        let found = retest.filter { SearchIndex.contains(searchIndex.text(of: $0.value, table: table), needle) }
+            .keys.sorted()
+        rows = Self.merge(rows, found)
+        for row in results.count..<rowCount where SearchIndex.contains(SearchIndex.fold(searchText(row)), needle) {
+            rows.append(row)
+        }
+        matches = rows
+    }
+
+    /// Two ascending arrays of distinct rows as one.
+    private static func merge(_ a: [Int], _ b: [Int]) -> [Int] {
+        guard !b.isEmpty else { return a }
+        var merged: [Int] = []
+        merged.reserveCapacity(a.count + b.count)
+        var i = 0
+        var j = 0
+        while i < a.count || j < b.count {
+            if j == b.count || (i < a.count && a[i] < b[j]) {
+                merged.append(a[i])
+                i += 1
+            } else {
+                merged.append(b[j])
+                j += 1
+            }
+        }
+        return merged
     }
 
     /// Handles a key; `page` is the number of rows on screen.
@@ -206,5 +340,18 @@ struct ListModel {
         if selected < top { top = selected }
         if selected >= top + page { top = selected - page + 1 }
         top = max(0, min(top, max(0, visibleCount - page)))
+    }
+}
+
+extension Array where Element == Int {
+    /// Where `value` is in this ascending array, found by binary search.
+    func position(ofAscending value: Int) -> Int? {
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if self[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low < count && self[low] == value ? low : nil
     }
 }

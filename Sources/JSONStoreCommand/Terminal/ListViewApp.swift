@@ -49,6 +49,7 @@ final class ListViewApp: @unchecked Sendable {
         self.input = input
         tokens.append(store.observe(query, on: .main) { [self] change in
             model.apply(change, now: Self.now(), clock: Self.clock())
+            buildSearchIndex()
             requestRender()
         })
         tokens.append(store.observeState(on: .main) { [self] state in
@@ -71,6 +72,17 @@ final class ListViewApp: @unchecked Sendable {
             quit()
         }
         requestRender()
+    }
+
+    /// Lays out every row's text for the `/` filter on another thread, once a big store is
+    /// loaded, and hands it to the model on the main queue.
+    private func buildSearchIndex() {
+        guard let (results, table) = model.searchIndexToBuild() else { return }
+        DispatchQueue.global(qos: .utility).async { [self] in
+            var index = SearchIndex()
+            index.build(results, table: table)
+            DispatchQueue.main.async { [self] in model.install(index, for: results.version) }
+        }
     }
 
     /// Draws soon: at once if the last frame is older than 1/60 s, else when it will be.

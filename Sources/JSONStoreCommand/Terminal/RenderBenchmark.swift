@@ -23,4 +23,35 @@ package enum RenderBenchmark {
         }
         return sizes
     }
+
+    /// Types `needle` into the list view's filter, one key at a time, drawing a frame after
+    /// each; calls `tick` around each key and its frame. With `indexFirst`, the search
+    /// index is built first, as the app does off the main queue for a big store, and
+    /// `tick` is called around that too. Returns how many rows match.
+    package static func filter(
+        _ results: Results, needle: String, width: Int, height: Int, indexFirst: Bool = false,
+        tick: () -> Void
+    ) -> Int {
+        var model = ListModel(storePath: "bench", requestedColumns: nil)
+        model.setState(.live, now: 0)
+        model.apply(.initial(results), now: 0, clock: "00:00:00")
+        if indexFirst, model.searchIndexToBuild() != nil {
+            tick()
+            var index = SearchIndex()
+            index.build(results, table: model.table)
+            model.install(index, for: results.version)
+            tick()
+        }
+        var screen = Screen(color: true)
+        _ = screen.update(to: model.frame(width: width, height: height, now: 0))
+        let page = ListModel.page(height: height)
+        _ = model.handle(.character("/"), page: page)
+        for c in needle {
+            tick()
+            _ = model.handle(.character(c), page: page)
+            _ = screen.update(to: model.frame(width: width, height: height, now: 0))
+            tick()
+        }
+        return model.visibleCount
+    }
 }
