@@ -71,7 +71,7 @@ struct ListModel {
     // MARK: Store events
 
     mutating func apply(_ change: StoreChange, now: Double, clock: String) {
-        var moved: (changes: ChangeSet, previousCount: Int)?
+        var update: (changes: ChangeSet, previousCount: Int)?
         switch change {
         case .initial(let results):
             self.results = results
@@ -82,7 +82,7 @@ struct ListModel {
             searchIndex.reset()
             indexBuild = nil
         case .update(let results, let changes):
-            moved = (changes, self.results.count)
+            update = (changes, self.results.count)
             self.results = results
             lastChange = clock
             for item in changes.inserted { highlights[item.id] = (.inserted, now + Self.highlightDuration) }
@@ -101,8 +101,8 @@ struct ListModel {
         invalidRows = invalid.filter { file in
             file.id.map { results.index(ofID: $0) == nil } ?? true
         }
-        if let moved, matches != nil {
-            refilter(through: moved.changes, previousCount: moved.previousCount)
+        if let update, matches != nil {
+            refilter(through: update.changes, previousCount: update.previousCount)
         } else if !filter.isEmpty {
             refilter()
         }
