@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import Glibc
 import JSONStore
-import Synchronization
 import TestSupport
 import Testing
 

@@ -27,8 +27,8 @@ public final class ChangeRecorder: Sendable {
         var running = 0
     }
 
-    private let state = Mutex(State())
-    private let waiters = Mutex<[UInt64: CheckedContinuation<Void, Never>]>([:])
+    private let state = Locked(State())
+    private let waiters = Locked<[UInt64: CheckedContinuation<Void, Never>]>([:])
     private let nextWaiter = Atomic<UInt64>(0)
     public let sortField: String?
     public let descending: Bool

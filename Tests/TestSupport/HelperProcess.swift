@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import JSONStore
-import Synchronization
 
 /// The test worker executable (`Tests/Worker`), run as a real separate process.
 public enum HelperProcess {
@@ -89,7 +88,7 @@ public enum JSONStoreBinary {
         try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
         try? input.fileHandleForWriting.close()
         // Read both pipes to the end before waiting, so a full pipe cannot stall the child.
-        let errorData = Mutex(Data())
+        let errorData = Locked(Data())
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             errorData.withLock { $0 = error.fileHandleForReading.readDataToEndOfFile() }

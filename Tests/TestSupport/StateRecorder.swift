@@ -1,11 +1,10 @@
 import Dispatch
 import JSONStore
-import Synchronization
 
 /// Records every state a store reports, in order, until released or stopped.
 public final class StateRecorder: Sendable {
-    private let recorded = Mutex<[StoreState]>([])
-    private let token = Mutex<ObservationToken?>(nil)
+    private let recorded = Locked<[StoreState]>([])
+    private let token = Locked<ObservationToken?>(nil)
 
     public init(_ store: JSONStore) {
         let observation = store.observeState(on: DispatchQueue(label: "test.states")) { [weak self] state in

@@ -1,6 +1,5 @@
 import Dispatch
 import Glibc
-import Synchronization
 
 /// The live pipeline of one store: watch → read → reduce → publish → deliver.
 ///
@@ -82,9 +81,9 @@ final class LiveEngine: @unchecked Sendable {
     private var subscriptions: [ObjectIdentifier: Subscription] = [:]
     private var syncWaiters: [@Sendable () -> Void] = []
 
-    /// The store state and who follows it; guarded by this mutex so progress can be
+    /// The store state and who follows it; guarded by this lock so progress can be
     /// reported while the pipeline queue is busy loading.
-    private let status = Mutex<(state: StoreState, observers: [ObjectIdentifier: StateObserver])>(
+    private let status = Locked<(state: StoreState, observers: [ObjectIdentifier: StateObserver])>(
         (.loading(done: 0, total: 0), [:]))
 
     init(configuration: Configuration) {
