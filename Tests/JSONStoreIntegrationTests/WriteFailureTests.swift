@@ -28,8 +28,9 @@ struct WriteFailureTests {
         #expect(names.filter { $0.hasSuffix(".tmp") }.isEmpty)
     }
 
-    @Test("ENOSPC: a full file system", .enabled(if: canMount, "needs root and mount(2)"))
-    func noSpace() throws {
+    /// Runs `body` with a store holding `a.json` (the original) on a 128 KiB file system
+    /// of its own, then checks that `a.json` is intact and no temp file is left.
+    private func onSmallFileSystem(_ body: (_ store: JSONStore, _ path: String) throws -> Void) throws {
         let temp = try TemporaryStore()
         let small = temp.path + "/small"
         mkdir(small, 0o755)
@@ -37,40 +38,43 @@ struct WriteFailureTests {
         defer { umount2(small, Int32(MNT_DETACH)) }
         let store = try JSONStore(directory: small)
         try store.put("a", ["version": 1])
-        do {
-            try store.put("a", ["version": 2, "payload": .string(String(repeating: "x", count: 1 << 20))])
-            Issue.record("a 1 MiB write fit in 128 KiB")
-        } catch {
-            #expect(error.code == .noSpace)
-            #expect(error.description.contains("small/a.json: could not write the new content (a.json is unchanged): No space left on device"))
-        }
+        try body(store, small)
         try expectIntact(temp, mountPath: small)
+    }
+
+    @Test("ENOSPC: a full file system", .enabled(if: canMount, "needs root and mount(2)"))
+    func noSpace() throws {
+        try onSmallFileSystem { store, _ in
+            do {
+                try store.put("a", ["version": 2, "payload": .string(String(repeating: "x", count: 1 << 20))])
+                Issue.record("a 1 MiB write fit in 128 KiB")
+            } catch {
+                let error = error as? StoreError
+                #expect(error?.code == .noSpace)
+                #expect(error?.description.contains("small/a.json: could not write the new content (a.json is unchanged): No space left on device") == true)
+            }
+        }
     }
 
     @Test("ENOSPC in a large batch: no item changes, no temp file is left", .enabled(if: canMount, "needs root and mount(2)"))
     func noSpaceInBatch() throws {
-        let temp = try TemporaryStore()
-        let small = temp.path + "/small"
-        mkdir(small, 0o755)
-        #expect(mount("tmpfs", small, "tmpfs", 0, "size=128k") == 0)
-        defer { umount2(small, Int32(MNT_DETACH)) }
-        let store = try JSONStore(directory: small)
-        try store.put("a", ["version": 1])
-        let count = Transaction.fileSystemSyncThreshold * 3
-        do {
-            try store.write { tx in
-                try tx.put("a", ["version": 2])
-                for i in 0..<count { try tx.put("item-\(i)", ["n": .number(JSONNumber(i))]) }
-                try tx.put("big", ["payload": .string(String(repeating: "x", count: 1 << 20))])
+        try onSmallFileSystem { store, small in
+            let count = Transaction.fileSystemSyncThreshold * 3
+            do {
+                try store.write { tx in
+                    try tx.put("a", ["version": 2])
+                    for i in 0..<count { try tx.put("item-\(i)", ["n": .number(JSONNumber(i))]) }
+                    try tx.put("big", ["payload": .string(String(repeating: "x", count: 1 << 20))])
+                }
+                Issue.record("a 1 MiB batch fit in 128 KiB")
+            } catch {
+                let error = error as? StoreError
+                #expect(error?.code == .noSpace)
+                #expect(error?.description.contains("small/big.json: could not write the new content (big.json is unchanged): No space left on device") == true, "\(String(describing: error))")
             }
-            Issue.record("a 1 MiB batch fit in 128 KiB")
-        } catch {
-            let error = error as? StoreError
-            #expect(error?.code == .noSpace)
-            #expect(error?.description.contains("small/big.json: could not write the new content (big.json is unchanged): No space left on device") == true, "\(String(describing: error))")
+            let names = try FileManager.default.contentsOfDirectory(atPath: small).sorted()
+            #expect(names == [".jsonstore.lock", "a.json"])
         }
-        try expectIntact(temp, mountPath: small)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: small).sorted() == [".jsonstore.lock", "a.json"])
     }
 
     @Test("EROFS: a read-only file system", .enabled(if: canMount, "needs root and mount(2)"))

@@ -193,11 +193,8 @@ struct ListModel {
                 texts.append(text)
             }
         }
-        for row in results.count..<rowCount where SearchIndex.contains(SearchIndex.fold(searchText(row)), needle) {
-            rows.append(row)
-        }
-        lastSearch = (needle, Array(rows.prefix(texts.count)), texts)
-        matches = rows
+        lastSearch = (needle, rows, texts)
+        matches = rows + invalidRowMatches(needle)
     }
 
     /// What to build a search index of off the main queue, if the store is big enough for
@@ -256,11 +253,12 @@ struct ListModel {
         }
         let found = retest.filter { SearchIndex.contains(searchIndex.text(of: $0.value, table: table), needle) }
             .keys.sorted()
-        rows = Self.merge(rows, found)
-        for row in results.count..<rowCount where SearchIndex.contains(SearchIndex.fold(searchText(row)), needle) {
-            rows.append(row)
-        }
-        matches = rows
+        matches = Self.merge(rows, found) + invalidRowMatches(needle)
+    }
+
+    /// The rows of invalid files without an item (after the items' rows) that match.
+    private func invalidRowMatches(_ needle: [UInt8]) -> [Int] {
+        (results.count..<rowCount).filter { SearchIndex.contains(SearchIndex.fold(searchText($0)), needle) }
     }
 
     /// Two ascending arrays of distinct rows as one.

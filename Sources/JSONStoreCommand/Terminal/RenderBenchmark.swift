@@ -8,9 +8,7 @@ package enum RenderBenchmark {
     package static func run(
         _ results: Results, frames: Int, width: Int, height: Int, tick: () -> Void
     ) -> [Int] {
-        var model = ListModel(storePath: "bench", requestedColumns: nil)
-        model.setState(.live, now: 0)
-        model.apply(.initial(results), now: 0, clock: "00:00:00")
+        var model = liveModel(results)
         var screen = Screen(color: true)
         _ = screen.update(to: model.frame(width: width, height: height, now: 0))
         var sizes: [Int] = []
@@ -32,9 +30,7 @@ package enum RenderBenchmark {
         _ results: Results, needle: String, width: Int, height: Int, indexFirst: Bool = false,
         tick: () -> Void
     ) -> Int {
-        var model = ListModel(storePath: "bench", requestedColumns: nil)
-        model.setState(.live, now: 0)
-        model.apply(.initial(results), now: 0, clock: "00:00:00")
+        var model = liveModel(results)
         if indexFirst, model.searchIndexToBuild() != nil {
             tick()
             var index = SearchIndex()
@@ -53,5 +49,13 @@ package enum RenderBenchmark {
             tick()
         }
         return model.visibleCount
+    }
+
+    /// A list view model showing `results`, live.
+    private static func liveModel(_ results: Results) -> ListModel {
+        var model = ListModel(storePath: "bench", requestedColumns: nil)
+        model.setState(.live, now: 0)
+        model.apply(.initial(results), now: 0, clock: "00:00:00")
+        return model
     }
 }

@@ -8,12 +8,13 @@ import JSONStore
 /// a change set touches, so a key typed into the filter of a 100,000-item store scans bytes
 /// instead of laying out 100,000 rows.
 struct SearchIndex {
-    private var keys: [String: [UInt8]] = [:]
+    /// Each item's folded row text, by id.
+    private var texts: [String: [UInt8]] = [:]
     private(set) var isBuilt = false
 
     /// Forgets every row: the columns changed, or the results were replaced.
     mutating func reset() {
-        keys = [:]
+        texts = [:]
         isBuilt = false
     }
 
@@ -21,8 +22,8 @@ struct SearchIndex {
     ///
     /// - Complexity: O(n) row layouts.
     mutating func build(_ results: Results, table: Table) {
-        keys = Dictionary(minimumCapacity: results.count)
-        for item in results { keys[item.id] = Self.key(item, table: table) }
+        texts = Dictionary(minimumCapacity: results.count)
+        for item in results { texts[item.id] = Self.rowText(item, table: table) }
         isBuilt = true
     }
 
@@ -31,20 +32,20 @@ struct SearchIndex {
     /// - Complexity: O(changes) row layouts.
     mutating func apply(_ changes: ChangeSet, table: Table) {
         guard isBuilt else { return }
-        for item in changes.deleted { keys[item.id] = nil }
-        for item in changes.inserted { keys[item.id] = Self.key(item, table: table) }
+        for item in changes.deleted { texts[item.id] = nil }
+        for item in changes.inserted { texts[item.id] = Self.rowText(item, table: table) }
         for modification in changes.modified {
-            keys[modification.new.id] = Self.key(modification.new, table: table)
+            texts[modification.new.id] = Self.rowText(modification.new, table: table)
         }
     }
 
     /// The folded text of `item`'s row: from the index, or laid out now.
     func text(of item: Item, table: Table) -> [UInt8] {
-        keys[item.id] ?? Self.key(item, table: table)
+        texts[item.id] ?? Self.rowText(item, table: table)
     }
 
     /// The row's text as the filter sees it: the cells, space-separated, folded.
-    static func key(_ item: Item, table: Table) -> [UInt8] {
+    static func rowText(_ item: Item, table: Table) -> [UInt8] {
         fold(table.cells(item).joined(separator: " "))
     }
 
