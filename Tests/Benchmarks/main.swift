@@ -26,6 +26,22 @@ func now() -> Double {
     return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
 }
 
+/// Times the spans between paired `tick()`s: the first of a pair starts a lap, the second
+/// ends it.
+final class Laps {
+    private(set) var times: [Double] = []
+    private var start: Double?
+
+    func tick() {
+        if let started = start {
+            times.append(now() - started)
+            start = nil
+        } else {
+            start = now()
+        }
+    }
+}
+
 func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
     return sorted[sorted.count / 2]
@@ -202,13 +218,9 @@ func benchRender(directory: String, big: Int, frames: Int) throws {
     var bytes: [[Int]] = [[], []]
     for _ in 0..<10 {
         for (k, entry) in results.enumerated() {
-            var start = 0.0
-            var flag = false
-            let sizes = RenderBenchmark.run(entry.1, frames: frames / 10, width: 120, height: 40) {
-                if flag { times[k].append(now() - start) } else { start = now() }
-                flag.toggle()
-            }
-            bytes[k] += sizes
+            let laps = Laps()
+            bytes[k] += RenderBenchmark.run(entry.1, frames: frames / 10, width: 120, height: 40, tick: laps.tick)
+            times[k] += laps.times
         }
     }
     for (k, entry) in results.enumerated() {
@@ -224,25 +236,15 @@ func benchRender(directory: String, big: Int, frames: Int) throws {
     var keys: [[Double]] = [[], []]
     for _ in 0..<5 {
         for (k, entry) in results.enumerated() {
-            var start = 0.0
-            var flag = false
-            var times: [Double] = []
-            _ = RenderBenchmark.filter(entry.1, needle: "number 12", width: 120, height: 40) {
-                if flag { times.append(now() - start) } else { start = now() }
-                flag.toggle()
-            }
-            firstKeys[k].append(times[0])
-            keys[k] += times.dropFirst()
+            let laps = Laps()
+            _ = RenderBenchmark.filter(entry.1, needle: "number 12", width: 120, height: 40, tick: laps.tick)
+            firstKeys[k].append(laps.times[0])
+            keys[k] += laps.times.dropFirst()
         }
-        var start = 0.0
-        var flag = false
-        var times: [Double] = []
-        _ = RenderBenchmark.filter(results[1].1, needle: "number 12", width: 120, height: 40, indexFirst: true) {
-            if flag { times.append(now() - start) } else { start = now() }
-            flag.toggle()
-        }
-        builds.append(times[0])
-        firstKeys[2].append(times[1])
+        let laps = Laps()
+        _ = RenderBenchmark.filter(results[1].1, needle: "number 12", width: 120, height: 40, indexFirst: true, tick: laps.tick)
+        builds.append(laps.times[0])
+        firstKeys[2].append(laps.times[1])
     }
     for (k, entry) in results.enumerated() {
         print(String(format: "%@: / filter, first key with its frame, no index yet: median %.3f ms; each further key: median %.3f ms",

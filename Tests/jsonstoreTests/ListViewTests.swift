@@ -206,9 +206,7 @@ struct ListViewTests {
         let query = Query.all.sorted(by: "title")  // modifications move rows too
         var snapshot = StoreSnapshot()
         var results = Results.initial(query, snapshot)
-        var model = ListModel(storePath: "s", requestedColumns: ["title"])
-        model.setState(.live, now: 0)
-        model.apply(.initial(results), now: 0, clock: "12:00:00")
+        var model = liveModel(results, columns: ["title"])
         for key in Key.decode(Array("/alpha".utf8)) { _ = model.handle(key, page: 10) }
         for round in 0..<300 {
             var edits: [EntryChange] = []
@@ -252,8 +250,7 @@ struct ListViewTests {
             return
         }
         #expect(model.searchIndexToBuild() == nil)  // one at a time
-        var index = SearchIndex()
-        index.build(job.results, table: job.table)  // as the other thread would
+        let index = SearchIndex(job.results, table: job.table)  // as the other thread would
         // An edit arrives before the index does: the index must learn of it.
         let change = modify(results, &snapshot, id: "item-000007", title: "Zebra crossing")
         if case .update(let next, _) = change { results = next }

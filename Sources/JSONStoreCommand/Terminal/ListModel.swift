@@ -41,8 +41,9 @@ struct ListModel {
     private(set) var matches: [Int]?
     /// The item shown whole, and how far it is scrolled.
     private(set) var detail: (id: String, scroll: Int)?
-    /// Each row's text for the filter, laid out once and then kept up to date.
-    private var searchIndex = SearchIndex()
+    /// Each row's text for the filter, laid out once and then kept up to date; `nil` until
+    /// the filter or a background build needs it.
+    private var searchIndex: SearchIndex?
     /// The version of the results whose search index is being built off the main queue,
     /// and the change sets applied since, to bring it up to date when it arrives.
     private var indexBuild: (version: Int, changes: [ChangeSet])?
@@ -79,7 +80,7 @@ struct ListModel {
             columns = Table.columns(for: results.prefix(1_000), requested: requestedColumns)
             naturalWidths = columns.map { TextWidth.of($0.uppercased()) }
             widen(with: results.prefix(1_000))
-            searchIndex.reset()
+            searchIndex = nil  // the columns, and so every row's text, may have changed
             indexBuild = nil
         case .update(let results, let changes):
             update = (changes, self.results.count)
@@ -90,7 +91,8 @@ struct ListModel {
                 highlights[modification.new.id] = (.modified, now + Self.highlightDuration)
             }
             widen(with: changes.inserted + changes.modified.map(\.new))
-            searchIndex.apply(changes, table: table)
+            let table = self.table
+            searchIndex?.apply(changes, table: table)
             indexBuild?.changes.append(changes)
         case .error:
             return  // the state says failed; the last list stays on screen
@@ -174,8 +176,9 @@ struct ListModel {
         }
         let needle = SearchIndex.fold(filter)
         let table = self.table
-        if !searchIndex.isBuilt {
-            searchIndex.build(results, table: table)
+        let index = searchIndex ?? SearchIndex(results, table: table)
+        if searchIndex == nil {
+            searchIndex = index
             indexBuild = nil  // built here after all; the one on its way is not needed
         }
         var rows: [Int] = []
@@ -187,7 +190,7 @@ struct ListModel {
             }
         } else {
             for (row, item) in results.enumerated() {
-                let text = searchIndex.text(of: item, table: table)
+                let text = index.text(of: item, table: table)
                 guard SearchIndex.contains(text, needle) else { continue }
                 rows.append(row)
                 texts.append(text)
@@ -200,7 +203,7 @@ struct ListModel {
     /// What to build a search index of off the main queue, if the store is big enough for
     /// it to matter and none is built or on its way; `install` takes the result.
     mutating func searchIndexToBuild() -> (results: Results, table: Table)? {
-        guard loaded, !searchIndex.isBuilt, indexBuild == nil,
+        guard loaded, searchIndex == nil, indexBuild == nil,
             results.count >= Self.backgroundIndexThreshold
         else { return nil }
         indexBuild = (results.version, [])
@@ -211,14 +214,14 @@ struct ListModel {
     /// to date with the change sets applied since. One that is no longer wanted (the
     /// results were replaced, or the filter built its own) is dropped.
     mutating func install(_ index: SearchIndex, for version: Int) {
-        guard let build = indexBuild, build.version == version, !searchIndex.isBuilt else { return }
+        guard let build = indexBuild, build.version == version, searchIndex == nil else { return }
         var index = index
         for changes in build.changes { index.apply(changes, table: table) }
         searchIndex = index
         indexBuild = nil
     }
 
-    var hasSearchIndex: Bool { searchIndex.isBuilt }
+    var hasSearchIndex: Bool { searchIndex != nil }
 
     /// Carries the filter's matches through one update: the rows that stay move by the
     /// deletions and insertions around them, and only the inserted and modified items are
@@ -226,7 +229,7 @@ struct ListModel {
     ///
     /// - Complexity: O(m + k log k) for m matches and k changes.
     private mutating func refilter(through changes: ChangeSet, previousCount: Int) {
-        guard let old = matches, !filter.isEmpty else { return }
+        guard let old = matches, !filter.isEmpty, let index = searchIndex else { return refilter() }
         let needle = SearchIndex.fold(filter)
         let table = self.table
         // The new results' rows to test again, with their items.
@@ -251,7 +254,7 @@ struct ListModel {
             let new = remaining + insertion
             if retest[new] == nil { rows.append(new) }
         }
-        let found = retest.filter { SearchIndex.contains(searchIndex.text(of: $0.value, table: table), needle) }
+        let found = retest.filter { SearchIndex.contains(index.text(of: $0.value, table: table), needle) }
             .keys.sorted()
         matches = Self.merge(rows, found) + invalidRowMatches(needle)
     }

@@ -79,8 +79,7 @@ final class ListViewApp: @unchecked Sendable {
     private func buildSearchIndex() {
         guard let (results, table) = model.searchIndexToBuild() else { return }
         DispatchQueue.global(qos: .utility).async { [self] in
-            var index = SearchIndex()
-            index.build(results, table: table)
+            let index = SearchIndex(results, table: table)
             DispatchQueue.main.async { [self] in model.install(index, for: results.version) }
         }
     }

@@ -31,11 +31,9 @@ package enum RenderBenchmark {
         tick: () -> Void
     ) -> Int {
         var model = liveModel(results)
-        if indexFirst, model.searchIndexToBuild() != nil {
+        if indexFirst, let job = model.searchIndexToBuild() {
             tick()
-            var index = SearchIndex()
-            index.build(results, table: model.table)
-            model.install(index, for: results.version)
+            model.install(SearchIndex(job.results, table: job.table), for: job.results.version)
             tick()
         }
         var screen = Screen(color: true)

@@ -9,29 +9,20 @@ import JSONStore
 /// instead of laying out 100,000 rows.
 struct SearchIndex {
     /// Each item's folded row text, by id.
-    private var texts: [String: [UInt8]] = [:]
-    private(set) var isBuilt = false
-
-    /// Forgets every row: the columns changed, or the results were replaced.
-    mutating func reset() {
-        texts = [:]
-        isBuilt = false
-    }
+    private var texts: [String: [UInt8]]
 
     /// Lays out every row of `results` once.
     ///
     /// - Complexity: O(n) row layouts.
-    mutating func build(_ results: Results, table: Table) {
+    init(_ results: Results, table: Table) {
         texts = Dictionary(minimumCapacity: results.count)
         for item in results { texts[item.id] = Self.rowText(item, table: table) }
-        isBuilt = true
     }
 
-    /// Keeps the index in step with one update (nothing to do until it is built).
+    /// Keeps the index in step with one update.
     ///
     /// - Complexity: O(changes) row layouts.
     mutating func apply(_ changes: ChangeSet, table: Table) {
-        guard isBuilt else { return }
         for item in changes.deleted { texts[item.id] = nil }
         for item in changes.inserted { texts[item.id] = Self.rowText(item, table: table) }
         for modification in changes.modified {
