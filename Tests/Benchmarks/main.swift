@@ -10,6 +10,10 @@ import JSONStoreCommand
 //   jsonstore-bench load DIR N RUNS   create N items in DIR (if empty), then time loading
 //                                     one by one and in parallel, and parsing with
 //                                     JSONReader and with Foundation's JSONSerialization.
+//   jsonstore-bench reader DIR N RUNS generated documents of each shape (numbers, strings,
+//                                     members, deep) at lengths doubling from 1,000 to N:
+//                                     JSONReader's time per doubling and against
+//                                     JSONSerialization; then the largest item of each.
 //   jsonstore-bench render DIR N FRAMES  the list view's frame time (layout, diff, output
 //                                     bytes) for a store of 100 items and one of N, and
 //                                     the time of a key typed into its / filter.
@@ -62,6 +66,10 @@ let arguments = CommandLine.arguments
 guard arguments.count == 5, let n = Int(arguments[3]), let runs = Int(arguments[4]) else {
     print("usage: jsonstore-bench load|live DIR N RUNS")
     exit(64)
+}
+if arguments[1] == "reader" {
+    try benchReader(maxLength: n, runs: runs)
+    exit(0)
 }
 if arguments[1] == "render" {
     try benchRender(directory: arguments[2], big: n, frames: runs)

@@ -66,17 +66,37 @@ private enum Byte {
     static let minus = UInt8(ascii: "-")
 }
 
-/// One open container while reading.
-private enum Frame {
-    case array([JSONValue])
-    /// The members so far, a key set once there are many, and the key whose value is next.
-    case object([JSONObject.Member], Set<String>?, key: String, keyOffset: Int)
+/// One open array or object while reading.
+///
+/// Its elements or members so far sit at the end of the parser's shared `elements` or
+/// `members` stack, from `start` on: a container is a range of a stack that is appended
+/// to in place, never a value that is copied and rebuilt, so reading stays linear in the
+/// length of every array and object.
+private struct OpenContainer {
+    /// Whether this is an object (members) rather than an array (elements).
+    let isObject: Bool
+    /// Where this container's elements or members begin in their stack.
+    let start: Int
+    /// Objects: the key whose value is being read, and where that key starts.
+    var key = ""
+    var keyOffset = 0
+    /// Objects with many members: their keys, by bytes, for the duplicate check.
+    var seen: Set<UTF8Key>?
 }
 
 private struct Parser {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
     var i = 0
+    /// The open containers, innermost last.
+    var open: [OpenContainer] = []
+    /// The elements read so far of every open array, outermost first.
+    var elements: [JSONValue] = []
+    /// The members read so far of every open object, outermost first.
+    var members: [JSONObject.Member] = []
+
+    /// Objects at least this long check duplicate keys with a set instead of a scan.
+    static let hashedKeysAbove = 16
 
     init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
@@ -104,14 +124,13 @@ private struct Parser {
         if i == bytes.count {
             throw fail(.empty, "no JSON value: the input is empty", at: i)
         }
-        var stack: [Frame] = []
         nextValue: while true {
             skipWhitespace()
             guard i < bytes.count else { throw endOfInput(expecting: "a value") }
             var value: JSONValue
             switch bytes[i] {
             case Byte.openBrace:
-                try checkDepth(stack.count)
+                try checkDepth(open.count)
                 i += 1
                 skipWhitespace()
                 if i < bytes.count && bytes[i] == Byte.closeBrace {
@@ -119,18 +138,20 @@ private struct Parser {
                     value = .object(JSONObject())
                 } else {
                     let (key, keyOffset) = try objectKey()
-                    stack.append(.object([], nil, key: key, keyOffset: keyOffset))
+                    open.append(
+                        OpenContainer(
+                            isObject: true, start: members.count, key: key, keyOffset: keyOffset))
                     continue nextValue
                 }
             case Byte.openBracket:
-                try checkDepth(stack.count)
+                try checkDepth(open.count)
                 i += 1
                 skipWhitespace()
                 if i < bytes.count && bytes[i] == Byte.closeBracket {
                     i += 1
                     value = .array([])
                 } else {
-                    stack.append(.array([]))
+                    open.append(OpenContainer(isObject: false, start: elements.count))
                     continue nextValue
                 }
             case Byte.quote:
@@ -143,7 +164,7 @@ private struct Parser {
 
             // Attach the finished value to its container, closing containers as they end.
             while true {
-                guard let top = stack.popLast() else {
+                guard let top = open.indices.last else {
                     skipWhitespace()
                     if i < bytes.count {
                         throw fail(
@@ -152,65 +173,89 @@ private struct Parser {
                     }
                     return value
                 }
-                switch top {
-                case .array(var elements):
+                if open[top].isObject {
+                    try addMember(value, to: top)
+                    if try nextMember(of: top) { continue nextValue }
+                    let start = open.removeLast().start
+                    value = .object(JSONObject(uniqueMembers: Array(members[start...])))
+                    members.removeSubrange(start...)
+                } else {
                     elements.append(value)
-                    skipWhitespace()
-                    guard i < bytes.count else { throw endOfInput(expecting: "',' or ']'") }
-                    if bytes[i] == Byte.comma {
-                        let comma = i
-                        i += 1
-                        skipWhitespace()
-                        if i < bytes.count && bytes[i] == Byte.closeBracket {
-                            throw fail(.trailingComma, "trailing comma before ']'", at: comma)
-                        }
-                        stack.append(.array(elements))
-                        continue nextValue
-                    }
-                    guard bytes[i] == Byte.closeBracket else {
-                        throw fail(
-                            .unexpectedCharacter,
-                            "expected ',' or ']' after an array element, found \(describe(at: i))",
-                            at: i)
-                    }
-                    i += 1
-                    value = .array(elements)
-                case .object(var members, var seen, let key, let keyOffset):
-                    if seen == nil && members.count >= 16 { seen = Set(members.map(\.key)) }
-                    let duplicate =
-                        if seen != nil { !seen!.insert(key).inserted } else {
-                            members.contains { $0.key == key }
-                        }
-                    if duplicate {
-                        throw fail(
-                            .duplicateKey, "duplicate key \(quoted(key)) in an object",
-                            at: keyOffset)
-                    }
-                    members.append(JSONObject.Member(key: key, value: value))
-                    skipWhitespace()
-                    guard i < bytes.count else { throw endOfInput(expecting: "',' or '}'") }
-                    if bytes[i] == Byte.comma {
-                        let comma = i
-                        i += 1
-                        skipWhitespace()
-                        if i < bytes.count && bytes[i] == Byte.closeBrace {
-                            throw fail(.trailingComma, "trailing comma before '}'", at: comma)
-                        }
-                        let (nextKey, nextKeyOffset) = try objectKey()
-                        stack.append(.object(members, seen, key: nextKey, keyOffset: nextKeyOffset))
-                        continue nextValue
-                    }
-                    guard bytes[i] == Byte.closeBrace else {
-                        throw fail(
-                            .unexpectedCharacter,
-                            "expected ',' or '}' after an object member, found \(describe(at: i))",
-                            at: i)
-                    }
-                    i += 1
-                    value = .object(JSONObject(uniqueMembers: members))
+                    if try nextElement() { continue nextValue }
+                    let start = open.removeLast().start
+                    value = .array(Array(elements[start...]))
+                    elements.removeSubrange(start...)
                 }
             }
         }
+    }
+
+    /// Appends the member whose value was just read to the object `open[top]`, refusing a
+    /// key it has already.
+    mutating func addMember(_ value: JSONValue, to top: Int) throws(JSONSyntaxError) {
+        let key = open[top].key
+        let start = open[top].start
+        let duplicate: Bool
+        if open[top].seen != nil {
+            duplicate = !open[top].seen!.insert(UTF8Key(key)).inserted
+        } else if members.count - start >= Parser.hashedKeysAbove {
+            var seen = Set(members[start...].lazy.map { UTF8Key($0.key) })
+            duplicate = !seen.insert(UTF8Key(key)).inserted
+            open[top].seen = seen
+        } else {
+            duplicate = members[start...].contains { UTF8Key.equal($0.key, key) }
+        }
+        if duplicate {
+            throw fail(
+                .duplicateKey, "duplicate key \(quoted(key)) in an object", at: open[top].keyOffset)
+        }
+        members.append(JSONObject.Member(key: key, value: value))
+    }
+
+    /// After an object member: reads `,` and the next key (true), or the closing `}`
+    /// (false).
+    mutating func nextMember(of top: Int) throws(JSONSyntaxError) -> Bool {
+        skipWhitespace()
+        guard i < bytes.count else { throw endOfInput(expecting: "',' or '}'") }
+        if bytes[i] == Byte.comma {
+            let comma = i
+            i += 1
+            skipWhitespace()
+            if i < bytes.count && bytes[i] == Byte.closeBrace {
+                throw fail(.trailingComma, "trailing comma before '}'", at: comma)
+            }
+            (open[top].key, open[top].keyOffset) = try objectKey()
+            return true
+        }
+        guard bytes[i] == Byte.closeBrace else {
+            throw fail(
+                .unexpectedCharacter,
+                "expected ',' or '}' after an object member, found \(describe(at: i))", at: i)
+        }
+        i += 1
+        return false
+    }
+
+    /// After an array element: reads `,` (true) or the closing `]` (false).
+    mutating func nextElement() throws(JSONSyntaxError) -> Bool {
+        skipWhitespace()
+        guard i < bytes.count else { throw endOfInput(expecting: "',' or ']'") }
+        if bytes[i] == Byte.comma {
+            let comma = i
+            i += 1
+            skipWhitespace()
+            if i < bytes.count && bytes[i] == Byte.closeBracket {
+                throw fail(.trailingComma, "trailing comma before ']'", at: comma)
+            }
+            return true
+        }
+        guard bytes[i] == Byte.closeBracket else {
+            throw fail(
+                .unexpectedCharacter,
+                "expected ',' or ']' after an array element, found \(describe(at: i))", at: i)
+        }
+        i += 1
+        return false
     }
 
     func checkDepth(_ depth: Int) throws(JSONSyntaxError) {
@@ -257,14 +302,23 @@ private struct Parser {
     /// Reads `true`, `false` or `null`, or explains what the character at `i` is instead.
     mutating func literal() throws(JSONSyntaxError) -> JSONValue {
         let start = i
-        let words: [(String, JSONValue)] = [("true", .bool(true)), ("false", .bool(false)), ("null", .null)]
-        for (word, value) in words where bytes[i] == word.utf8.first! {
-            if matches(word) {
-                i += word.utf8.count
-                return value
-            }
+        let word: StaticString
+        let value: JSONValue
+        switch bytes[i] {
+        case UInt8(ascii: "t"): (word, value) = ("true", .bool(true))
+        case UInt8(ascii: "f"): (word, value) = ("false", .bool(false))
+        case UInt8(ascii: "n"): (word, value) = ("null", .null)
+        default: try notAValue()
+        }
+        guard matches(word) else {
             throw fail(.invalidLiteral, "invalid literal, expected '\(word)'", at: start)
         }
+        i += word.utf8CodeUnitCount
+        return value
+    }
+
+    /// Explains what the character at `i`, which cannot start a value, is instead.
+    func notAValue() throws(JSONSyntaxError) -> Never {
         if matches("NaN") || matches("Infinity") {
             throw fail(.nonFiniteNumber, "NaN and Infinity are not valid JSON numbers", at: i)
         }
@@ -278,11 +332,10 @@ private struct Parser {
         }
     }
 
-    func matches(_ word: String) -> Bool {
-        var j = i
-        for byte in word.utf8 {
-            guard j < bytes.count, bytes[j] == byte else { return false }
-            j += 1
+    func matches(_ word: StaticString) -> Bool {
+        guard word.utf8CodeUnitCount <= bytes.count - i else { return false }
+        for k in 0..<word.utf8CodeUnitCount where bytes[i + k] != word.utf8Start[k] {
+            return false
         }
         return true
     }
