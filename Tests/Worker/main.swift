@@ -11,6 +11,11 @@ import TestSupport
 //   put-limited DIR ID BYTES MAX  put a BYTES-long item with RLIMIT_FSIZE = MAX
 //   put-as DIR ID UID             drop to UID, then put an item
 //   put DIR ID                    put an item
+//   churn DIR SEED SECONDS COUNT FIRST STEP
+//                                 for SECONDS, as fast as it can, random edits of items
+//                                 item-FIRST, item-(FIRST+STEP), … below item-COUNT: atomic
+//                                 puts, rewrites in place (truncate, write), deletions;
+//                                 prints `done N` (the number of edits) at the end
 //
 // A StoreError is printed to stdout as `error <code>: <description>` with exit status 3.
 
@@ -51,10 +56,41 @@ func run(_ arguments: [String]) throws {
     case "put":
         let store = try JSONStore(directory: arguments[1])
         try store.put(arguments[2], ["new": true])
+    case "churn":
+        let (dir, seed) = (arguments[1], UInt64(arguments[2])!)
+        let (seconds, count) = (Double(arguments[3])!, Int(arguments[4])!)
+        let ids = Array(stride(from: Int(arguments[5])!, to: count, by: Int(arguments[6])!))
+        try churn(dir, seed: seed, seconds: seconds, ids: ids.map { "item-\($0)" })
     default:
         FileHandle.standardError.write(Data("unknown command \(arguments)\n".utf8))
         exit(64)
     }
+}
+
+/// Random edits of a store's items until `seconds` have passed.
+func churn(_ dir: String, seed: UInt64, seconds: Double, ids: [String]) throws {
+    let store = try JSONStore(directory: dir)
+    var random = SeededRandom(seed: seed)
+    let deadline = DispatchTime.now() + seconds
+    var operations = 0
+    while DispatchTime.now() < deadline {
+        let id = ids.randomElement(using: &random)!
+        let object: JSONObject = ["title": .string("\(id) \(operations)"), "n": .number(JSONNumber(operations))]
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0:
+            try store.put(id, object)
+        case 1:
+            let fd = open(dir + "/" + id + ".json", O_WRONLY | O_TRUNC | O_CREAT, 0o644)
+            guard fd >= 0 else { continue }
+            let bytes = JSONWriter.pretty(.object(object))
+            _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        default:
+            unlink(dir + "/" + id + ".json")
+        }
+        operations += 1
+    }
+    FileHandle.standardOutput.write(Data("done \(operations)\n".utf8))
 }
 
 /// `RLIMIT_FSIZE` as the type `setrlimit` takes on Glibc.

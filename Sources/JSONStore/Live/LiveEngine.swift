@@ -20,38 +20,6 @@ final class LiveEngine: @unchecked Sendable {
         var parallelAbove: Int
     }
 
-    /// A query's subscriber.
-    ///
-    /// `@unchecked Sendable`: made on the subscriber's thread and handed to the pipeline
-    /// queue once; `results`, its only `var`, is used on the pipeline queue alone.
-    final class Subscription: @unchecked Sendable {
-        let query: Query
-        let flag: CancellationFlag
-        let delivery: Delivery
-        let callback: @Sendable (StoreChange) -> Void
-        var results: Results?
-
-        init(query: Query, flag: CancellationFlag, delivery: Delivery,
-             callback: @escaping @Sendable (StoreChange) -> Void)
-        {
-            self.query = query
-            self.flag = flag
-            self.delivery = delivery
-            self.callback = callback
-        }
-
-        func send(_ change: StoreChange) {
-            delivery.send(change, to: callback, unless: flag)
-        }
-
-        /// Builds this subscription's results from `snapshot` and sends `.initial`.
-        func start(from snapshot: StoreSnapshot) {
-            let initial = Results.initial(query, snapshot)
-            results = initial
-            send(.initial(initial))
-        }
-    }
-
     struct StateObserver {
         let flag: CancellationFlag
         let delivery: Delivery
@@ -78,6 +46,8 @@ final class LiveEngine: @unchecked Sendable {
     private var changedInvalid: Set<String> = []
     private var pendingDeletions: [String: DispatchTime] = [:]
     private var laterReads: [String: DispatchTime] = [:]
+    /// Since when changes have waited for a pending deletion, if they are waiting.
+    private var heldSince: DispatchTime?
     private var subscriptions: [ObjectIdentifier: Subscription] = [:]
     private var syncWaiters: [@Sendable () -> Void] = []
 
@@ -97,7 +67,7 @@ final class LiveEngine: @unchecked Sendable {
             guard !stopped else { return }
             subscriptions[ObjectIdentifier(subscription)] = subscription
             startIfNeeded()  // the first load sends `.initial` to every subscription
-            if loaded && subscription.results == nil { subscription.start(from: published) }
+            if loaded && subscription.results == nil { subscription.start(from: published, engine: self) }
         }
     }
 
@@ -263,7 +233,7 @@ final class LiveEngine: @unchecked Sendable {
             working = StoreSnapshot(version: 1, entries: SortedTree(sortedDistinct: elements), invalid: invalid)
             published = working
             loaded = true
-            for subscription in subscriptions.values { subscription.start(from: published) }
+            for subscription in subscriptions.values { subscription.start(from: published, engine: self) }
         } else {
             // A resync: compare with memory; what is gone now is gone at once.
             let seen = Set(ids)
@@ -298,7 +268,7 @@ final class LiveEngine: @unchecked Sendable {
             ?? "the store directory was removed or moved away"
         let error = StoreError(code: .storeUnavailable, message: reason, file: configuration.path, underlying: cause)
         setState(.failed(error))
-        for subscription in subscriptions.values { subscription.send(.error(error)) }
+        for subscription in subscriptions.values { subscription.fail(error, engine: self) }
         finishSyncIfSettled()
         scheduleReattach()
     }
@@ -329,7 +299,7 @@ final class LiveEngine: @unchecked Sendable {
         for name in batch.readNow { laterReads[name] = nil }
         readNames(batch.readNow)
         if !batch.undecodable.isEmpty { refreshUndecodableNames() }
-        publishIfSettled()
+        publish()
     }
 
     /// Reads the given directory entries and applies what they hold now.
@@ -446,7 +416,7 @@ final class LiveEngine: @unchecked Sendable {
         for name in reads { laterReads[name] = nil }
         for id in deletions { pendingDeletions[id] = nil }
         readNames(reads + deletions.map(ItemID.fileName), missingIsGone: Set(deletions))
-        publishIfSettled()
+        publish()
     }
 
     // MARK: Reducing
@@ -489,44 +459,67 @@ final class LiveEngine: @unchecked Sendable {
 
     // MARK: Publishing
 
-    /// Publishes unless a deletion is still in its grace period: a vim save must reach
-    /// observers as one modification, so the batch waits (at most the grace period).
-    private func publishIfSettled() {
-        if pendingDeletions.isEmpty { publish() } else { finishSyncIfSettled() }
-    }
-
-    /// Turns the changes since the last version into one new version and one update per
-    /// subscription. An update with nothing in it is not sent.
+    /// Turns the changes since the last version into one new version and hands it to
+    /// every subscription. An update with nothing in it is not sent.
+    ///
+    /// A deletion waits for its grace period: a vim save (the file renamed away, then
+    /// written anew) must reach observers as one modification. Other changes wait with it
+    /// for at most one grace period, so that a rename or a batch that deletes reaches
+    /// observers as one update; after that they are published and only the ids whose
+    /// deletion is still pending wait on, each on its own. A steady stream of deletions or
+    /// saves thus holds nothing back for longer than the grace period and one batch.
     ///
     /// - Complexity: O(k log n) per subscription for k changed ids.
     private func publish() {
-        guard loaded, !changedIDs.isEmpty || !changedInvalid.isEmpty else {
-            return finishSyncIfSettled()
-        }
-        working.version = published.version + 1
-        let snapshot = working
-        let changes = changedIDs.map {
-            EntryChange(id: $0, old: published.entries[$0], new: snapshot.entries[$0])
-        }
-        var invalid: [InvalidFile] = []
-        var resolved: [String] = []
-        for name in changedInvalid.sorted() {
-            if let file = snapshot.invalid[name] {
-                invalid.append(file)
-            } else if published.invalid[name] != nil {
-                resolved.append(name)
+        guard loaded else { return finishSyncIfSettled() }
+        if !pendingDeletions.isEmpty, !changedIDs.isEmpty || !changedInvalid.isEmpty {
+            let now = DispatchTime.now()
+            let waitingSince = heldSince ?? now
+            if heldSince == nil {
+                heldSince = now
+                let deadline = now + configuration.deletionGrace
+                queue.asyncAfter(deadline: deadline) { [weak self] in self?.publishHeld() }
             }
+            if now < waitingSince + configuration.deletionGrace { return finishSyncIfSettled() }
         }
+        heldSince = nil
+        let held = changedIDs.filter { pendingDeletions[$0] != nil }
+        let heldNames = Set(held.map(ItemID.fileName))
+        let ids = changedIDs.subtracting(held)
+        let names = changedInvalid.subtracting(heldNames)
+        guard !ids.isEmpty || !names.isEmpty else { return finishSyncIfSettled() }
+        var snapshot = working
+        for id in held {
+            if let entry = published.entries[id] {
+                snapshot.entries.updateValue(entry, forKey: id)
+            } else {
+                snapshot.entries.removeValue(forKey: id)
+            }
+            let name = ItemID.fileName(id)
+            snapshot.invalid[name] = published.invalid[name]
+        }
+        snapshot.version = published.version + 1
+        working.version = snapshot.version
         for subscription in subscriptions.values {
-            guard let results = subscription.results else { continue }
-            let (next, changeSet) = results.applying(
-                changes, snapshot: snapshot, invalid: invalid, resolved: resolved)
-            subscription.results = next
-            if !changeSet.isEmpty { subscription.send(.update(next, changeSet)) }
+            subscription.publish(ids: ids, names: names, snapshot: snapshot, engine: self)
         }
         published = snapshot
-        changedIDs.removeAll()
-        changedInvalid.removeAll()
+        changedIDs = held
+        changedInvalid = changedInvalid.intersection(heldNames)
+        finishSyncIfSettled()
+    }
+
+    /// The changes that waited for a pending deletion have waited a grace period.
+    private func publishHeld() {
+        guard !stopped, let since = heldSince, DispatchTime.now() >= since + configuration.deletionGrace
+        else { return }
+        publish()
+    }
+
+    /// A subscriber's callback has returned; send it what waited, if anything did.
+    func deliveryFinished(_ subscription: Subscription) {
+        guard !stopped, subscriptions[ObjectIdentifier(subscription)] != nil else { return }
+        subscription.deliveryFinished(engine: self)
         finishSyncIfSettled()
     }
 
@@ -536,7 +529,7 @@ final class LiveEngine: @unchecked Sendable {
         guard !syncWaiters.isEmpty else { return }
         let settled = watcher == nil
             || (loaded && pendingDeletions.isEmpty && laterReads.isEmpty && changedIDs.isEmpty
-                && changedInvalid.isEmpty)
+                && changedInvalid.isEmpty && !subscriptions.values.contains { $0.hasBacklog })
         guard settled else { return }
         let waiters = syncWaiters
         syncWaiters.removeAll()
