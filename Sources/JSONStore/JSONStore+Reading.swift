@@ -28,8 +28,8 @@ extension JSONStore {
             case .missing: continue  // removed since the listing
             }
         }
-        items.sort { $0.id < $1.id }
-        invalid.sort { $0.name < $1.name }
+        items.sort { UTF8Key.less($0.id, $1.id) }
+        invalid.sort { UTF8Key.less($0.name, $1.name) }
         return StoreContents(items: items, invalid: invalid)
     }
 

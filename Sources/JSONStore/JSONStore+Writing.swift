@@ -29,6 +29,10 @@ extension JSONStore {
             throw StoreError.system(error, "could not take the store lock", file: join(path, StoreLock.fileName))
         }
         defer { lock.close() }
+        if !staleFilesSwept.exchange(true, ordering: .relaxed) {
+            // Under the lock, so no live writer's temp file is taken for a dead one's.
+            AtomicFile.removeStale(in: dir, olderThan: options.staleTemporaryFileAge)
+        }
         let transaction = Transaction(store: self, directory: dir)
         let result = try body(transaction)
         try transaction.commit()

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// A store: a directory of JSON files, one item per file.
 ///
@@ -27,7 +28,8 @@ public final class JSONStore: Sendable {
         /// The deepest nesting of arrays and objects accepted in an item file.
         public var maxDepth: Int = 512
         /// Our temp files older than this many seconds are left by crashed writers and
-        /// are removed when the store is opened.
+        /// are removed by the first write of this `JSONStore` value (reads never list the
+        /// directory for them).
         public var staleTemporaryFileAge: Double = 60
         /// Create the directory (not its parents) when it does not exist.
         public var createDirectory = false
@@ -56,9 +58,16 @@ public final class JSONStore: Sendable {
     /// The live pipeline, started by the first observer.
     let engine: LiveEngine
 
+    /// Whether this value's first write has looked for stale temp files yet.
+    let staleFilesSwept = Atomic<Bool>(false)
+
     var reader: JSONReader { JSONReader(maxDepth: options.maxDepth, maxSize: options.maxFileSize) }
 
-    /// Opens the store in `directory` and removes stale temp files left by crashed writers.
+    /// Opens the store in `directory`.
+    ///
+    /// Opening only checks the directory: a command that reads one item does not list a
+    /// store of a million files. Temp files left by crashed writers are removed by the
+    /// first write.
     ///
     /// - Throws: `StoreError` with code `.storeUnavailable` when the directory does not exist
     ///   (unless `options.createDirectory`) or is not a directory.
@@ -75,9 +84,7 @@ public final class JSONStore: Sendable {
         if options.createDirectory && mkdir(directory, 0o755) != 0 && Errno.current != .fileExists {
             throw StoreError.system(.current, "could not create the store directory", file: directory)
         }
-        let dir = try openDirectory()
-        AtomicFile.removeStale(in: dir, olderThan: options.staleTemporaryFileAge)
-        dir.close()
+        try openDirectory().close()
     }
 
     deinit {

@@ -76,17 +76,17 @@ struct ChangeSetModelTests {
                 let id = "k\(Int.random(in: 0..<30, using: &random))"
                 guard touched.insert(id).inserted else { continue }
                 switch Int.random(in: 0..<4, using: &random) {
-                case 0: snapshot.entries.removeValue(forKey: id)
+                case 0: snapshot.entries.removeValue(forKey: UTF8Key(id))
                 case 1:  // becomes invalid, keeping its value
-                    if let entry = snapshot.entries[id] {
+                    if let entry = snapshot.entries[UTF8Key(id)] {
                         let error = StoreError(code: .invalidJSON, message: "bad \(round)")
-                        snapshot.entries.updateValue(Entry(item: entry.item, error: error), forKey: id)
+                        snapshot.entries.updateValue(Entry(item: entry.item, error: error), forKey: UTF8Key(id))
                     }
                 default:
                     let new = item(id, Int.random(in: 0..<5, using: &random), Int.random(in: 0..<9, using: &random))
-                    snapshot.entries.updateValue(Entry(item: new, error: nil), forKey: id)
+                    snapshot.entries.updateValue(Entry(item: new, error: nil), forKey: UTF8Key(id))
                 }
-                changes.append(EntryChange(id: id, old: old.entries[id], new: snapshot.entries[id]))
+                changes.append(EntryChange(id: id, old: old.entries[UTF8Key(id)], new: snapshot.entries[UTF8Key(id)]))
             }
             snapshot.version += 1
             let previous = results.map(\.id)

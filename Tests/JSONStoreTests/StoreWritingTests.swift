@@ -162,7 +162,7 @@ struct StoreWritingTests {
         #expect(try temp.names().allSatisfy { !$0.hasSuffix(".tmp") && $0 != "gone.json" })
     }
 
-    @Test("stale temp files of ours are removed on open; other files are not")
+    @Test("stale temp files of ours are removed by the first write, not on open; other files are not")
     func staleTemporaryFiles() throws {
         let temp = try TemporaryStore()
         let ours = ".jsonstore-0123456789abcdef.tmp"
@@ -172,7 +172,10 @@ struct StoreWritingTests {
         var old = [timespec(tv_sec: 1_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000, tv_nsec: 0)]
         for name in [ours] + similar { #expect(utimensat(AT_FDCWD, temp.path + "/" + name, &old, 0) == 0) }
 
-        _ = try JSONStore(directory: temp.path)
+        let store = try JSONStore(directory: temp.path)
+        _ = try store.item("x")
+        #expect(try temp.names().contains(ours))  // reading lists nothing
+        try store.put("x", ["n": 1])
         let names = try temp.names()
         #expect(!names.contains(ours))
         #expect(names.contains(fresh))

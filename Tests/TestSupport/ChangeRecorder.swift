@@ -98,14 +98,14 @@ public final class ChangeRecorder: Sendable {
             return s.violations.append("malformed change set \(changes)")
         }
         for (k, index) in changes.deletions.enumerated() {
-            guard index < previous.count, previous[index] == changes.deleted[k].id else {
+            guard index < previous.count, UTF8Key.equal(previous[index], changes.deleted[k].id) else {
                 return s.violations.append("deletion \(index) is not \(changes.deleted[k].id)")
             }
         }
         for (k, index) in changes.modifications.enumerated() {
             let newIndex = changes.modificationsNew[k]
-            guard index < previous.count, previous[index] == changes.modified[k].old.id,
-                newIndex < newIDs.count, newIDs[newIndex] == changes.modified[k].new.id
+            guard index < previous.count, UTF8Key.equal(previous[index], changes.modified[k].old.id),
+                newIndex < newIDs.count, UTF8Key.equal(newIDs[newIndex], changes.modified[k].new.id)
             else {
                 return s.violations.append("modification \(index)→\(newIndex) does not match")
             }
@@ -115,10 +115,10 @@ public final class ChangeRecorder: Sendable {
             guard index <= list.count else { return s.violations.append("insertion \(index) out of range") }
             list.insert(changes.inserted[k].id, at: index)
         }
-        if list != newIDs { s.violations.append("applying the change set gave \(list), not \(newIDs)") }
+        if !sameBytes(list, newIDs) { s.violations.append("applying the change set gave \(list), not \(newIDs)") }
         for move in changes.moves {
             guard changes.deletions.contains(move.from), changes.insertions.contains(move.to),
-                previous[move.from] == newIDs[move.to]
+                UTF8Key.equal(previous[move.from], newIDs[move.to])
             else { return s.violations.append("move \(move) does not match") }
         }
     }
@@ -131,10 +131,16 @@ public final class ChangeRecorder: Sendable {
             if let field = sortField, let x = a[field]?.doubleValue, let y = b[field]?.doubleValue, x != y {
                 ordered = descending ? x > y : x < y
             } else {
-                ordered = a.id < b.id
+                ordered = UTF8Key.less(a.id, b.id)
             }
             if !ordered { return s.violations.append("results out of order at \(i): \(a.id), \(b.id)") }
         }
+    }
+
+    /// Whether two lists of ids are the same byte for byte (`String ==` would take
+    /// canonically equivalent ids for one).
+    public func sameBytes(_ a: [String], _ b: [String]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { UTF8Key.equal($0, $1) }
     }
 
     /// Waits until `predicate` holds for the recorded state, or `timeout` seconds pass.

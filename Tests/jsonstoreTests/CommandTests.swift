@@ -75,8 +75,10 @@ struct CommandTests {
         var result = try await jsonstore(temp, ["put", "new", "-"], stdin: "{\"title\": \"New\", \"priority\": 5}")
         #expect(result.status == 0)
         #expect(temp.readFile("new.json") == "{\n  \"title\": \"New\",\n  \"priority\": 5\n}\n")
-        try temp.writeFile("../input.json", "{\"status\": \"done\", \"title\": \"Tea!\"}")
-        result = try await jsonstore(temp, ["put", "tea", temp.path + "/../input.json"])
+        // The input file lives in a directory of this test's own, never in $TMPDIR itself.
+        let scratch = try TemporaryStore()
+        try scratch.writeFile("input.json", "{\"status\": \"done\", \"title\": \"Tea!\"}")
+        result = try await jsonstore(temp, ["put", "tea", scratch.path + "/input.json"])
         #expect(result.status == 0)
         #expect(temp.readFile("tea.json") == "{\n  \"title\": \"Tea!\",\n  \"status\": \"done\"\n}\n")
         result = try await jsonstore(temp, ["put", "tea"], stdin: "{\n  \"title\": tru\n}")
@@ -88,7 +90,17 @@ struct CommandTests {
         #expect(temp.readFile("tea.json") == "{\n  \"title\": \"Tea!\",\n  \"status\": \"done\"\n}\n")
         result = try await jsonstore(temp, ["put", "x", "/nonexistent/file.json"])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("/nonexistent/file.json"))
+        #expect(result.stderr == "jsonstore: /nonexistent/file.json: cannot open the file: No such file or directory\n")
+        result = try await jsonstore(temp, ["put", "x", scratch.path])
+        #expect(result.status == 1)
+        #expect(result.stderr == "jsonstore: \(scratch.path): cannot read the file: Is a directory\n")
+        // Larger than the item limit: refused before parsing, the store untouched.
+        let big = "{\"pad\": \"" + String(repeating: "x", count: 17 << 20) + "\"}"
+        try scratch.writeFile("big.json", big)
+        result = try await jsonstore(temp, ["put", "x", scratch.path + "/big.json"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("big.json: larger than the 16 MiB limit"))
+        #expect(temp.readFile("x.json") == nil)
     }
 
     @Test("set patches members, creating the item if missing")

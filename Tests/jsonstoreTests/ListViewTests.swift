@@ -6,11 +6,11 @@ import Testing
 /// Results of `count` items, as the store would deliver them.
 func makeResults(_ count: Int, title: (Int) -> String = { "Task \($0)" }) -> (Results, StoreSnapshot) {
     var snapshot = StoreSnapshot()
-    var elements: [(String, Entry)] = []
+    var elements: [(UTF8Key, Entry)] = []
     for i in 0..<count {
         let id = String(format: "item-%06d", i)
         let object: JSONObject = ["id": .string(id), "title": .string(title(i)), "n": .number(JSONNumber(i))]
-        elements.append((id, Entry(item: Item(id: id, object: object, fingerprint: Fingerprint(Array(id.utf8))), error: nil)))
+        elements.append((UTF8Key(id), Entry(item: Item(id: id, object: object, fingerprint: Fingerprint(Array(id.utf8))), error: nil)))
     }
     snapshot.entries = SortedTree(sortedDistinct: elements)
     snapshot.version = 1
@@ -19,11 +19,11 @@ func makeResults(_ count: Int, title: (Int) -> String = { "Task \($0)" }) -> (Re
 
 /// The update that sets `id`'s title, as the store would deliver it.
 func modify(_ results: Results, _ snapshot: inout StoreSnapshot, id: String, title: String) -> StoreChange {
-    let old = snapshot.entries[id]!
+    let old = snapshot.entries[UTF8Key(id)]!
     var object = old.item!.object
     object["title"] = .string(title)
     let new = Entry(item: Item(id: id, object: object, fingerprint: Fingerprint(Array(title.utf8))), error: nil)
-    snapshot.entries.updateValue(new, forKey: id)
+    snapshot.entries.updateValue(new, forKey: UTF8Key(id))
     snapshot.version += 1
     let (next, changes) = results.applying([EntryChange(id: id, old: old, new: new)], snapshot: snapshot, invalid: [], resolved: [])
     return .update(next, changes)
@@ -33,7 +33,7 @@ func modify(_ results: Results, _ snapshot: inout StoreSnapshot, id: String, tit
 func insert(_ results: Results, _ snapshot: inout StoreSnapshot, id: String) -> StoreChange {
     let object: JSONObject = ["id": .string(id), "title": "new", "n": 0]
     let new = Entry(item: Item(id: id, object: object, fingerprint: Fingerprint(Array(id.utf8))), error: nil)
-    snapshot.entries.updateValue(new, forKey: id)
+    snapshot.entries.updateValue(new, forKey: UTF8Key(id))
     snapshot.version += 1
     let (next, changes) = results.applying([EntryChange(id: id, old: nil, new: new)], snapshot: snapshot, invalid: [], resolved: [])
     return .update(next, changes)
@@ -214,14 +214,14 @@ struct ListViewTests {
             for _ in 0..<Int.random(in: 1...6, using: &random) {
                 let id = "item-\(Int.random(in: 0..<40, using: &random))"
                 guard touched.insert(id).inserted else { continue }
-                let old = snapshot.entries[id]
+                let old = snapshot.entries[UTF8Key(id)]
                 var new: Entry?
                 if old == nil || Int.random(in: 0..<4, using: &random) > 0 {
                     let title = "\(words.randomElement(using: &random)!) \(Int.random(in: 0..<9, using: &random))"
                     let object: JSONObject = ["id": .string(id), "title": .string(title)]
                     new = Entry(item: Item(id: id, object: object, fingerprint: Fingerprint(Array((id + title).utf8))), error: nil)
                 }
-                if let new { snapshot.entries.updateValue(new, forKey: id) } else { snapshot.entries.removeValue(forKey: id) }
+                if let new { snapshot.entries.updateValue(new, forKey: UTF8Key(id)) } else { snapshot.entries.removeValue(forKey: UTF8Key(id)) }
                 edits.append(EntryChange(id: id, old: old, new: new))
             }
             snapshot.version += 1

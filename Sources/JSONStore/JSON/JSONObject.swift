@@ -1,5 +1,7 @@
 /// A JSON object whose members keep their order.
 ///
+/// Keys are matched by their UTF-8 bytes (RFC 8259 §8.3), not by Unicode equivalence.
+///
 /// Setting an existing member keeps its place; a new member is appended; setting `nil`
 /// removes one. That is what makes a rewrite of a hand-edited file a small diff.
 ///
@@ -48,14 +50,14 @@ public struct JSONObject: Sendable, Hashable {
 
     /// The position of `key`, if present.
     public func index(of key: String) -> Int? {
-        members.firstIndex { $0.key == key }
+        members.firstIndex { UTF8Key.equal($0.key, key) }
     }
 
     /// The value of `key`; setting keeps the member's place, appends a new key, and removes
     /// the member when set to `nil`.
     public subscript(key: String) -> JSONValue? {
         get {
-            for member in members where member.key == key { return member.value }
+            for member in members where UTF8Key.equal(member.key, key) { return member.value }
             return nil
         }
         set {
@@ -86,11 +88,11 @@ public struct JSONObject: Sendable, Hashable {
     /// Used when an item is replaced, so the file keeps the order a person gave it.
     public func ordered(like reference: JSONObject) -> JSONObject {
         guard !reference.isEmpty else { return self }
-        var rank: [String: Int] = [:]
-        for (i, key) in reference.keys.enumerated() { rank[key] = i }
-        let known = members.filter { rank[$0.key] != nil }
-            .sorted { rank[$0.key]! < rank[$1.key]! }
-        let new = members.filter { rank[$0.key] == nil }
+        var rank: [UTF8Key: Int] = [:]
+        for (i, key) in reference.keys.enumerated() { rank[UTF8Key(key)] = i }
+        let known = members.filter { rank[UTF8Key($0.key)] != nil }
+            .sorted { rank[UTF8Key($0.key)]! < rank[UTF8Key($1.key)]! }
+        let new = members.filter { rank[UTF8Key($0.key)] == nil }
         return JSONObject(uniqueMembers: known + new)
     }
 }

@@ -42,10 +42,11 @@ final class LiveEngine: @unchecked Sendable {
     private var detached = false
     private var working = StoreSnapshot()
     private var published = StoreSnapshot()
-    private var changedIDs: Set<String> = []
-    private var changedInvalid: Set<String> = []
-    private var pendingDeletions: [String: DispatchTime] = [:]
-    private var laterReads: [String: DispatchTime] = [:]
+    // Ids and file names by their bytes (see `UTF8Key`).
+    private var changedIDs: Set<UTF8Key> = []
+    private var changedInvalid: Set<UTF8Key> = []
+    private var pendingDeletions: [UTF8Key: DispatchTime] = [:]
+    private var laterReads: [UTF8Key: DispatchTime] = [:]
     /// Since when changes have waited for a pending deletion, if they are waiting.
     private var heldSince: DispatchTime?
     private var subscriptions: [ObjectIdentifier: Subscription] = [:]
@@ -216,16 +217,16 @@ final class LiveEngine: @unchecked Sendable {
 
         if !loaded {
             // The first load: build the snapshot in one pass, then send `.initial`.
-            var elements: [(String, Entry)] = []
+            var elements: [(UTF8Key, Entry)] = []
             elements.reserveCapacity(ids.count)
             var invalid = badNames
             for (id, outcome) in zip(ids, outcomes) {
                 switch outcome {
-                case .item(let item): elements.append((id, Entry(item: item, error: nil)))
+                case .item(let item): elements.append((UTF8Key(id), Entry(item: item, error: nil)))
                 case .invalid(let error):
-                    elements.append((id, Entry(item: nil, error: error)))
+                    elements.append((UTF8Key(id), Entry(item: nil, error: error)))
                     let file = InvalidFile(itemID: id, error: error)
-                    invalid[file.name] = file
+                    invalid[UTF8Key(file.name)] = file
                 case .missing: continue
                 }
             }
@@ -236,9 +237,9 @@ final class LiveEngine: @unchecked Sendable {
             for subscription in subscriptions.values { subscription.start(from: published, engine: self) }
         } else {
             // A resync: compare with memory; what is gone now is gone at once.
-            let seen = Set(ids)
+            let seen = Set(ids.lazy.map(UTF8Key.init))
             var gone: [String] = []
-            working.entries.forEach { id, _ in if !seen.contains(id) { gone.append(id) } }
+            working.entries.forEach { id, _ in if !seen.contains(id) { gone.append(id.string) } }
             for id in gone { remove(id) }
             for (id, outcome) in zip(ids, outcomes) { apply(outcome, to: id) }
             // Bad names (no id) no longer listed are gone; item files were handled above.
@@ -295,9 +296,9 @@ final class LiveEngine: @unchecked Sendable {
         if batch.overflow {
             return rescan(reason: "inotify queue overflow")
         }
-        for name in batch.readLater where !batch.readNow.contains(name) { readLater(name) }
+        for name in batch.readLater where !batch.readNow.contains(name) { readLater(name.string) }
         for name in batch.readNow { laterReads[name] = nil }
-        readNames(batch.readNow)
+        readNames(batch.readNow.lazy.map(\.string))
         if !batch.undecodable.isEmpty { refreshUndecodableNames() }
         publish()
     }
@@ -306,7 +307,7 @@ final class LiveEngine: @unchecked Sendable {
     ///
     /// A missing item file starts its deletion grace period, unless its id is in
     /// `missingIsGone`: those periods are over, and missing now means deleted.
-    private func readNames<S: Sequence>(_ names: S, missingIsGone: Set<String> = [])
+    private func readNames<S: Sequence>(_ names: S, missingIsGone: Set<UTF8Key> = [])
     where S.Element == String {
         let names = Array(names)
         guard !names.isEmpty, let dir = openDirectory() else { return }
@@ -318,26 +319,28 @@ final class LiveEngine: @unchecked Sendable {
             case .item(let id): ids.append(id)
             case .invalid(let id, let why):
                 let exists = (try? dir.linkStatus(of: name)) != nil
-                if exists != (working.invalid[name] != nil) {
-                    working.invalid[name] = exists ? .badName(name, id: id, reason: why, path: configuration.path) : nil
-                    changedInvalid.insert(name)
+                let key = UTF8Key(name)
+                if exists != (working.invalid[key] != nil) {
+                    working.invalid[key] = exists ? .badName(name, id: id, reason: why, path: configuration.path) : nil
+                    changedInvalid.insert(key)
                 }
             }
         }
         for (id, outcome) in zip(ids, read(ids, in: dir)) {
+            let key = UTF8Key(id)
             if case .missing = outcome {
-                if missingIsGone.contains(id) {
+                if missingIsGone.contains(key) {
                     remove(id)
-                } else if working.entries[id] != nil, pendingDeletions[id] == nil {
+                } else if working.entries[key] != nil, pendingDeletions[key] == nil {
                     // Editors save by removing or renaming the old file first: wait a
                     // moment before calling it a deletion.
                     let deadline = DispatchTime.now() + configuration.deletionGrace
-                    pendingDeletions[id] = deadline
+                    pendingDeletions[key] = deadline
                     wake(at: deadline)
                 }
                 continue
             }
-            pendingDeletions[id] = nil
+            pendingDeletions[key] = nil
             if case .invalid(let error) = outcome, error.code == .invalidJSON,
                 isBeingWritten(ItemID.fileName(id), in: dir)
             {
@@ -361,9 +364,10 @@ final class LiveEngine: @unchecked Sendable {
 
     /// Reads `name` after the fallback delay, unless a read is due already.
     private func readLater(_ name: String) {
-        guard laterReads[name] == nil else { return }
+        let key = UTF8Key(name)
+        guard laterReads[key] == nil else { return }
         let deadline = DispatchTime.now() + configuration.fallbackDelay
-        laterReads[name] = deadline
+        laterReads[key] = deadline
         wake(at: deadline)
     }
 
@@ -383,14 +387,16 @@ final class LiveEngine: @unchecked Sendable {
         guard let dir = openDirectory() else { return }
         defer { dir.close() }
         guard let names = try? DirectoryScan.names(in: dir) else { return }
-        var current: [String: InvalidFile] = [:]
+        var current: [UTF8Key: InvalidFile] = [:]
         for case .notUTF8(let repaired) in names {
-            if let file = InvalidFile.undecodableName(repaired, path: configuration.path) { current[repaired] = file }
+            if let file = InvalidFile.undecodableName(repaired, path: configuration.path) {
+                current[UTF8Key(repaired)] = file
+            }
         }
         // A bad name no longer listed as undecodable is gone, unless it is a (decodable)
         // name that still exists.
         for (name, file) in working.invalid where file.id == nil && current[name] == nil
-            && (try? dir.linkStatus(of: name)) == nil
+            && (try? dir.linkStatus(of: name.string)) == nil
         {
             working.invalid[name] = nil
             changedInvalid.insert(name)
@@ -415,7 +421,9 @@ final class LiveEngine: @unchecked Sendable {
         guard !deletions.isEmpty || !reads.isEmpty else { return }
         for name in reads { laterReads[name] = nil }
         for id in deletions { pendingDeletions[id] = nil }
-        readNames(reads + deletions.map(ItemID.fileName), missingIsGone: Set(deletions))
+        readNames(
+            (reads + deletions.map { UTF8Key(ItemID.fileName($0.string)) }).map(\.string),
+            missingIsGone: Set(deletions))
         publish()
     }
 
@@ -423,7 +431,7 @@ final class LiveEngine: @unchecked Sendable {
 
     /// Applies what the file of `id` holds now to the working snapshot.
     private func apply(_ outcome: ItemFile.Outcome, to id: String) {
-        let old = working.entries[id]
+        let old = working.entries[UTF8Key(id)]
         switch outcome {
         case .item(let item):
             if let old, old.error == nil, old.item?.fingerprint == item.fingerprint { return }
@@ -438,9 +446,9 @@ final class LiveEngine: @unchecked Sendable {
     }
 
     private func set(_ id: String, _ entry: Entry) {
-        working.entries.updateValue(entry, forKey: id)
-        changedIDs.insert(id)
-        let name = ItemID.fileName(id)
+        working.entries.updateValue(entry, forKey: UTF8Key(id))
+        changedIDs.insert(UTF8Key(id))
+        let name = UTF8Key(ItemID.fileName(id))
         if let error = entry.error {
             working.invalid[name] = InvalidFile(itemID: id, error: error)
             changedInvalid.insert(name)
@@ -450,10 +458,11 @@ final class LiveEngine: @unchecked Sendable {
     }
 
     private func remove(_ id: String) {
-        guard working.entries.removeValue(forKey: id) != nil else { return }
-        changedIDs.insert(id)
-        if working.invalid.removeValue(forKey: ItemID.fileName(id)) != nil {
-            changedInvalid.insert(ItemID.fileName(id))
+        guard working.entries.removeValue(forKey: UTF8Key(id)) != nil else { return }
+        changedIDs.insert(UTF8Key(id))
+        let name = UTF8Key(ItemID.fileName(id))
+        if working.invalid.removeValue(forKey: name) != nil {
+            changedInvalid.insert(name)
         }
     }
 
@@ -484,7 +493,7 @@ final class LiveEngine: @unchecked Sendable {
         }
         heldSince = nil
         let held = changedIDs.filter { pendingDeletions[$0] != nil }
-        let heldNames = Set(held.map(ItemID.fileName))
+        let heldNames = Set(held.map { UTF8Key(ItemID.fileName($0.string)) })
         let ids = changedIDs.subtracting(held)
         let names = changedInvalid.subtracting(heldNames)
         guard !ids.isEmpty || !names.isEmpty else { return finishSyncIfSettled() }
@@ -495,7 +504,7 @@ final class LiveEngine: @unchecked Sendable {
             } else {
                 snapshot.entries.removeValue(forKey: id)
             }
-            let name = ItemID.fileName(id)
+            let name = UTF8Key(ItemID.fileName(id.string))
             snapshot.invalid[name] = published.invalid[name]
         }
         snapshot.version = published.version + 1

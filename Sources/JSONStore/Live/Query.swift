@@ -10,7 +10,7 @@
 public struct Query: Sendable {
     /// The order of results.
     public enum Order: Sendable, Equatable {
-        /// By id, ascending.
+        /// By id, ascending, comparing the ids' UTF-8 bytes.
         case id
         /// By the value of a top-level member, ties broken by id ascending. Items without
         /// the member come first when ascending.
@@ -91,7 +91,7 @@ public struct Query: Sendable {
     }
 }
 
-/// An item's place in sorted results: its sort value, then its id.
+/// An item's place in sorted results: its sort value, then its id (by bytes).
 struct SortKey: Comparable, Hashable, Sendable {
     let primary: JSONValue?
     let id: String
@@ -101,22 +101,22 @@ struct SortKey: Comparable, Hashable, Sendable {
         switch JSONOrdering.compare(a.primary, b.primary) {
         case .less: return !a.descending
         case .greater: return a.descending
-        case .equal: return a.id < b.id
+        case .equal: return UTF8Key.less(a.id, b.id)
         }
     }
 
     static func == (a: SortKey, b: SortKey) -> Bool {
-        a.id == b.id && JSONOrdering.compare(a.primary, b.primary) == .equal
+        UTF8Key.equal(a.id, b.id) && JSONOrdering.compare(a.primary, b.primary) == .equal
     }
 
     func hash(into hasher: inout Hasher) {
-        hasher.combine(id)
+        hasher.combine(UTF8Key(id))
     }
 }
 
 /// A total order on JSON values for sorting: missing < null < false < true < numbers <
-/// strings < arrays < objects; numbers by value, strings by Unicode order, arrays
-/// element by element, objects by their text.
+/// strings < arrays < objects; numbers by value, strings by their UTF-8 bytes (which is
+/// code point order), arrays element by element, objects by their text.
 enum JSONOrdering {
     enum Result { case less, equal, greater }
 
@@ -128,7 +128,7 @@ enum JSONOrdering {
         case (.number(let x), .number(let y)):
             let (dx, dy) = (x.doubleValue, y.doubleValue)
             return dx < dy ? .less : (dy < dx ? .greater : .equal)
-        case (.string(let x), .string(let y)): return x < y ? .less : (y < x ? .greater : .equal)
+        case (.string(let x), .string(let y)): return order(UTF8Key.compare(x, y))
         case (.array(let x), .array(let y)):
             for (ex, ey) in zip(x, y) {
                 let c = compare(ex, ey)
@@ -136,10 +136,13 @@ enum JSONOrdering {
             }
             return x.count < y.count ? .less : (y.count < x.count ? .greater : .equal)
         case (.object, .object):
-            let (sx, sy) = (a!.description, b!.description)
-            return sx < sy ? .less : (sy < sx ? .greater : .equal)
+            return order(UTF8Key.compare(a!.description, b!.description))
         default: return .equal
         }
+    }
+
+    private static func order(_ comparison: Int) -> Result {
+        comparison < 0 ? .less : (comparison > 0 ? .greater : .equal)
     }
 
     private static func rank(_ value: JSONValue?) -> Int {

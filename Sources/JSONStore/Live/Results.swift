@@ -45,7 +45,7 @@ public struct Results: RandomAccessCollection, Sendable {
 
     /// The position of the item `id`, if it is in the results. O(log n).
     public func index(ofID id: String) -> Int? {
-        guard let item = snapshot.entries[id]?.item, query.includes(item) else { return nil }
+        guard let item = snapshot.entries[UTF8Key(id)]?.item, query.includes(item) else { return nil }
         let key = query.sortKey(item)
         guard tree[key] != nil else { return nil }
         return tree.rank(of: key)
@@ -54,7 +54,7 @@ public struct Results: RandomAccessCollection, Sendable {
     /// Why the file of item `id` is invalid, if it is. Its last valid value stays in the
     /// results, flagged by this error, until the file is fixed or removed.
     public func error(for id: String) -> StoreError? {
-        snapshot.entries[id]?.error
+        snapshot.entries[UTF8Key(id)]?.error
     }
 
     /// Every invalid file in the store, sorted by name (not only those in these results).

@@ -16,14 +16,14 @@ struct Entry: Sendable {
 struct StoreSnapshot: Sendable {
     /// The version: one more for every delivered batch of changes.
     var version = 0
-    /// Every id with a file, valid or not.
-    var entries = SortedTree<String, Entry>()
-    /// Every invalid file by name: items whose file is invalid, and names that give no
-    /// valid id. Small, so a plain dictionary.
-    var invalid: [String: InvalidFile] = [:]
+    /// Every id with a file, valid or not, by the id's bytes.
+    var entries = SortedTree<UTF8Key, Entry>()
+    /// Every invalid file by its name's bytes: items whose file is invalid, and names that
+    /// give no valid id. Small, so a plain dictionary.
+    var invalid: [UTF8Key: InvalidFile] = [:]
 
-    /// The invalid files sorted by name.
+    /// The invalid files sorted by name (by bytes).
     var invalidFiles: [InvalidFile] {
-        invalid.values.sorted { $0.name < $1.name }
+        invalid.sorted { $0.key < $1.key }.map(\.value)
     }
 }

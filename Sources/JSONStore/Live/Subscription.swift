@@ -23,8 +23,8 @@ extension LiveEngine {
         /// Whether an update was handed to the executor and its callback has not returned.
         private var inFlight = false
         /// Ids and invalid-file names changed since `results`, waiting for `inFlight`.
-        private var backlogIDs: Set<String> = []
-        private var backlogNames: Set<String> = []
+        private var backlogIDs: Set<UTF8Key> = []
+        private var backlogNames: Set<UTF8Key> = []
         /// An error to send once the backlog before it has gone out.
         private var deferredError: StoreError?
         /// The newest snapshot the backlog leads to.
@@ -53,7 +53,7 @@ extension LiveEngine {
         /// `snapshot`, now or, if an update is in flight, once it has been taken.
         ///
         /// - Complexity: O(k log n) for k changed ids.
-        func publish(ids: some Sequence<String>, names: some Sequence<String>,
+        func publish(ids: some Sequence<UTF8Key>, names: some Sequence<UTF8Key>,
                      snapshot: StoreSnapshot, engine: LiveEngine)
         {
             guard results != nil else { return }
@@ -82,7 +82,7 @@ extension LiveEngine {
             if let snapshot = newest, let base = results {
                 newest = nil
                 let changes = backlogIDs.map {
-                    EntryChange(id: $0, old: base.snapshot.entries[$0], new: snapshot.entries[$0])
+                    EntryChange(id: $0.string, old: base.snapshot.entries[$0], new: snapshot.entries[$0])
                 }
                 var invalid: [InvalidFile] = []
                 var resolved: [String] = []
@@ -90,7 +90,7 @@ extension LiveEngine {
                     if let file = snapshot.invalid[name] {
                         invalid.append(file)
                     } else if base.snapshot.invalid[name] != nil {
-                        resolved.append(name)
+                        resolved.append(name.string)
                     }
                 }
                 backlogIDs.removeAll()

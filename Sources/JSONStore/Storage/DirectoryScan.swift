@@ -37,10 +37,10 @@ enum DirectoryScan {
 }
 
 /// A store directory's listing sorted out: the ids of item files, and the names that are
-/// invalid by their name alone (an invalid id, bytes that are not UTF-8).
+/// invalid by their name alone (an invalid id, bytes that are not UTF-8), by their bytes.
 struct StoreListing {
     var ids: [String] = []
-    var badNames: [String: InvalidFile] = [:]
+    var badNames: [UTF8Key: InvalidFile] = [:]
 
     init(_ names: [DirectoryScan.Name], path: String) {
         for name in names {
@@ -49,10 +49,13 @@ struct StoreListing {
                 switch EntryName(text) {
                 case .ignored: continue
                 case .item(let id): ids.append(id)
-                case .invalid(let id, let reason): badNames[text] = .badName(text, id: id, reason: reason, path: path)
+                case .invalid(let id, let reason):
+                    badNames[UTF8Key(text)] = .badName(text, id: id, reason: reason, path: path)
                 }
             case .notUTF8(let repaired):
-                if let file = InvalidFile.undecodableName(repaired, path: path) { badNames[repaired] = file }
+                if let file = InvalidFile.undecodableName(repaired, path: path) {
+                    badNames[UTF8Key(repaired)] = file
+                }
             }
         }
     }

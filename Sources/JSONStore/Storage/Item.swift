@@ -27,6 +27,16 @@ public struct Item: Sendable, Hashable, Identifiable {
     /// The item's file name, `<id>.json`.
     public var fileName: String { ItemID.fileName(id) }
 
+    /// Equal when the ids have the same bytes and the objects and fingerprints are equal.
+    public static func == (a: Item, b: Item) -> Bool {
+        UTF8Key.equal(a.id, b.id) && a.fingerprint == b.fingerprint && a.object == b.object
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(UTF8Key(id))
+        hasher.combine(fingerprint)
+    }
+
     /// Decodes the item as `T`. A property `id` of `T` receives the file's id.
     ///
     /// - Throws: `StoreError` with code `.invalidItem`, naming the member at fault.
@@ -65,8 +75,8 @@ public struct InvalidFile: Sendable, CustomStringConvertible {
     public var description: String { error.description }
 }
 
-/// Everything a store holds at one moment: its items sorted by id, and the files that are
-/// not valid items.
+/// Everything a store holds at one moment: its items sorted by id (by the ids' UTF-8
+/// bytes), and the files that are not valid items.
 public struct StoreContents: Sendable {
     /// The valid items, sorted by id.
     public var items: [Item]

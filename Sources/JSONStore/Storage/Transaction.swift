@@ -18,9 +18,10 @@ public final class Transaction {
 
     private let store: JSONStore
     private let directory: FileDescriptor
-    private var changes: [String: Change] = [:]
+    // By the ids' bytes (see `UTF8Key`), so twin ids are two items.
+    private var changes: [UTF8Key: Change] = [:]
     private var order: [String] = []
-    private var onDisk: [String: OnDisk] = [:]
+    private var onDisk: [UTF8Key: OnDisk] = [:]
 
     init(store: JSONStore, directory: FileDescriptor) {
         self.store = store
@@ -28,16 +29,16 @@ public final class Transaction {
     }
 
     private func disk(_ id: String) -> OnDisk {
-        if let known = onDisk[id] { return known }
+        if let known = onDisk[UTF8Key(id)] { return known }
         let (outcome, status) = ItemFile.read(
             id: id, in: directory, path: store.path, reader: store.reader)
         let read = OnDisk(outcome: outcome, status: status)
-        onDisk[id] = read
+        onDisk[UTF8Key(id)] = read
         return read
     }
 
     private func record(_ id: String, _ change: Change) {
-        if changes.updateValue(change, forKey: id) == nil { order.append(id) }
+        if changes.updateValue(change, forKey: UTF8Key(id)) == nil { order.append(id) }
     }
 
     func notFound(_ id: String) -> StoreError {
@@ -49,7 +50,7 @@ public final class Transaction {
     /// - Throws: `StoreError`: `.invalidID`, or the file's error when it is not a valid item.
     public func item(_ id: String) throws(StoreError) -> Item? {
         try ItemID.validate(id)
-        switch changes[id] {
+        switch changes[UTF8Key(id)] {
         case .put(let object):
             let bytes = JSONWriter.pretty(.object(fileObject(object)))
             var withID = object
@@ -119,7 +120,7 @@ public final class Transaction {
     public func delete(_ id: String) throws(StoreError) -> Bool {
         try ItemID.validate(id)
         let existed: Bool
-        switch changes[id] {
+        switch changes[UTF8Key(id)] {
         case .put: existed = true
         case .delete: existed = false
         case nil:
@@ -156,7 +157,7 @@ public final class Transaction {
         do throws(StoreError) {
             for id in order {
                 let name = ItemID.fileName(id)
-                switch changes[id]! {
+                switch changes[UTF8Key(id)]! {
                 case .delete:
                     if case .missing = disk(id).outcome { continue }
                     removals.append(id)

@@ -59,7 +59,7 @@ final class InotifyWatcher: DirectoryWatcher, @unchecked Sendable {
     /// alone (touch, chmod) is read now, unless a writer is at work.
     static func coalesce(_ events: [Inotify.Event]) -> WatchBatch {
         var batch = WatchBatch()
-        var writing: [String: Bool] = [:]
+        var writing: [UTF8Key: Bool] = [:]
         for event in events {
             if event.has(IN_Q_OVERFLOW) { batch.overflow = true }
             if event.has(IN_DELETE_SELF) || event.has(IN_MOVE_SELF) || event.has(IN_IGNORED) {
@@ -69,8 +69,9 @@ final class InotifyWatcher: DirectoryWatcher, @unchecked Sendable {
             case nil:
                 continue
             case .notUTF8(let repaired):
-                batch.undecodable.insert(repaired)
-            case .text(let name):
+                batch.undecodable.insert(UTF8Key(repaired))
+            case .text(let text):
+                let name = UTF8Key(text)
                 if event.has(IN_CLOSE_WRITE) || event.has(IN_MOVED_TO) || event.has(IN_MOVED_FROM)
                     || event.has(IN_DELETE) || event.has(IN_ISDIR)
                 {

@@ -23,7 +23,7 @@ final class PollingWatcher: DirectoryWatcher, @unchecked Sendable {
     private let path: String
     let control: SourceControl
     private let handler: @Sendable (WatchBatch) -> Void
-    private var last: [String: Signature] = [:]
+    private var last: [UTF8Key: Signature] = [:]
     private var gone = false
 
     init(path: String, interval: Double, queue: DispatchQueue,
@@ -42,15 +42,15 @@ final class PollingWatcher: DirectoryWatcher, @unchecked Sendable {
     }
 
     /// Every entry's signature, or `nil` when the directory cannot be listed.
-    private func listing() -> [String: Signature]? {
+    private func listing() -> [UTF8Key: Signature]? {
         guard let dir = try? FileDescriptor.openDirectory(path) else { return nil }
         defer { dir.close() }
         guard let names = try? DirectoryScan.names(in: dir) else { return nil }
-        var result: [String: Signature] = [:]
+        var result: [UTF8Key: Signature] = [:]
         for case .text(let name) in names {
             var buf = stat()
             guard fstatat(dir.rawValue, name, &buf, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
-            result[name] = Signature(status: FileStatus(buf), changeTime: buf.st_ctim)
+            result[UTF8Key(name)] = Signature(status: FileStatus(buf), changeTime: buf.st_ctim)
         }
         return result
     }

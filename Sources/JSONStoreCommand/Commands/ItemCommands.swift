@@ -37,19 +37,10 @@ enum PutCommand {
         try ItemID.validate(id)
         let source = args.positionals.count == 2 ? args.positionals[1] : "-"
         let name = source == "-" ? "<stdin>" : source
-        let data: Data
-        if source == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        } else {
-            guard let contents = FileManager.default.contents(atPath: source) else {
-                Output.error("\(Display.escaped(source)): cannot read the file")
-                return ExitStatus.failure
-            }
-            data = contents
-        }
+        let bytes = try InputFile.read(source == "-" ? nil : source, limit: JSONReader().maxSize)
         let value: JSONValue
         do {
-            value = try JSONReader().read(Array(data))
+            value = try JSONReader().read(bytes)
         } catch {
             Output.error("\(Display.escaped(name)):\(error.line):\(error.column): \(Display.escaped(error.reason))")
             return ExitStatus.failure

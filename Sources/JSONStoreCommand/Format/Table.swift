@@ -11,18 +11,19 @@ struct Table {
     static func columns<C: Collection>(for items: C, requested: [String]?, limit: Int = 6) -> [String]
     where C.Element == Item {
         if let requested { return ["id"] + requested.filter { $0 != "id" } }
-        var count: [String: Int] = [:]
-        var order: [String] = []
+        var count: [UTF8Key: Int] = [:]  // by the field name's bytes
+        var order: [UTF8Key] = []
         for item in items {
             for key in item.object.keys where key != "id" {
-                if count[key] == nil { order.append(key) }
-                count[key, default: 0] += 1
+                let field = UTF8Key(key)
+                if count[field] == nil { order.append(field) }
+                count[field, default: 0] += 1
             }
         }
         let ranked = order.enumerated().sorted {
             (count[$0.element]!, -$0.offset) > (count[$1.element]!, -$1.offset)
         }
-        return ["id"] + ranked.prefix(limit).map(\.element)
+        return ["id"] + ranked.prefix(limit).map(\.element.string)
     }
 
     /// The text of a value in a cell: strings as they are, scalar arrays joined by commas,

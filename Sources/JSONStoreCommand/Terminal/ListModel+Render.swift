@@ -76,7 +76,7 @@ extension ListModel {
                 if results.error(for: item.id) != nil {
                     mark = "!"
                     style.foreground = .red
-                } else if let highlight = highlights[item.id], highlight.until > now {
+                } else if let highlight = highlights[UTF8Key(item.id)], highlight.until > now {
                     style.background = highlight.kind == .inserted ? .green : .yellow
                     style.foreground = .black
                     style.bold = true

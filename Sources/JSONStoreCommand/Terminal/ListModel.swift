@@ -30,7 +30,7 @@ struct ListModel {
     private(set) var invalidRows: [InvalidFile] = []
     /// All invalid files, for the header (kept here: `Results.invalid` sorts on each call).
     private(set) var invalidCount = 0
-    private(set) var highlights: [String: (kind: Highlight, until: Double)] = [:]
+    private(set) var highlights: [UTF8Key: (kind: Highlight, until: Double)] = [:]
 
     private(set) var selected = 0
     private(set) var selectedID: String?
@@ -86,9 +86,9 @@ struct ListModel {
             update = (changes, self.results.count)
             self.results = results
             lastChange = clock
-            for item in changes.inserted { highlights[item.id] = (.inserted, now + Self.highlightDuration) }
+            for item in changes.inserted { highlights[UTF8Key(item.id)] = (.inserted, now + Self.highlightDuration) }
             for modification in changes.modified {
-                highlights[modification.new.id] = (.modified, now + Self.highlightDuration)
+                highlights[UTF8Key(modification.new.id)] = (.modified, now + Self.highlightDuration)
             }
             widen(with: changes.inserted + changes.modified.map(\.new))
             let table = self.table

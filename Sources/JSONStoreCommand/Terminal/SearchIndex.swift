@@ -9,30 +9,30 @@ import JSONStore
 /// instead of laying out 100,000 rows.
 struct SearchIndex {
     /// Each item's folded row text, by id.
-    private var texts: [String: [UInt8]]
+    private var texts: [UTF8Key: [UInt8]]  // by id, by its bytes
 
     /// Lays out every row of `results` once.
     ///
     /// - Complexity: O(n) row layouts.
     init(_ results: Results, table: Table) {
         texts = Dictionary(minimumCapacity: results.count)
-        for item in results { texts[item.id] = Self.rowText(item, table: table) }
+        for item in results { texts[UTF8Key(item.id)] = Self.rowText(item, table: table) }
     }
 
     /// Keeps the index in step with one update.
     ///
     /// - Complexity: O(changes) row layouts.
     mutating func apply(_ changes: ChangeSet, table: Table) {
-        for item in changes.deleted { texts[item.id] = nil }
-        for item in changes.inserted { texts[item.id] = Self.rowText(item, table: table) }
+        for item in changes.deleted { texts[UTF8Key(item.id)] = nil }
+        for item in changes.inserted { texts[UTF8Key(item.id)] = Self.rowText(item, table: table) }
         for modification in changes.modified {
-            texts[modification.new.id] = Self.rowText(modification.new, table: table)
+            texts[UTF8Key(modification.new.id)] = Self.rowText(modification.new, table: table)
         }
     }
 
     /// The folded text of `item`'s row: from the index, or laid out now.
     func text(of item: Item, table: Table) -> [UInt8] {
-        texts[item.id] ?? Self.rowText(item, table: table)
+        texts[UTF8Key(item.id)] ?? Self.rowText(item, table: table)
     }
 
     /// The row's text as the filter sees it: the cells, space-separated, folded.
