@@ -26,6 +26,27 @@ public enum HelperProcess {
         return (process, output)
     }
 
+    /// The lines `pipe` carries, as they arrive, until it is closed.
+    public static func lines(of pipe: Pipe) -> AnySequence<String> {
+        let handle = pipe.fileHandleForReading
+        var pending: [UInt8] = []
+        return AnySequence(AnyIterator {
+            while true {
+                if let newline = pending.firstIndex(of: 0x0A) {
+                    let line = String(decoding: pending[..<newline], as: UTF8.self)
+                    pending.removeSubrange(...newline)
+                    return line
+                }
+                let data = handle.availableData
+                if data.isEmpty {
+                    defer { pending.removeAll() }
+                    return pending.isEmpty ? nil : String(decoding: pending, as: UTF8.self)
+                }
+                pending += data
+            }
+        })
+    }
+
     /// Runs the worker to completion; returns its exit status and stdout.
     public static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let (process, pipe) = try start(arguments)

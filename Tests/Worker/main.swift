@@ -15,7 +15,8 @@ import TestSupport
 //                                 for SECONDS, as fast as it can, random edits of items
 //                                 item-FIRST, item-(FIRST+STEP), … below item-COUNT: atomic
 //                                 puts, rewrites in place (truncate, write), deletions;
-//                                 prints `done N` (the number of edits) at the end
+//                                 prints `ready` when it starts, `done N` (the number of
+//                                 edits) when it stops
 //
 // A StoreError is printed to stdout as `error <code>: <description>` with exit status 3.
 
@@ -71,6 +72,7 @@ func run(_ arguments: [String]) throws {
 func churn(_ dir: String, seed: UInt64, seconds: Double, ids: [String]) throws {
     let store = try JSONStore(directory: dir)
     var random = SeededRandom(seed: seed)
+    FileHandle.standardOutput.write(Data("ready\n".utf8))
     let deadline = DispatchTime.now() + seconds
     var operations = 0
     while DispatchTime.now() < deadline {
