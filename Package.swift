@@ -22,6 +22,11 @@ let package = Package(
             dependencies: ["JSONStore", "TestSupport"],
             path: "Tests/Worker"
         ),
+        // The README's Swift blocks, each a program quoted there verbatim; jsonstoreTests
+        // checks the quotes and runs the programs. Not products.
+        .executableTarget(name: "readme-observe", dependencies: ["JSONStore"], path: "Tests/ReadmeExamples/Observe"),
+        .executableTarget(name: "readme-basics", dependencies: ["JSONStore"], path: "Tests/ReadmeExamples/Basics"),
+        .executableTarget(name: "readme-async", dependencies: ["JSONStore"], path: "Tests/ReadmeExamples/Async"),
         // Benchmarks, run in a release build by scripts/bench. Not a product.
         .executableTarget(
             name: "jsonstore-bench", dependencies: ["JSONStore", "JSONStoreCommand"],
@@ -34,7 +39,10 @@ let package = Package(
         // Runs the built `jsonstore` binary, and the renderer against an in-memory screen.
         .testTarget(
             name: "jsonstoreTests",
-            dependencies: ["JSONStore", "JSONStoreCommand", "TestSupport", "jsonstore"]
+            dependencies: [
+                "JSONStore", "JSONStoreCommand", "TestSupport", "jsonstore", "readme-observe",
+                "readme-basics", "readme-async",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -87,10 +87,6 @@ public final class JSONStore: Sendable {
         try openDirectory().close()
     }
 
-    deinit {
-        engine.stop()
-    }
-
     /// Opens the store directory for `*at` calls; the caller closes it.
     func openDirectory() throws(StoreError) -> FileDescriptor {
         do {

@@ -197,9 +197,9 @@ func benchLive(directory: String, big: Int, edits: Int) throws {
 }
 
 /// The initial results of the store in `path`, as an observer receives them.
-func initialResults(_ store: JSONStore) -> Results {
+func initialResults(_ store: JSONStore) -> Results<Item> {
     final class Box: @unchecked Sendable {
-        var results = Results()
+        var results = Results<Item>()
         let done = DispatchSemaphore(value: 0)
     }
     let box = Box()
@@ -216,7 +216,7 @@ func initialResults(_ store: JSONStore) -> Results {
 
 /// Frame time of the list view: 100 items against `big`, frames alternating in batches.
 func benchRender(directory: String, big: Int, frames: Int) throws {
-    var results: [(String, Results)] = []
+    var results: [(String, Results<Item>)] = []
     for count in [100, big] {
         let path = directory + "/" + String(count)
         try fill(path, count: count)

@@ -8,7 +8,7 @@ import Testing
 /// Whether the observed results show exactly what a fresh load of the directory finds:
 /// valid items with their values, invalid files by name (an invalid file's item keeps its
 /// last valid value, flagged).
-func matchesDirectory(_ results: Results, _ store: JSONStore) throws -> Bool {
+func matchesDirectory(_ results: Results<Item>, _ store: JSONStore) throws -> Bool {
     let contents = try store.load()
     let invalidNames = Set(contents.invalid.map(\.name))
     guard Set(results.invalid.map(\.name)) == invalidNames else { return false }

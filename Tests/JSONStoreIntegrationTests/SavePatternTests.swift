@@ -11,7 +11,7 @@ struct SavePatternTests {
     static let newB = "{\n  \"title\": \"B2\",\n  \"rank\": 1\n}\n"
 
     /// Expects exactly one update, modifying only `id` to `title`.
-    func expectOneModification(_ updates: [ChangeSet], _ id: String, title: String) {
+    func expectOneModification(_ updates: [ChangeSet<Item>], _ id: String, title: String) {
         #expect(updates.count == 1, "updates: \(updates)")
         guard let update = updates.first else { return }
         #expect(update.deletions.isEmpty && update.insertions.isEmpty)

@@ -67,7 +67,7 @@ struct ChangeSetModelTests {
     func randomChanges(query: Query) {
         var random = SeededRandom(seed: 7)
         var snapshot = StoreSnapshot()
-        var results = Results.initial(query, snapshot)
+        var results = Results<Item>.initial(query, snapshot, coder: .items)
         for round in 0..<500 {
             var changes: [EntryChange] = []
             var touched: Set<String> = []
@@ -90,17 +90,28 @@ struct ChangeSetModelTests {
             }
             snapshot.version += 1
             let previous = results.map(\.id)
-            let (next, changeSet) = results.applying(changes, snapshot: snapshot, invalid: [], resolved: [])
+            let (next, changeSet) = results.applying(changes, names: [], snapshot: snapshot)
             // The incremental results equal results built from scratch.
-            let fresh = Results.initial(query, snapshot)
+            let fresh = Results<Item>.initial(query, snapshot, coder: .items)
             #expect(next.map(\.id) == fresh.map(\.id))
             #expect(next.map(\.object) == fresh.map(\.object))
             // Iteration and indexing agree.
             #expect(next.map(\.id) == (0..<next.count).map { next[$0].id })
             var list = previous
             for index in changeSet.deletions.reversed() { list.remove(at: index) }
-            for (k, index) in changeSet.insertions.enumerated() { list.insert(changeSet.inserted[k].id, at: index) }
+            for index in changeSet.insertions { list.insert(next[index].id, at: index) }
             #expect(list == next.map(\.id))
+            // The element lists are by identity: what left, what entered, what stayed and
+            // changed (moved or not), against the model.
+            let (before, after) = (Set(previous), Set(next.map(\.id)))
+            #expect(Set(changeSet.deleted.map(\.id)) == before.subtracting(after))
+            #expect(Set(changeSet.inserted.map(\.id)) == after.subtracting(before))
+            let changed = Set(changes.filter { change in
+                guard let old = change.old, let new = change.new else { return false }
+                return !old.sameAs(new)
+            }.map(\.id))
+            #expect(Set(changeSet.modified.map(\.new.id)) == changed.intersection(before).intersection(after))
+            #expect(changeSet.modified.count == changeSet.modifications.count + changeSet.moves.count)
             for (k, index) in changeSet.modifications.enumerated() {
                 #expect(previous[index] == changeSet.modified[k].old.id)
                 #expect(next[changeSet.modificationsNew[k]].id == changeSet.modified[k].new.id)

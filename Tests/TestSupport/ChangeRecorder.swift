@@ -10,9 +10,9 @@ public final class ChangeRecorder: Sendable {
         /// The ids of the latest results, in order.
         public var ids: [String] = []
         /// The latest results.
-        public var results = Results()
+        public var results = Results<Item>()
         /// Every update received, in order.
-        public var updates: [ChangeSet] = []
+        public var updates: [ChangeSet<Item>] = []
         /// When each update's callback ran.
         public var updateTimes: [DispatchTime] = []
         /// Every `.error` received.
@@ -40,13 +40,13 @@ public final class ChangeRecorder: Sendable {
     }
 
     /// The callback to pass to `observe`.
-    public var callback: @Sendable (StoreChange) -> Void {
+    public var callback: @Sendable (StoreChange<Item>) -> Void {
         { [self] change in record(change) }
     }
 
     public var current: State { state.withLock { $0 } }
 
-    public func record(_ change: StoreChange) {
+    public func record(_ change: StoreChange<Item>) {
         state.withLock { s in
             s.running += 1
             if s.running > 1 { s.overlaps += 1 }
@@ -85,21 +85,34 @@ public final class ChangeRecorder: Sendable {
         for continuation in resumed { continuation.resume() }
     }
 
-    private func check(_ changes: ChangeSet, previous: [String], results: Results, _ s: inout State) {
+    /// Checks an update against the previous list: the index arrays (by position) must
+    /// turn the previous ids into the new ones exactly, and the element lists (by
+    /// identity) must name the rows that left, entered and changed.
+    private func check(_ changes: ChangeSet<Item>, previous: [String], results: Results<Item>, _ s: inout State) {
         var list = previous
         let newIDs = results.map(\.id)
+        let moves = changes.moves
         guard changes.deletions == changes.deletions.sorted(), changes.insertions == changes.insertions.sorted(),
             changes.modifications == changes.modifications.sorted(),
-            changes.deleted.count == changes.deletions.count,
-            changes.inserted.count == changes.insertions.count,
-            changes.modified.count == changes.modifications.count,
+            changes.deleted.count + moves.count == changes.deletions.count,
+            changes.inserted.count + moves.count == changes.insertions.count,
+            changes.modified.count == changes.modifications.count + moves.count,
             changes.modificationsNew.count == changes.modifications.count
         else {
             return s.violations.append("malformed change set \(changes)")
         }
-        for (k, index) in changes.deletions.enumerated() {
+        let movedFrom = Set(moves.map(\.from))
+        let movedTo = Set(moves.map(\.to))
+        let leaving = changes.deletions.filter { !movedFrom.contains($0) }
+        let entering = changes.insertions.filter { !movedTo.contains($0) }
+        for (k, index) in leaving.enumerated() {
             guard index < previous.count, UTF8Key.equal(previous[index], changes.deleted[k].id) else {
                 return s.violations.append("deletion \(index) is not \(changes.deleted[k].id)")
+            }
+        }
+        for (k, index) in entering.enumerated() {
+            guard index < newIDs.count, UTF8Key.equal(newIDs[index], changes.inserted[k].id) else {
+                return s.violations.append("insertion \(index) is not \(changes.inserted[k].id)")
             }
         }
         for (k, index) in changes.modifications.enumerated() {
@@ -110,20 +123,25 @@ public final class ChangeRecorder: Sendable {
                 return s.violations.append("modification \(index)→\(newIndex) does not match")
             }
         }
-        for index in changes.deletions.reversed() { list.remove(at: index) }
-        for (k, index) in changes.insertions.enumerated() {
-            guard index <= list.count else { return s.violations.append("insertion \(index) out of range") }
-            list.insert(changes.inserted[k].id, at: index)
-        }
-        if !sameBytes(list, newIDs) { s.violations.append("applying the change set gave \(list), not \(newIDs)") }
-        for move in changes.moves {
-            guard changes.deletions.contains(move.from), changes.insertions.contains(move.to),
-                UTF8Key.equal(previous[move.from], newIDs[move.to])
+        for (k, move) in moves.enumerated() {
+            let modification = changes.modified[changes.modifications.count + k]
+            guard move.from < previous.count, move.to < newIDs.count,
+                UTF8Key.equal(previous[move.from], modification.old.id),
+                UTF8Key.equal(newIDs[move.to], modification.new.id),
+                changes.deletions.contains(move.from), changes.insertions.contains(move.to)
             else { return s.violations.append("move \(move) does not match") }
         }
+        for index in changes.deletions.reversed() { list.remove(at: index) }
+        for index in changes.insertions {
+            guard index <= list.count, index < newIDs.count else {
+                return s.violations.append("insertion \(index) out of range")
+            }
+            list.insert(newIDs[index], at: index)
+        }
+        if !sameBytes(list, newIDs) { s.violations.append("applying the change set gave \(list), not \(newIDs)") }
     }
 
-    private func checkOrder(_ results: Results, _ s: inout State) {
+    private func checkOrder(_ results: Results<Item>, _ s: inout State) {
         guard results.count > 1 else { return }
         for i in 1..<results.count {
             let (a, b) = (results[i - 1], results[i])

@@ -31,7 +31,7 @@ public final class LiveFixture: @unchecked Sendable {
 
     /// Waits until every edit on disk has reached the recorder, then returns the updates
     /// received since `.initial`.
-    public func settledUpdates() async -> [ChangeSet] {
+    public func settledUpdates() async -> [ChangeSet<Item>] {
         await store.synchronize()
         return recorder.current.updates
     }

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Results of `count` items, as the store would deliver them.
-func makeResults(_ count: Int, title: (Int) -> String = { "Task \($0)" }) -> (Results, StoreSnapshot) {
+func makeResults(_ count: Int, title: (Int) -> String = { "Task \($0)" }) -> (Results<Item>, StoreSnapshot) {
     var snapshot = StoreSnapshot()
     var elements: [(UTF8Key, Entry)] = []
     for i in 0..<count {
@@ -14,33 +14,33 @@ func makeResults(_ count: Int, title: (Int) -> String = { "Task \($0)" }) -> (Re
     }
     snapshot.entries = SortedTree(sortedDistinct: elements)
     snapshot.version = 1
-    return (Results.initial(.all, snapshot), snapshot)
+    return (Results<Item>.initial(.all, snapshot, coder: .items), snapshot)
 }
 
 /// The update that sets `id`'s title, as the store would deliver it.
-func modify(_ results: Results, _ snapshot: inout StoreSnapshot, id: String, title: String) -> StoreChange {
+func modify(_ results: Results<Item>, _ snapshot: inout StoreSnapshot, id: String, title: String) -> StoreChange<Item> {
     let old = snapshot.entries[UTF8Key(id)]!
     var object = old.item!.object
     object["title"] = .string(title)
     let new = Entry(item: Item(id: id, object: object, fingerprint: Fingerprint(Array(title.utf8))), error: nil)
     snapshot.entries.updateValue(new, forKey: UTF8Key(id))
     snapshot.version += 1
-    let (next, changes) = results.applying([EntryChange(id: id, old: old, new: new)], snapshot: snapshot, invalid: [], resolved: [])
+    let (next, changes) = results.applying([EntryChange(id: id, old: old, new: new)], names: [], snapshot: snapshot)
     return .update(next, changes)
 }
 
 /// The update that inserts `id`.
-func insert(_ results: Results, _ snapshot: inout StoreSnapshot, id: String) -> StoreChange {
+func insert(_ results: Results<Item>, _ snapshot: inout StoreSnapshot, id: String) -> StoreChange<Item> {
     let object: JSONObject = ["id": .string(id), "title": "new", "n": 0]
     let new = Entry(item: Item(id: id, object: object, fingerprint: Fingerprint(Array(id.utf8))), error: nil)
     snapshot.entries.updateValue(new, forKey: UTF8Key(id))
     snapshot.version += 1
-    let (next, changes) = results.applying([EntryChange(id: id, old: nil, new: new)], snapshot: snapshot, invalid: [], resolved: [])
+    let (next, changes) = results.applying([EntryChange(id: id, old: nil, new: new)], names: [], snapshot: snapshot)
     return .update(next, changes)
 }
 
 /// A live list view model showing `results`.
-func liveModel(_ results: Results, columns: [String]? = nil, path: String = "s") -> ListModel {
+func liveModel(_ results: Results<Item>, columns: [String]? = nil, path: String = "s") -> ListModel {
     var model = ListModel(storePath: path, requestedColumns: columns)
     model.setState(.live, now: 0)
     model.apply(.initial(results), now: 0, clock: "12:00:00")
@@ -205,7 +205,7 @@ struct ListViewTests {
         let words = ["alpha", "beta", "gamma", "ALPHABET", "delta"]
         let query = Query.all.sorted(by: "title")  // modifications move rows too
         var snapshot = StoreSnapshot()
-        var results = Results.initial(query, snapshot)
+        var results = Results<Item>.initial(query, snapshot, coder: .items)
         var model = liveModel(results, columns: ["title"])
         for key in Key.decode(Array("/alpha".utf8)) { _ = model.handle(key, page: 10) }
         for round in 0..<300 {
@@ -225,7 +225,7 @@ struct ListViewTests {
                 edits.append(EntryChange(id: id, old: old, new: new))
             }
             snapshot.version += 1
-            let (next, changes) = results.applying(edits, snapshot: snapshot, invalid: [], resolved: [])
+            let (next, changes) = results.applying(edits, names: [], snapshot: snapshot)
             results = next
             guard !changes.isEmpty else { continue }
             model.apply(.update(next, changes), now: Double(round), clock: "12:00:00")

@@ -71,6 +71,14 @@ extension JSONSyntaxError {
     ///
     /// - Complexity: O(offset); only paid when there is an error.
     init(_ kind: Kind, _ reason: String, at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) {
+        let (line, column) = Self.position(of: offset, in: bytes)
+        self.init(kind: kind, reason: reason, offset: offset, line: line, column: column)
+    }
+
+    /// The line and column (from 1, columns in characters) of byte `offset` in `bytes`.
+    ///
+    /// - Complexity: O(offset).
+    static func position(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
         var line = 1
         var column = 1
         for byte in bytes[..<min(offset, bytes.count)] {
@@ -81,6 +89,6 @@ extension JSONSyntaxError {
                 column += 1
             }
         }
-        self.init(kind: kind, reason: reason, offset: offset, line: line, column: column)
+        return (line, column)
     }
 }

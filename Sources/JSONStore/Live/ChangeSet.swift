@@ -1,41 +1,26 @@
-/// What an observer receives.
+/// How results changed from one version to the next.
 ///
-/// The model is Realm's `RealmCollectionChange`: `initial` once, then `update`s, and
-/// `error` when the store directory is gone or the watcher fails.
+/// The index arrays are by position, Realm's and UIKit's `performBatchUpdates`
+/// convention: `deletions` and `modifications` are indices in the previous results,
+/// `insertions` in the new results, each ascending. Removing `deletions` (descending) and
+/// then inserting `insertions` (ascending) turns the previous results into the new ones
+/// exactly. An element whose sort value changed moved: it is a deletion plus an
+/// insertion there, and `moves` pairs the two.
+///
+/// The element lists are by identity: `inserted` holds the elements that entered the
+/// results, `deleted` those that left (their last value), and `modified` every element
+/// that stayed and changed, moved or not, with its old and new value. So a task whose
+/// priority changed is in `modified`, never in `inserted` and `deleted`. An element's
+/// position is in the index arrays and the new results (`results[i]`).
 ///
 /// For example:
 ///
 /// ```swift
-/// switch change {
-/// case .initial(let results):
-///     show(results)
-/// case .update(let results, let changes):
-///     apply(changes.deletions, changes.insertions, changes.modifications, to: results)
-/// case .error(let error):
-///     print(error)
-/// }
+/// for task in changes.inserted { print("new:", task.title) }
+/// for m in changes.modified { print(m.old.priority, "->", m.new.priority) }
+/// for task in changes.deleted { print("gone:", task.title) }
 /// ```
-public enum StoreChange: Sendable {
-    /// The results when observation starts; first, once per subscription.
-    case initial(Results)
-    /// The results after a batch of edits, and what changed since the previous results.
-    case update(Results, ChangeSet)
-    /// The store directory was removed or the watcher failed. Observation goes on: when a
-    /// directory appears at the path again, it is read and updates follow.
-    case error(StoreError)
-}
-
-/// How results changed from one version to the next.
-///
-/// The index arrays are Realm's, and UIKit's `performBatchUpdates` convention:
-/// `deletions` and `modifications` are indices in the previous results, `insertions` in
-/// the new results, each ascending. Removing `deletions` (descending) and then inserting
-/// `insertions` (ascending) turns the previous results into the new ones exactly.
-///
-/// Beyond Realm: `modificationsNew` (the modified rows' new indices), `moves` (items that
-/// changed position because their sort value changed; they are also in `deletions` and
-/// `insertions`), and the items themselves.
-public struct ChangeSet: Sendable {
+public struct ChangeSet<Element: Sendable>: Sendable {
     /// A row that moved: its index in the previous results and in the new ones.
     public struct Move: Sendable, Hashable {
         public let from: Int
@@ -47,32 +32,36 @@ public struct ChangeSet: Sendable {
         }
     }
 
-    /// A modified item: its previous and its new value (equal when only its validity
+    /// A changed element: its previous and its new value (equal when only its validity
     /// changed: see `Results.error(for:)`).
-    public struct Modification: Sendable, Hashable {
-        public let old: Item
-        public let new: Item
+    public struct Modification: Sendable {
+        public let old: Element
+        public let new: Element
     }
 
     /// The store version of the new results.
     public let version: Int
-    /// Indices in the previous results of the rows removed, ascending.
+    /// Indices in the previous results of the rows removed (moved rows included), ascending.
     public let deletions: [Int]
-    /// Indices in the new results of the rows added, ascending.
+    /// Indices in the new results of the rows added (moved rows included), ascending.
     public let insertions: [Int]
     /// Indices in the previous results of the rows changed in place, ascending.
     public let modifications: [Int]
     /// The same rows' indices in the new results, in the same order.
     public let modificationsNew: [Int]
-    /// Rows that changed position because their sort value changed.
+    /// Rows that changed position because their sort value changed, by `from`.
     public let moves: [Move]
-    /// The items added, in the order of `insertions`.
-    public let inserted: [Item]
-    /// The items changed in place, in the order of `modifications`.
+    /// The elements that entered the results, in the order of their new indices.
+    public let inserted: [Element]
+    /// The elements that stayed and changed: first those changed in place, in the order
+    /// of `modifications`, then those that moved, in the order of `moves`.
     public let modified: [Modification]
-    /// The items removed (their last value), in the order of `deletions`.
-    public let deleted: [Item]
-    /// Files that became invalid, or whose error changed, in this batch.
+    /// The elements that left the results (their last value), in the order of their old
+    /// indices.
+    public let deleted: [Element]
+    /// Files that became invalid, or whose error changed, in this batch; for typed
+    /// results also items that stopped decoding (the error names the member and where it
+    /// is in the file).
     public let invalid: [InvalidFile]
     /// Names of files that were invalid and no longer are (fixed or removed).
     public let resolved: [String]
@@ -83,3 +72,6 @@ public struct ChangeSet: Sendable {
             && resolved.isEmpty
     }
 }
+
+extension ChangeSet.Modification: Equatable where Element: Equatable {}
+extension ChangeSet.Modification: Hashable where Element: Hashable {}

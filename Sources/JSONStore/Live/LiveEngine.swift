@@ -35,7 +35,6 @@ final class LiveEngine: @unchecked Sendable {
 
     // Pipeline state: on `queue` only.
     private var started = false
-    private var stopped = false
     private var loaded = false
     private var watcher: DirectoryWatcher?
     /// The directory is gone and has been reported; waiting for it to come back.
@@ -49,7 +48,7 @@ final class LiveEngine: @unchecked Sendable {
     private var laterReads: [UTF8Key: DispatchTime] = [:]
     /// Since when changes have waited for a pending deletion, if they are waiting.
     private var heldSince: DispatchTime?
-    private var subscriptions: [ObjectIdentifier: Subscription] = [:]
+    private var subscriptions: [ObjectIdentifier: any LiveSubscriber] = [:]
     private var syncWaiters: [@Sendable () -> Void] = []
 
     /// The store state and who follows it; guarded by this lock so progress can be
@@ -63,17 +62,19 @@ final class LiveEngine: @unchecked Sendable {
 
     // MARK: Subscribing
 
-    func subscribe(_ subscription: Subscription) {
+    func subscribe(_ subscription: any LiveSubscriber) {
         queue.async { [self] in
-            guard !stopped else { return }
             subscriptions[ObjectIdentifier(subscription)] = subscription
             startIfNeeded()  // the first load sends `.initial` to every subscription
-            if loaded && subscription.results == nil { subscription.start(from: published, engine: self) }
+            if loaded && !subscription.isStarted { subscription.start(from: published, engine: self) }
         }
     }
 
     func unsubscribe(_ id: ObjectIdentifier) {
-        queue.async { [self] in subscriptions[id] = nil }
+        queue.async { [self] in
+            subscriptions[id] = nil
+            stopIfIdle()
+        }
     }
 
     var state: StoreState { status.withLock { $0.state } }
@@ -88,6 +89,7 @@ final class LiveEngine: @unchecked Sendable {
 
     func stopObservingState(_ id: ObjectIdentifier) {
         _ = status.withLock { $0.observers.removeValue(forKey: id) }
+        queue.async { [self] in stopIfIdle() }
     }
 
     private func setState(_ state: StoreState) {
@@ -109,24 +111,39 @@ final class LiveEngine: @unchecked Sendable {
     /// every subscriber (its callbacks have run, or for streams, been handed over).
     func synchronize(_ completion: @escaping @Sendable () -> Void) {
         queue.async { [self] in
-            guard started, !stopped else { return completion() }
+            guard started else { return completion() }
             watcher?.pollNow()
             syncWaiters.append(completion)
             finishSyncIfSettled()
         }
     }
 
-    /// Stops watching; no callback is made after this.
-    func stop() {
-        queue.async { [self] in
-            stopped = true
-            watcher?.stop()
-            watcher = nil
-            subscriptions.removeAll()
-            let waiters = syncWaiters
-            syncWaiters.removeAll()
-            for waiter in waiters { waiter() }
-        }
+    /// Stops watching once the last observation has ended, and forgets the store's
+    /// contents: an observation that starts later loads them again.
+    private func stopIfIdle() {
+        guard started, subscriptions.isEmpty, status.withLock({ $0.observers.isEmpty }) else { return }
+        watcher?.stop()
+        watcher = nil
+        started = false
+        loaded = false
+        detached = false
+        working = StoreSnapshot()
+        published = StoreSnapshot()
+        changedIDs.removeAll()
+        changedInvalid.removeAll()
+        pendingDeletions.removeAll()
+        laterReads.removeAll()
+        heldSince = nil
+        status.withLock { $0.state = .loading(done: 0, total: 0) }
+        let waiters = syncWaiters
+        syncWaiters.removeAll()
+        for waiter in waiters { waiter() }
+    }
+
+    deinit {
+        // The last reference is gone (the store and every token): nothing else can touch
+        // the watcher now.
+        watcher?.stop()
     }
 
     /// Test hook: stall or resume reading events, so the kernel's queue can overflow.
@@ -139,7 +156,7 @@ final class LiveEngine: @unchecked Sendable {
     // MARK: Attaching and full scans
 
     private func startIfNeeded() {
-        guard !started, !stopped else { return }
+        guard !started else { return }
         started = true
         attach(reason: nil)
     }
@@ -276,7 +293,7 @@ final class LiveEngine: @unchecked Sendable {
 
     private func scheduleReattach() {
         queue.asyncAfter(deadline: .now() + configuration.reattachInterval) { [weak self] in
-            guard let self, !self.stopped, self.detached else { return }
+            guard let self, self.started, self.detached else { return }
             var status = stat()
             if stat(self.configuration.path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR {
                 self.attach(reason: "the store directory appeared again")
@@ -289,7 +306,7 @@ final class LiveEngine: @unchecked Sendable {
     // MARK: Incremental batches
 
     private func handle(_ batch: WatchBatch) {
-        guard !stopped, loaded else { return }
+        guard loaded else { return }
         if batch.directoryGone {
             return directoryGone()
         }
@@ -414,7 +431,7 @@ final class LiveEngine: @unchecked Sendable {
     /// Resolves the deletions whose grace period is over and reads the files whose
     /// writers never closed them.
     private func deadlinesPassed() {
-        guard !stopped, loaded else { return }
+        guard loaded else { return }
         let now = DispatchTime.now()
         let deletions = pendingDeletions.filter { $0.value <= now }.map(\.key)
         let reads = laterReads.filter { $0.value <= now }.map(\.key)
@@ -520,14 +537,14 @@ final class LiveEngine: @unchecked Sendable {
 
     /// The changes that waited for a pending deletion have waited a grace period.
     private func publishHeld() {
-        guard !stopped, let since = heldSince, DispatchTime.now() >= since + configuration.deletionGrace
+        guard let since = heldSince, DispatchTime.now() >= since + configuration.deletionGrace
         else { return }
         publish()
     }
 
     /// A subscriber's callback has returned; send it what waited, if anything did.
-    func deliveryFinished(_ subscription: Subscription) {
-        guard !stopped, subscriptions[ObjectIdentifier(subscription)] != nil else { return }
+    func deliveryFinished(_ subscription: any LiveSubscriber) {
+        guard subscriptions[ObjectIdentifier(subscription)] != nil else { return }
         subscription.deliveryFinished(engine: self)
         finishSyncIfSettled()
     }

@@ -1,12 +1,24 @@
 /// Which items a live result holds, and in what order.
 ///
+/// A query speaks of members by name (what the command line types, and what works for
+/// any observed type), or, for typed observation, of the decoded values themselves: a
+/// predicate on `Task` and an order by a key path of `Task`. Ties are always broken by id.
+///
 /// For example:
 ///
 /// ```swift
 /// let urgent = Query.all
 ///     .filter { $0["tags"]?.arrayValue?.contains("urgent") == true }
 ///     .sorted(by: "priority", descending: true)
+/// let open = Query.all
+///     .filter { (task: Task) in task.status != "done" }
+///     .sorted(by: \Task.priority, descending: true)
 /// ```
+///
+/// A typed part evaluates the decoded element when the observation decodes that type
+/// (no extra work); anywhere else (an observation of `Item` or of another type, `apply`)
+/// it decodes the item for the purpose, and an item that does not decode fails the
+/// predicate and sorts first.
 public struct Query: Sendable {
     /// The order of results.
     public enum Order: Sendable, Equatable {
@@ -15,22 +27,45 @@ public struct Query: Sendable {
         /// By the value of a top-level member, ties broken by id ascending. Items without
         /// the member come first when ascending.
         case field(String, descending: Bool)
+        /// By a key path of the decoded type (named by its description), ties broken by
+        /// id ascending. Items that do not decode come first when ascending.
+        case value(String, descending: Bool)
     }
 
     /// Every item, sorted by id.
     public static let all = Query()
 
-    /// The predicates an item must all satisfy.
-    var predicates: [@Sendable (Item) -> Bool] = []
+    /// The predicates an item must all satisfy, given the item and, when the observation
+    /// decodes it, its decoded element.
+    var predicates: [@Sendable (Item, (any Sendable)?) -> Bool] = []
     /// The order of results.
     public private(set) var order: Order = .id
+    /// With `.value`: how to get and compare the values.
+    var valueOrder: ValueOrder?
 
     public init() {}
 
     /// This query, keeping only items for which `predicate` is true.
     public func filter(_ predicate: @escaping @Sendable (Item) -> Bool) -> Query {
         var query = self
-        query.predicates.append(predicate)
+        query.predicates.append { item, _ in predicate(item) }
+        return query
+    }
+
+    /// This query, keeping only items whose value decoded as `T` satisfies `predicate`.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let open = Query.all.filter { (task: Task) in task.status != "done" }
+    /// ```
+    public func filter<T: Decodable & Sendable>(_ predicate: @escaping @Sendable (T) -> Bool) -> Query {
+        var query = self
+        query.predicates.append { item, decoded in
+            if let value = decoded as? T { return predicate(value) }
+            guard let value = try? item.decode(as: T.self) else { return false }
+            return predicate(value)
+        }
         return query
     }
 
@@ -58,6 +93,32 @@ public struct Query: Sendable {
     public func sorted(by field: String, descending: Bool = false) -> Query {
         var query = self
         query.order = .field(field, descending: descending)
+        query.valueOrder = nil
+        return query
+    }
+
+    /// This query, sorted by the value at `keyPath` of the items decoded as `T`, ties by
+    /// id.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let byPriority = Query.all.sorted(by: \Task.priority, descending: true)
+    /// ```
+    public func sorted<T: Decodable & Sendable, V: Comparable & Sendable>(
+        by keyPath: KeyPath<T, V> & Sendable, descending: Bool = false
+    ) -> Query {
+        var query = self
+        query.order = .value(String(describing: keyPath), descending: descending)
+        query.valueOrder = ValueOrder(
+            value: { item, decoded in
+                if let element = decoded as? T { return element[keyPath: keyPath] }
+                return (try? item.decode(as: T.self))?[keyPath: keyPath]
+            },
+            compare: { a, b in
+                let (x, y) = (a as! V, b as! V)
+                return x < y ? -1 : (y < x ? 1 : 0)
+            })
         return query
     }
 
@@ -65,6 +126,7 @@ public struct Query: Sendable {
     public func sortedByID() -> Query {
         var query = self
         query.order = .id
+        query.valueOrder = nil
         return query
     }
 
@@ -78,82 +140,34 @@ public struct Query: Sendable {
 
     /// Whether `item` belongs in the results.
     public func includes(_ item: Item) -> Bool {
-        predicates.allSatisfy { $0(item) }
+        includes(item, decoded: nil)
     }
 
-    /// The position key of `item` in the results.
-    func sortKey(_ item: Item) -> SortKey {
+    /// Whether `item`, whose decoded element is `decoded` if the caller has one, belongs
+    /// in the results.
+    func includes(_ item: Item, decoded: (any Sendable)?) -> Bool {
+        predicates.allSatisfy { $0(item, decoded) }
+    }
+
+    /// The position key of `item` (decoded as `decoded`, if given) in the results.
+    func sortKey(_ item: Item, decoded: (any Sendable)? = nil) -> SortKey {
         switch order {
-        case .id: SortKey(primary: nil, id: item.id, descending: false)
+        case .id: SortKey(primary: .json(nil), id: item.id, descending: false)
         case .field(let name, let descending):
-            SortKey(primary: item[name], id: item.id, descending: descending)
+            SortKey(primary: .json(item[name]), id: item.id, descending: descending)
+        case .value(_, let descending):
+            SortKey(
+                primary: .typed(valueOrder!.value(item, decoded), valueOrder!), id: item.id,
+                descending: descending)
         }
     }
+
+    /// Whether an item's position can change without its id changing: the order is by a
+    /// value rather than by id.
+    var ordersByValue: Bool { order != .id }
+
+    /// Whether the position depends on the decoded element, so the results remember each
+    /// element's key instead of working it out again from the item.
+    var ordersByDecodedValue: Bool { valueOrder != nil }
 }
 
-/// An item's place in sorted results: its sort value, then its id (by bytes).
-struct SortKey: Comparable, Hashable, Sendable {
-    let primary: JSONValue?
-    let id: String
-    let descending: Bool
-
-    static func < (a: SortKey, b: SortKey) -> Bool {
-        switch JSONOrdering.compare(a.primary, b.primary) {
-        case .less: return !a.descending
-        case .greater: return a.descending
-        case .equal: return UTF8Key.less(a.id, b.id)
-        }
-    }
-
-    static func == (a: SortKey, b: SortKey) -> Bool {
-        UTF8Key.equal(a.id, b.id) && JSONOrdering.compare(a.primary, b.primary) == .equal
-    }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(UTF8Key(id))
-    }
-}
-
-/// A total order on JSON values for sorting: missing < null < false < true < numbers <
-/// strings < arrays < objects; numbers by value, strings by their UTF-8 bytes (which is
-/// code point order), arrays element by element, objects by their text.
-enum JSONOrdering {
-    enum Result { case less, equal, greater }
-
-    static func compare(_ a: JSONValue?, _ b: JSONValue?) -> Result {
-        let (ra, rb) = (rank(a), rank(b))
-        if ra != rb { return ra < rb ? .less : .greater }
-        switch (a, b) {
-        case (.bool(let x), .bool(let y)): return x == y ? .equal : (!x ? .less : .greater)
-        case (.number(let x), .number(let y)):
-            let (dx, dy) = (x.doubleValue, y.doubleValue)
-            return dx < dy ? .less : (dy < dx ? .greater : .equal)
-        case (.string(let x), .string(let y)): return order(UTF8Key.compare(x, y))
-        case (.array(let x), .array(let y)):
-            for (ex, ey) in zip(x, y) {
-                let c = compare(ex, ey)
-                if c != .equal { return c }
-            }
-            return x.count < y.count ? .less : (y.count < x.count ? .greater : .equal)
-        case (.object, .object):
-            return order(UTF8Key.compare(a!.description, b!.description))
-        default: return .equal
-        }
-    }
-
-    private static func order(_ comparison: Int) -> Result {
-        comparison < 0 ? .less : (comparison > 0 ? .greater : .equal)
-    }
-
-    private static func rank(_ value: JSONValue?) -> Int {
-        switch value {
-        case nil: 0
-        case .null: 1
-        case .bool: 2
-        case .number: 3
-        case .string: 4
-        case .array: 5
-        case .object: 6
-        }
-    }
-}

@@ -6,87 +6,167 @@ struct EntryChange: Sendable {
 }
 
 extension Results {
-    /// The results of `query` over `snapshot`, built from scratch.
+    /// The results of `query` over `snapshot`, built from scratch: every item is decoded
+    /// once (for typed results).
     ///
     /// - Complexity: O(n log n) to sort; O(n) when sorted by id.
-    static func initial(_ query: Query, _ snapshot: StoreSnapshot) -> Results {
-        var elements: [(SortKey, Item)] = []
+    static func initial(_ query: Query, _ snapshot: StoreSnapshot, coder: ElementCoder<Element>) -> Results {
+        var elements: [(SortKey, Element)] = []
+        var failures: [(UTF8Key, DecodeFailure)] = []
+        var keys: [(UTF8Key, SortKey)] = []
         elements.reserveCapacity(snapshot.entries.count)
-        snapshot.entries.forEach { _, entry in
-            if let item = entry.item, query.includes(item) {
-                elements.append((query.sortKey(item), item))
+        snapshot.entries.forEach { id, entry in
+            guard let item = entry.item else { return }
+            switch coder.decode(item) {
+            case .success(let element):
+                let decoded: (any Sendable)? = coder.isItem ? nil : element
+                guard query.includes(item, decoded: decoded) else { return }
+                let key = query.sortKey(item, decoded: decoded)
+                elements.append((key, element))
+                if query.ordersByDecodedValue { keys.append((id, key)) }
+            case .failure(let error):
+                failures.append((id, DecodeFailure(error: error, key: nil)))
             }
         }
-        if query.order != .id { elements.sort { $0.0 < $1.0 } }
-        return Results(tree: SortedTree(sortedDistinct: elements), snapshot: snapshot, query: query)
+        if query.ordersByValue { elements.sort { $0.0 < $1.0 } }
+        return Results(
+            tree: SortedTree(sortedDistinct: elements), snapshot: snapshot, query: query, coder: coder,
+            failures: SortedTree(sortedDistinct: failures), keys: SortedTree(sortedDistinct: keys))
     }
 
-    /// The results after `changes`, and the change set that leads there.
+    /// The results after `changes` (and changes to the invalid files `names`), and the
+    /// change set that leads there.
     ///
-    /// Only the changed ids are looked at: each costs a few O(log n) rank lookups and
-    /// tree edits, so an edit costs the same in a store of 100 items as in one of 100,000.
+    /// Only the changed ids are looked at, each decoded once: a few O(log n) rank lookups
+    /// and tree edits each, so an edit costs the same in a store of 100 items as in one of
+    /// 100,000.
     ///
     /// - Complexity: O(k log n) for k changed ids.
-    func applying(
-        _ changes: [EntryChange], snapshot newSnapshot: StoreSnapshot, invalid: [InvalidFile],
-        resolved: [String]
-    ) -> (Results, ChangeSet) {
-        var tree = self.tree
-        var deleted: [(index: Int, item: Item)] = []
-        var modified: [(index: Int, old: Item, new: Item, key: SortKey)] = []
-        var added: [(key: SortKey, item: Item)] = []
-        var moved: [(from: Int, key: SortKey)] = []
-
+    func applying(_ changes: [EntryChange], names: Set<UTF8Key>, snapshot newSnapshot: StoreSnapshot)
+        -> (Results, ChangeSet<Element>)
+    {
+        var update = Update(tree: tree, failures: failures, keys: keys)
+        var candidates = names
         for change in changes {
-            let oldItem = change.old?.item
-            let oldKey = oldItem.map(query.sortKey)
-            let wasIn = oldKey.map { self.tree[$0] != nil } ?? false
-            let newItem = change.new?.item.flatMap { query.includes($0) ? $0 : nil }
-            let newKey = newItem.map(query.sortKey)
-            switch (wasIn, newItem) {
-            case (true, nil):
-                deleted.append((self.tree.rank(of: oldKey!), oldItem!))
-                tree.removeValue(forKey: oldKey!)
-            case (false, let item?):
-                added.append((newKey!, item))
-            case (true, let item?):
-                let from = self.tree.rank(of: oldKey!)
-                if oldKey == newKey {
-                    // Same place: a modification if anything an observer sees changed.
-                    guard let old = change.old, let new = change.new, !old.sameAs(new) else { continue }
-                    modified.append((from, oldItem!, item, newKey!))
-                    tree.updateValue(item, forKey: newKey!)
-                } else {
-                    // The sort value changed: a deletion plus an insertion, and a move.
-                    deleted.append((from, oldItem!))
-                    tree.removeValue(forKey: oldKey!)
-                    added.append((newKey!, item))
-                    moved.append((from, newKey!))
-                }
-            case (false, nil):
-                continue
+            if apply(change, to: &update) { candidates.insert(UTF8Key(ItemID.fileName(change.id))) }
+        }
+        for entering in update.added + update.moved.map({ ($0.key, $0.new) }) {
+            update.tree.updateValue(entering.1, forKey: entering.0)
+        }
+        let next = Results(
+            tree: update.tree, snapshot: newSnapshot, query: query, coder: coder,
+            failures: update.failures, keys: update.keys)
+
+        var invalid: [InvalidFile] = []
+        var resolved: [String] = []
+        for name in candidates.sorted() {
+            let before = invalidFile(named: name)
+            if let after = next.invalidFile(named: name) {
+                if before?.error.description != after.error.description { invalid.append(after) }
+            } else if before != nil {
+                resolved.append(name.string)
             }
         }
-        for (key, item) in added { tree.updateValue(item, forKey: key) }
+        return (next, update.changeSet(version: newSnapshot.version, invalid: invalid, resolved: resolved))
+    }
 
-        deleted.sort { $0.index < $1.index }
-        modified.sort { $0.index < $1.index }
-        let insertions = added.map { (index: tree.rank(of: $0.key), item: $0.item) }
+    /// Applies one id's change to `update`; returns whether its decoding failure changed.
+    private func apply(_ change: EntryChange, to update: inout Update<Element>) -> Bool {
+        let id = UTF8Key(change.id)
+        let oldKey = key(of: id)
+        let oldElement = oldKey.flatMap { tree[$0] }
+        let hadFailure = failures[id] != nil
+
+        // What the element is now, and where.
+        var newElement: Element?
+        var newKey: SortKey?
+        var visible = true  // whether an observer can see a change of a staying element
+        if let item = change.new?.item {
+            if let oldItem = change.old?.item, oldItem.fingerprint == item.fingerprint {
+                // The same item: only the file's validity changed.
+                (newElement, newKey) = (oldElement, oldKey)
+                visible = !(change.old.map { $0.sameAs(change.new!) } ?? false)
+            } else {
+                switch coder.decode(item) {
+                case .success(let element):
+                    update.failures.removeValue(forKey: id)
+                    let decoded: (any Sendable)? = coder.isItem ? nil : element
+                    if query.includes(item, decoded: decoded) {
+                        (newElement, newKey) = (element, query.sortKey(item, decoded: decoded))
+                    }
+                case .failure(let error):
+                    // It keeps its last element, where it was, flagged.
+                    let kept = oldElement == nil ? nil : oldKey
+                    update.failures.updateValue(DecodeFailure(error: error, key: kept), forKey: id)
+                    (newElement, newKey) = (oldElement, kept)
+                }
+            }
+        } else {
+            update.failures.removeValue(forKey: id)
+        }
+        if query.ordersByDecodedValue {
+            if let newKey, newElement != nil {
+                update.keys.updateValue(newKey, forKey: id)
+            } else {
+                update.keys.removeValue(forKey: id)
+            }
+        }
+
+        switch (oldElement, newElement) {
+        case (let old?, nil):
+            update.deleted.append((tree.rank(of: oldKey!), old))
+            update.tree.removeValue(forKey: oldKey!)
+        case (nil, let new?):
+            update.added.append((newKey!, new))
+        case (let old?, let new?):
+            let from = tree.rank(of: oldKey!)
+            if oldKey == newKey {
+                guard visible else { break }
+                update.modified.append((from, old, new, newKey!))
+                update.tree.updateValue(new, forKey: newKey!)
+            } else {
+                // The sort value changed: a deletion plus an insertion in the index arrays,
+                // a modification in the element lists, and a move.
+                update.tree.removeValue(forKey: oldKey!)
+                update.moved.append((from, old, new, newKey!))
+            }
+        case (nil, nil):
+            break
+        }
+        return hadFailure || update.failures[id] != nil
+    }
+}
+
+/// The work of one `applying`: the new trees, and what happened to whom.
+private struct Update<Element: Sendable> {
+    var tree: SortedTree<SortKey, Element>
+    var failures: SortedTree<UTF8Key, DecodeFailure>
+    var keys: SortedTree<UTF8Key, SortKey>
+    var deleted: [(index: Int, element: Element)] = []
+    var modified: [(index: Int, old: Element, new: Element, key: SortKey)] = []
+    var added: [(key: SortKey, element: Element)] = []
+    var moved: [(from: Int, old: Element, new: Element, key: SortKey)] = []
+
+    /// The change set, once `tree` is the new tree.
+    func changeSet(version: Int, invalid: [InvalidFile], resolved: [String]) -> ChangeSet<Element> {
+        let deleted = deleted.sorted { $0.index < $1.index }
+        let modified = modified.sorted { $0.index < $1.index }
+        let inserted = added.map { (index: tree.rank(of: $0.key), element: $0.element) }
             .sorted { $0.index < $1.index }
-        let moves = moved.map { ChangeSet.Move(from: $0.from, to: tree.rank(of: $0.key)) }
+        let moved = moved.map { (from: $0.from, to: tree.rank(of: $0.key), old: $0.old, new: $0.new) }
             .sorted { $0.from < $1.from }
-        let changeSet = ChangeSet(
-            version: newSnapshot.version,
-            deletions: deleted.map(\.index),
-            insertions: insertions.map(\.index),
+        return ChangeSet(
+            version: version,
+            deletions: (deleted.map(\.index) + moved.map(\.from)).sorted(),
+            insertions: (inserted.map(\.index) + moved.map(\.to)).sorted(),
             modifications: modified.map(\.index),
             modificationsNew: modified.map { tree.rank(of: $0.key) },
-            moves: moves,
-            inserted: insertions.map(\.item),
-            modified: modified.map { ChangeSet.Modification(old: $0.old, new: $0.new) },
-            deleted: deleted.map(\.item),
+            moves: moved.map { ChangeSet.Move(from: $0.from, to: $0.to) },
+            inserted: inserted.map(\.element),
+            modified: modified.map { ChangeSet.Modification(old: $0.old, new: $0.new) }
+                + moved.map { ChangeSet.Modification(old: $0.old, new: $0.new) },
+            deleted: deleted.map(\.element),
             invalid: invalid,
             resolved: resolved)
-        return (Results(tree: tree, snapshot: newSnapshot, query: query), changeSet)
     }
 }

@@ -1,41 +1,57 @@
-/// A live query's results at one version: the matching items in order.
+/// A live query's results at one version: its elements in order.
 ///
-/// An immutable snapshot, safe to pass between threads and to keep. Indexing is
-/// O(log n), so a view can show any window of a large store without copying it.
+/// `Results<Item>` holds the store's items as they are; `Results<Task>` the items decoded
+/// as your `Decodable` type, decoded once on the store's queue. An immutable snapshot,
+/// safe to pass between threads and to keep. Indexing is O(log n), so a view can show any
+/// window of a large store without copying it.
 ///
 /// For example:
 ///
 /// ```swift
-/// for item in results.prefix(20) { print(item.id) }
+/// for task in results.prefix(20) { print(task.title) }
 /// if let error = results.error(for: "tea") { print("tea.json is invalid: \(error)") }
 /// ```
-public struct Results: RandomAccessCollection, Sendable {
-    let tree: SortedTree<SortKey, Item>
+public struct Results<Element: Sendable>: RandomAccessCollection, Sendable {
+    let tree: SortedTree<SortKey, Element>
     let snapshot: StoreSnapshot
     let query: Query
+    let coder: ElementCoder<Element>
+    /// Ids whose item does not decode as `Element`: why, and the key of the last element
+    /// that did, if it is still in the results. Empty for `Results<Item>`.
+    let failures: SortedTree<UTF8Key, DecodeFailure>
+    /// Each element's key, when the order depends on the decoded element (and cannot be
+    /// worked out from the item); empty otherwise.
+    let keys: SortedTree<UTF8Key, SortKey>
 
-    init(tree: SortedTree<SortKey, Item>, snapshot: StoreSnapshot, query: Query) {
+    init(
+        tree: SortedTree<SortKey, Element>, snapshot: StoreSnapshot, query: Query,
+        coder: ElementCoder<Element>, failures: SortedTree<UTF8Key, DecodeFailure> = SortedTree(),
+        keys: SortedTree<UTF8Key, SortKey> = SortedTree()
+    ) {
         self.tree = tree
         self.snapshot = snapshot
         self.query = query
+        self.coder = coder
+        self.failures = failures
+        self.keys = keys
     }
 
     /// Empty results, before anything is loaded.
     public init() {
-        self.init(tree: SortedTree(), snapshot: StoreSnapshot(), query: .all)
+        self.init(tree: SortedTree(), snapshot: StoreSnapshot(), query: .all, coder: .empty)
     }
 
     public var startIndex: Int { 0 }
     public var endIndex: Int { tree.count }
 
-    /// The item at `position`. O(log n).
-    public subscript(position: Int) -> Item { tree.element(at: position).value }
+    /// The element at `position`. O(log n).
+    public subscript(position: Int) -> Element { tree.element(at: position).value }
 
     /// Iterates in order in O(n) for the whole walk, rather than O(log n) an element.
     public struct Iterator: IteratorProtocol {
-        var base: SortedTree<SortKey, Item>.Iterator
+        var base: SortedTree<SortKey, Element>.Iterator
 
-        public mutating func next() -> Item? { base.next()?.value }
+        public mutating func next() -> Element? { base.next()?.value }
     }
 
     public func makeIterator() -> Iterator { Iterator(base: tree.makeIterator()) }
@@ -43,20 +59,55 @@ public struct Results: RandomAccessCollection, Sendable {
     /// The version of the store these results show.
     public var version: Int { snapshot.version }
 
+    /// The id of the element at `position`. O(log n).
+    public func id(at position: Int) -> String { tree.element(at: position).key.id }
+
     /// The position of the item `id`, if it is in the results. O(log n).
     public func index(ofID id: String) -> Int? {
-        guard let item = snapshot.entries[UTF8Key(id)]?.item, query.includes(item) else { return nil }
-        let key = query.sortKey(item)
-        guard tree[key] != nil else { return nil }
+        guard let key = key(of: UTF8Key(id)), tree[key] != nil else { return nil }
         return tree.rank(of: key)
     }
 
-    /// Why the file of item `id` is invalid, if it is. Its last valid value stays in the
-    /// results, flagged by this error, until the file is fixed or removed.
+    /// Why the file of item `id` is invalid, or does not decode as `Element`, if it is or
+    /// does not. Its last valid element stays in the results, flagged by this error, until
+    /// the file is fixed or removed.
     public func error(for id: String) -> StoreError? {
-        snapshot.entries[UTF8Key(id)]?.error
+        let key = UTF8Key(id)
+        return snapshot.entries[key]?.error ?? failures[key]?.error
     }
 
-    /// Every invalid file in the store, sorted by name (not only those in these results).
-    public var invalid: [InvalidFile] { snapshot.invalidFiles }
+    /// Every invalid file in the store, sorted by name (not only those in these results),
+    /// and every item that does not decode as `Element`.
+    public var invalid: [InvalidFile] {
+        guard !failures.isEmpty else { return snapshot.invalidFiles }
+        var files = snapshot.invalid
+        failures.forEach { id, failure in
+            let name = UTF8Key(ItemID.fileName(id.string))
+            if files[name] == nil { files[name] = InvalidFile(itemID: id.string, error: failure.error) }
+        }
+        return files.sorted { $0.key < $1.key }.map(\.value)
+    }
+
+    /// The invalid file `name` as these results see it: the file's own error, else its
+    /// item's decoding error.
+    func invalidFile(named name: UTF8Key) -> InvalidFile? {
+        if let file = snapshot.invalid[name] { return file }
+        guard !failures.isEmpty, name.string.hasSuffix(".json") else { return nil }
+        let id = String(name.string.dropLast(5))
+        return failures[UTF8Key(id)].map { InvalidFile(itemID: id, error: $0.error) }
+    }
+
+    /// The key the element of `id` has in `tree`, if it has one.
+    func key(of id: UTF8Key) -> SortKey? {
+        if let failure = failures[id] { return failure.key }
+        if query.ordersByDecodedValue { return keys[id] }
+        return snapshot.entries[id]?.item.map { query.sortKey($0) }
+    }
+}
+
+/// An item that does not decode as a typed observation's element type.
+struct DecodeFailure: Sendable {
+    let error: StoreError
+    /// The key of its last decoded element, if that is still in the results.
+    let key: SortKey?
 }

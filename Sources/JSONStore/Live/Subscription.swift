@@ -1,119 +1,133 @@
 import Dispatch
 
-extension LiveEngine {
-    /// A query's subscriber, and what it has been sent.
+/// A subscriber as the pipeline sees it, whatever the element type of its results.
+protocol LiveSubscriber: AnyObject, Sendable {
+    /// Where its callbacks run.
+    var delivery: Delivery { get }
+    /// Whether it has been sent `.initial`.
+    var isStarted: Bool { get }
+    /// Whether changes are waiting for an update in flight that `synchronize` must wait
+    /// for: not for an async sequence, whose consumer pulls them (its next update will
+    /// hold them), and may be the very task that waits.
+    var hasBacklog: Bool { get }
+    func start(from snapshot: StoreSnapshot, engine: LiveEngine)
+    func publish(ids: some Sequence<UTF8Key>, names: some Sequence<UTF8Key>, snapshot: StoreSnapshot, engine: LiveEngine)
+    func fail(_ error: StoreError, engine: LiveEngine)
+    func deliveryFinished(engine: LiveEngine)
+}
+
+/// A query's subscriber, and what it has been sent.
+///
+/// At most one update is on its way to the subscriber's executor at a time. Changes
+/// published while one is in flight wait here as a set of ids and file names, and go out
+/// as one update (the change set from what the subscriber last received to the newest
+/// snapshot) once its callback has returned. A subscriber that falls behind therefore
+/// costs memory in proportion to its results, never to the number of edits, and when it
+/// catches up it has converged, Realm's index spaces still exact.
+///
+/// `@unchecked Sendable`: made on the subscriber's thread and handed to the pipeline
+/// queue once; every `var` is used on the pipeline queue alone.
+final class Subscription<Element: Sendable>: LiveSubscriber, @unchecked Sendable {
+    let query: Query
+    let coder: ElementCoder<Element>
+    let flag: CancellationFlag
+    let delivery: Delivery
+    /// Hands a change to the subscriber and calls its second argument once the subscriber
+    /// has taken it.
+    let deliver: @Sendable (StoreChange<Element>, @escaping @Sendable () -> Void) -> Void
+
+    /// The results in the last update handed to the subscriber's executor.
+    private var results: Results<Element>?
+    /// Whether an update was handed to the executor and its callback has not returned.
+    private var inFlight = false
+    /// Ids and invalid-file names changed since `results`, waiting for `inFlight`.
+    private var backlogIDs: Set<UTF8Key> = []
+    private var backlogNames: Set<UTF8Key> = []
+    /// An error to send once the backlog before it has gone out.
+    private var deferredError: StoreError?
+    /// The newest snapshot the backlog leads to.
+    private var newest: StoreSnapshot?
+
+    init(query: Query, coder: ElementCoder<Element>, flag: CancellationFlag, delivery: Delivery,
+         deliver: @escaping @Sendable (StoreChange<Element>, @escaping @Sendable () -> Void) -> Void)
+    {
+        self.query = query
+        self.coder = coder
+        self.flag = flag
+        self.delivery = delivery
+        self.deliver = deliver
+    }
+
+    var isStarted: Bool { results != nil }
+
+    var hasBacklog: Bool {
+        if case .immediate = delivery { return false }
+        return newest != nil || deferredError != nil
+    }
+
+    /// Builds this subscription's results from `snapshot` and sends `.initial`.
+    func start(from snapshot: StoreSnapshot, engine: LiveEngine) {
+        let initial = Results.initial(query, snapshot, coder: coder)
+        results = initial
+        send(.initial(initial), engine: engine)
+    }
+
+    /// Tells the subscriber that `ids` and the invalid files `names` changed in
+    /// `snapshot`, now or, if an update is in flight, once it has been taken.
     ///
-    /// At most one update is on its way to the subscriber's executor at a time. Changes
-    /// published while one is in flight wait here as a set of ids and file names, and go
-    /// out as one update (the change set from what the subscriber last received to the
-    /// newest snapshot) once its callback has returned. A subscriber that falls behind
-    /// therefore costs memory in proportion to its results, never to the number of edits,
-    /// and when it catches up it has converged, Realm's index spaces still exact.
-    ///
-    /// `@unchecked Sendable`: made on the subscriber's thread and handed to the pipeline
-    /// queue once; every `var` is used on the pipeline queue alone.
-    final class Subscription: @unchecked Sendable {
-        let query: Query
-        let flag: CancellationFlag
-        let delivery: Delivery
-        let callback: @Sendable (StoreChange) -> Void
+    /// - Complexity: O(k log n) for k changed ids.
+    func publish(ids: some Sequence<UTF8Key>, names: some Sequence<UTF8Key>,
+                 snapshot: StoreSnapshot, engine: LiveEngine)
+    {
+        guard results != nil else { return }
+        backlogIDs.formUnion(ids)
+        backlogNames.formUnion(names)
+        newest = snapshot
+        if !inFlight { flush(engine: engine) }
+    }
 
-        /// The results in the last update handed to the subscriber's executor.
-        private(set) var results: Results?
-        /// Whether an update was handed to the executor and its callback has not returned.
-        private var inFlight = false
-        /// Ids and invalid-file names changed since `results`, waiting for `inFlight`.
-        private var backlogIDs: Set<UTF8Key> = []
-        private var backlogNames: Set<UTF8Key> = []
-        /// An error to send once the backlog before it has gone out.
-        private var deferredError: StoreError?
-        /// The newest snapshot the backlog leads to.
-        private var newest: StoreSnapshot?
-
-        init(query: Query, flag: CancellationFlag, delivery: Delivery,
-             callback: @escaping @Sendable (StoreChange) -> Void)
-        {
-            self.query = query
-            self.flag = flag
-            self.delivery = delivery
-            self.callback = callback
+    /// Sends `error`, after any update still waiting.
+    func fail(_ error: StoreError, engine: LiveEngine) {
+        if inFlight || newest != nil {
+            deferredError = error
+        } else {
+            send(.error(error), engine: engine)
         }
+    }
 
-        /// Whether changes are waiting for an update in flight.
-        var hasBacklog: Bool { newest != nil || deferredError != nil }
+    /// The subscriber's callback has returned: send what waited meanwhile.
+    func deliveryFinished(engine: LiveEngine) {
+        inFlight = false
+        flush(engine: engine)
+    }
 
-        /// Builds this subscription's results from `snapshot` and sends `.initial`.
-        func start(from snapshot: StoreSnapshot, engine: LiveEngine) {
-            let initial = Results.initial(query, snapshot)
-            results = initial
-            send(.initial(initial), engine: engine)
-        }
-
-        /// Tells the subscriber that `ids` and the invalid files `names` changed in
-        /// `snapshot`, now or, if an update is in flight, once it has been taken.
-        ///
-        /// - Complexity: O(k log n) for k changed ids.
-        func publish(ids: some Sequence<UTF8Key>, names: some Sequence<UTF8Key>,
-                     snapshot: StoreSnapshot, engine: LiveEngine)
-        {
-            guard results != nil else { return }
-            backlogIDs.formUnion(ids)
-            backlogNames.formUnion(names)
-            newest = snapshot
-            if !inFlight { flush(engine: engine) }
-        }
-
-        /// Sends `error`, after any update still waiting.
-        func fail(_ error: StoreError, engine: LiveEngine) {
-            if inFlight || newest != nil {
-                deferredError = error
-            } else {
-                send(.error(error), engine: engine)
+    private func flush(engine: LiveEngine) {
+        if let snapshot = newest, let base = results {
+            newest = nil
+            let changes = backlogIDs.map {
+                EntryChange(id: $0.string, old: base.snapshot.entries[$0], new: snapshot.entries[$0])
             }
+            let names = backlogNames
+            backlogIDs.removeAll()
+            backlogNames.removeAll()
+            let (next, changeSet) = base.applying(changes, names: names, snapshot: snapshot)
+            results = next
+            if !changeSet.isEmpty { return send(.update(next, changeSet), engine: engine) }
         }
-
-        /// The subscriber's callback has returned: send what waited meanwhile.
-        func deliveryFinished(engine: LiveEngine) {
-            inFlight = false
-            flush(engine: engine)
+        if let error = deferredError {
+            deferredError = nil
+            send(.error(error), engine: engine)
         }
+    }
 
-        private func flush(engine: LiveEngine) {
-            if let snapshot = newest, let base = results {
-                newest = nil
-                let changes = backlogIDs.map {
-                    EntryChange(id: $0.string, old: base.snapshot.entries[$0], new: snapshot.entries[$0])
-                }
-                var invalid: [InvalidFile] = []
-                var resolved: [String] = []
-                for name in backlogNames.sorted() {
-                    if let file = snapshot.invalid[name] {
-                        invalid.append(file)
-                    } else if base.snapshot.invalid[name] != nil {
-                        resolved.append(name.string)
-                    }
-                }
-                backlogIDs.removeAll()
-                backlogNames.removeAll()
-                let (next, changeSet) = base.applying(
-                    changes, snapshot: snapshot, invalid: invalid, resolved: resolved)
-                results = next
-                if !changeSet.isEmpty { return send(.update(next, changeSet), engine: engine) }
-            }
-            if let error = deferredError {
-                deferredError = nil
-                send(.error(error), engine: engine)
-            }
-        }
-
-        private func send(_ change: StoreChange, engine: LiveEngine) {
-            inFlight = true
-            let flag = flag
-            let callback = callback
-            delivery.run {
-                if !flag.isCancelled { callback(change) }
-                engine.queue.async { engine.deliveryFinished(self) }
-            }
+    private func send(_ change: StoreChange<Element>, engine: LiveEngine) {
+        inFlight = true
+        let flag = flag
+        let deliver = deliver
+        let done: @Sendable () -> Void = { engine.queue.async { engine.deliveryFinished(self) } }
+        delivery.run {
+            if flag.isCancelled { return done() }
+            deliver(change, done)
         }
     }
 }

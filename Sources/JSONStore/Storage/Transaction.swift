@@ -66,6 +66,15 @@ public final class Transaction {
         }
     }
 
+    /// The item `id` as this batch sees it, decoded as `T`, or `nil` if there is none.
+    ///
+    /// - Throws: `StoreError`: `.invalidID`, the file's error, or `.invalidItem` when it
+    ///   does not decode as `T` (naming the member at fault).
+    public func item<T: Decodable>(_ id: String, as type: T.Type) throws(StoreError) -> T? {
+        guard let item = try item(id) else { return nil }
+        return try store.decode(item, as: type)
+    }
+
     /// Creates or replaces the item `id` with `object`. See `JSONStore.put(_:_:)`.
     public func put(_ id: String, _ object: JSONObject) throws(StoreError) {
         try ItemID.validate(id)

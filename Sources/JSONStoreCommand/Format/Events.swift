@@ -21,7 +21,7 @@ enum NDJSON {
         })
     }
 
-    static func event(_ change: StoreChange) -> String {
+    static func event(_ change: StoreChange<Item>) -> String {
         switch change {
         case .initial(let results):
             return line([
@@ -35,7 +35,9 @@ enum NDJSON {
                 "deletions": ints(changes.deletions), "insertions": ints(changes.insertions),
                 "modifications": ints(changes.modifications), "modificationsNew": ints(changes.modificationsNew),
                 "moves": .array(changes.moves.map { ["from": .number(JSONNumber($0.from)), "to": .number(JSONNumber($0.to))] }),
-                "deleted": items(changes.deleted), "inserted": items(changes.inserted),
+                // Stream readers have no snapshot: `inserted` is the items at the
+                // `insertions` indices (moved ones too), enough to rebuild the list.
+                "deleted": items(changes.deleted), "inserted": items(changes.insertions.map { results[$0] }),
                 "modified": items(changes.modified.map(\.new)), "invalid": invalid(changes.invalid),
                 "resolved": .array(changes.resolved.map(JSONValue.string)),
             ])
@@ -60,7 +62,7 @@ enum NDJSON {
 
 /// The plain output of `list --follow` when stdout is not a terminal: one line per change.
 enum ChangeLines {
-    static func lines(_ changes: ChangeSet) -> [String] {
+    static func lines(_ changes: ChangeSet<Item>) -> [String] {
         var out: [String] = []
         for item in changes.deleted { out.append("DELETED \(Display.escaped(item.id))") }
         for item in changes.inserted { out.append("ADDED \(Display.escaped(item.id))") }

@@ -17,7 +17,7 @@ struct ListModel {
     let storePath: String
     let requestedColumns: [String]?
 
-    private(set) var results = Results()
+    private(set) var results = Results<Item>()
     private(set) var loaded = false
     private(set) var state = StoreState.loading(done: 0, total: 0)
     /// When the current loading or resync began (monotonic seconds).
@@ -46,7 +46,7 @@ struct ListModel {
     private var searchIndex: SearchIndex?
     /// The version of the results whose search index is being built off the main queue,
     /// and the change sets applied since, to bring it up to date when it arrives.
-    private var indexBuild: (version: Int, changes: [ChangeSet])?
+    private var indexBuild: (version: Int, changes: [ChangeSet<Item>])?
     /// From this many rows on, the search index is built off the main queue as soon as
     /// the store is loaded, so the first key typed into the filter does not wait for it.
     static let backgroundIndexThreshold = 10_000
@@ -71,8 +71,8 @@ struct ListModel {
 
     // MARK: Store events
 
-    mutating func apply(_ change: StoreChange, now: Double, clock: String) {
-        var update: (changes: ChangeSet, previousCount: Int)?
+    mutating func apply(_ change: StoreChange<Item>, now: Double, clock: String) {
+        var update: (changes: ChangeSet<Item>, previousCount: Int)?
         switch change {
         case .initial(let results):
             self.results = results
@@ -202,7 +202,7 @@ struct ListModel {
 
     /// What to build a search index of off the main queue, if the store is big enough for
     /// it to matter and none is built or on its way; `install` takes the result.
-    mutating func searchIndexToBuild() -> (results: Results, table: Table)? {
+    mutating func searchIndexToBuild() -> (results: Results<Item>, table: Table)? {
         guard loaded, searchIndex == nil, indexBuild == nil,
             results.count >= Self.backgroundIndexThreshold
         else { return nil }
@@ -228,16 +228,13 @@ struct ListModel {
     /// tested, so a live store with a filter on does not scan every row per change.
     ///
     /// - Complexity: O(m + k log k) for m matches and k changes.
-    private mutating func refilter(through changes: ChangeSet, previousCount: Int) {
+    private mutating func refilter(through changes: ChangeSet<Item>, previousCount: Int) {
         guard let old = matches, !filter.isEmpty, let index = searchIndex else { return refilter() }
         let needle = SearchIndex.fold(filter)
         let table = self.table
         // The new results' rows to test again, with their items.
         var retest: [Int: Item] = [:]
-        for (row, item) in zip(changes.insertions, changes.inserted) { retest[row] = item }
-        for (row, modification) in zip(changes.modificationsNew, changes.modified) {
-            retest[row] = modification.new
-        }
+        for row in changes.insertions + changes.modificationsNew { retest[row] = results[row] }
         var rows: [Int] = []
         rows.reserveCapacity(old.count)
         var deletion = 0

@@ -6,7 +6,7 @@ package enum RenderBenchmark {
     /// selection down and up a row in turn (so every frame changes two rows); returns the
     /// bytes written for each frame after the first, and calls `tick` around each frame.
     package static func run(
-        _ results: Results, frames: Int, width: Int, height: Int, tick: () -> Void
+        _ results: Results<Item>, frames: Int, width: Int, height: Int, tick: () -> Void
     ) -> [Int] {
         var model = liveModel(results)
         var screen = Screen(color: true)
@@ -27,7 +27,7 @@ package enum RenderBenchmark {
     /// index is built first, as the app does off the main queue for a big store, and
     /// `tick` is called around that too. Returns how many rows match.
     package static func filter(
-        _ results: Results, needle: String, width: Int, height: Int, indexFirst: Bool = false,
+        _ results: Results<Item>, needle: String, width: Int, height: Int, indexFirst: Bool = false,
         tick: () -> Void
     ) -> Int {
         var model = liveModel(results)
@@ -50,7 +50,7 @@ package enum RenderBenchmark {
     }
 
     /// A list view model showing `results`, live.
-    private static func liveModel(_ results: Results) -> ListModel {
+    private static func liveModel(_ results: Results<Item>) -> ListModel {
         var model = ListModel(storePath: "bench", requestedColumns: nil)
         model.setState(.live, now: 0)
         model.apply(.initial(results), now: 0, clock: "00:00:00")

@@ -14,7 +14,7 @@ struct SearchIndex {
     /// Lays out every row of `results` once.
     ///
     /// - Complexity: O(n) row layouts.
-    init(_ results: Results, table: Table) {
+    init(_ results: Results<Item>, table: Table) {
         texts = Dictionary(minimumCapacity: results.count)
         for item in results { texts[UTF8Key(item.id)] = Self.rowText(item, table: table) }
     }
@@ -22,7 +22,7 @@ struct SearchIndex {
     /// Keeps the index in step with one update.
     ///
     /// - Complexity: O(changes) row layouts.
-    mutating func apply(_ changes: ChangeSet, table: Table) {
+    mutating func apply(_ changes: ChangeSet<Item>, table: Table) {
         for item in changes.deleted { texts[UTF8Key(item.id)] = nil }
         for item in changes.inserted { texts[UTF8Key(item.id)] = Self.rowText(item, table: table) }
         for modification in changes.modified {

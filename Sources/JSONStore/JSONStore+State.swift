@@ -1,0 +1,65 @@
+import Dispatch
+
+extension JSONStore {
+    /// What the live store is doing now: loading, live, resyncing or failed.
+    ///
+    /// `.loading` until something observes the store and the first load is done.
+    public var state: StoreState { engine.state }
+
+    /// Follows the store's state; `onChange` runs on `queue`, first with the current state.
+    public func observeState(
+        on queue: DispatchQueue, _ onChange: @escaping @Sendable (StoreState) -> Void
+    ) -> ObservationToken {
+        observeState(delivery: .queue(DispatchQueue(label: "jsonstore.state", target: queue)), onChange)
+    }
+
+    /// Follows the store's state on the main actor, first with the current state.
+    public func observeState(_ onChange: @escaping @MainActor @Sendable (StoreState) -> Void)
+        -> ObservationToken
+    {
+        observeState(delivery: .mainActor) { state in MainActor.assumeIsolated { onChange(state) } }
+    }
+
+    /// The store's states as an asynchronous sequence, starting with the current one.
+    public func stateChanges() -> AsyncStream<StoreState> {
+        AsyncStream(bufferingPolicy: .unbounded) { continuation in
+            let token = observeState(delivery: .immediate) { continuation.yield($0) }
+            continuation.onTermination = { _ in token.invalidate() }
+        }
+    }
+
+    private func observeState(
+        delivery: Delivery, _ callback: @escaping @Sendable (StoreState) -> Void
+    ) -> ObservationToken {
+        let flag = CancellationFlag()
+        let observer = LiveEngine.StateObserver(flag: flag, delivery: delivery, callback: callback)
+        let engine = self.engine
+        let key = ObjectIdentifier(flag)
+        engine.observeState(observer, id: key)
+        return ObservationToken(flag: flag) { engine.stopObservingState(key) }
+    }
+
+    /// Waits until every edit on disk now, including this process's own writes, has been
+    /// read and delivered to this process's observers: read-your-writes.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// try store.put("tea", ["title": "Make tea"])
+    /// await store.synchronize()   // every observer has now been told about "tea"
+    /// ```
+    ///
+    /// Deletions are delivered after the deletion grace period, so this can take that
+    /// long. Returns at once when nothing observes the store.
+    public func synchronize() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            engine.synchronize { continuation.resume() }
+        }
+    }
+
+    /// Test hook: stalls (or resumes) reading the watcher's events, so that the kernel's
+    /// event queue can overflow.
+    package func _setWatcherSuspended(_ suspended: Bool) {
+        engine.setWatcherSuspended(suspended)
+    }
+}

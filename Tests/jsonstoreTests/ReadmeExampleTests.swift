@@ -1,0 +1,125 @@
+import Foundation
+import Glibc
+import JSONStore
+import TestSupport
+import Testing
+
+/// The README's Swift blocks are the programs in `Tests/ReadmeExamples/`, quoted
+/// verbatim, and those programs run as the README says, on a copy of `data/`.
+@Suite("README examples")
+struct ReadmeExampleTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    static let examples = ["Observe": "readme-observe", "Basics": "readme-basics", "Async": "readme-async"]
+
+    /// The README's ```swift blocks.
+    static func readmeBlocks() throws -> [String] {
+        let text = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        var blocks: [String] = []
+        var current: String?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if current == nil, line == "```swift" {
+                current = ""
+            } else if current != nil, line == "```" {
+                blocks.append(current!)
+                current = nil
+            } else if current != nil {
+                current! += line + "\n"
+            }
+        }
+        return blocks
+    }
+
+    /// A scratch directory holding a copy of the sample store as `data/`.
+    static func sampleCopy() throws -> TemporaryStore {
+        let scratch = try TemporaryStore()
+        try FileManager.default.copyItem(
+            atPath: root.appendingPathComponent("data").path, toPath: scratch.path + "/data")
+        return scratch
+    }
+
+    /// Starts an example in `directory`; its output lines are collected as they come.
+    static func start(_ name: String, in directory: String) throws -> (Process, Locked<[String]>) {
+        let process = Process()
+        // Line-buffered, as on a terminal: the observer example prints and never exits.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
+        process.arguments = ["-oL", HelperProcess.buildDirectory.appendingPathComponent(name).path]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let lines = Locked<[String]>([])
+        Thread.detachNewThread {
+            for line in HelperProcess.lines(of: pipe) { lines.withLock { $0.append(line) } }
+        }
+        return (process, lines)
+    }
+
+    static func eventually(timeout: Double = 30, _ condition: @Sendable () -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return condition()
+    }
+
+    @Test("every Swift block of the README is an example program, and every program is quoted")
+    func quotedVerbatim() throws {
+        let blocks = try Self.readmeBlocks()
+        let programs = try Self.examples.keys.sorted().map {
+            try String(contentsOf: Self.root.appendingPathComponent("Tests/ReadmeExamples/\($0)/main.swift"), encoding: .utf8)
+        }
+        #expect(blocks.count == programs.count)
+        for block in blocks { #expect(programs.contains(block), "not an example program:\n\(block)") }
+        for program in programs { #expect(blocks.contains(program), "not quoted in the README:\n\(program)") }
+    }
+
+    @Test("the reading and writing example runs as written")
+    func basics() async throws {
+        let scratch = try Self.sampleCopy()
+        let (process, lines) = try Self.start("readme-basics", in: scratch.path)
+        let status = try await blocking { process.waitUntilExit(); return process.terminationStatus }
+        #expect(await Self.eventually { lines.withLock { $0.count } >= 5 })
+        let output = lines.withLock { $0 }
+        #expect(status == 0, "\(output)")
+        #expect(output.prefix(2) == ["done", "\"Make tea\""])
+        #expect(output.count == 5)  // three items, no invalid file
+        let store = try JSONStore(directory: scratch.path + "/data")
+        #expect(try store.item("tea") == nil)
+        #expect(try store.item("coffee")?["title"] == "Make coffee")
+    }
+
+    @Test("the async example prints the open tasks and ends")
+    func async() async throws {
+        let scratch = try Self.sampleCopy()
+        let open = try JSONStore(directory: scratch.path + "/data").load().items
+            .filter { $0["status"] != "done" }.count
+        let (process, lines) = try Self.start("readme-async", in: scratch.path)
+        let status = try await blocking { process.waitUntilExit(); return process.terminationStatus }
+        #expect(status == 0)
+        #expect(await Self.eventually { lines.withLock { $0 } == ["\(open) open tasks"] })
+    }
+
+    @Test("the observer example prints the tasks, then each change as it happens")
+    func observe() async throws {
+        let scratch = try Self.sampleCopy()
+        let store = try JSONStore(directory: scratch.path + "/data")
+        let items = try store.load().items
+        let top = try #require(items.max { ($0["priority"]?.intValue ?? 0, $1.id) < ($1["priority"]?.intValue ?? 0, $0.id) })
+        let (process, lines) = try Self.start("readme-observe", in: scratch.path)
+        defer { process.terminate() }
+        let first = "\(items.count) tasks, first: \(top["title"]?.stringValue ?? "")"
+        #expect(await Self.eventually { lines.withLock { $0 }.contains(first) }, "\(lines.withLock { $0 })")
+
+        let target = try #require(items.first { $0["priority"]?.intValue == 1 })
+        try store.update(target.id) { $0["priority"] = 9 }
+        let changed = "changed: \(target["title"]?.stringValue ?? "") 1 -> 9"
+        #expect(await Self.eventually { lines.withLock { $0 }.contains(changed) }, "\(lines.withLock { $0 })")
+        try store.put("pitch", ["title": "Pitch the tent", "status": "todo", "priority": "high"])
+        #expect(await Self.eventually { lines.withLock { $0 }.contains { $0.hasPrefix("invalid: ") && $0.contains("pitch.json:4:15: at priority") } },
+                "\(lines.withLock { $0 })")
+        #expect(lines.withLock { $0 }.contains("now \(items.count) tasks"))
+    }
+}
