@@ -52,6 +52,10 @@ extension JSONStore {
     }
 
     /// Creates or replaces the item `id` with `value` encoded.
+    ///
+    /// Disfavoured, so that a dictionary literal (`["title": "Tea"]`) is a `JSONObject`,
+    /// which keeps the order it is written in, rather than an unordered `Dictionary`.
+    @_disfavoredOverload
     public func put<T: Encodable>(_ id: String, _ value: T) throws(StoreError) {
         try ItemID.validate(id)
         try storeErrors { try write { try $0.put(id, value) } }

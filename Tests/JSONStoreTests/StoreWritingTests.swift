@@ -162,6 +162,22 @@ struct StoreWritingTests {
         #expect(try temp.names().allSatisfy { !$0.hasSuffix(".tmp") && $0 != "gone.json" })
     }
 
+    @Test("a dictionary literal of strings is written in the order it is written")
+    func literalOrder() throws {
+        let temp = try TemporaryStore()
+        let keys = (0..<12).map { "k\(11 - $0)" }
+        // All strings: the literal could also be a [String: String], which is Encodable
+        // but unordered; the JSONObject overload must win.
+        try temp.store.put("x", ["k11": "a", "k10": "b", "k9": "c", "k8": "d", "k7": "e", "k6": "f",
+                                 "k5": "g", "k4": "h", "k3": "i", "k2": "j", "k1": "k", "k0": "l"])
+        #expect(try temp.store.item("x")?.object.keys.dropFirst().map { $0 } == keys)
+        try temp.store.write { tx in
+            try tx.put("y", ["k11": "a", "k10": "b", "k9": "c", "k8": "d", "k7": "e", "k6": "f",
+                             "k5": "g", "k4": "h", "k3": "i", "k2": "j", "k1": "k", "k0": "l"])
+        }
+        #expect(try temp.store.item("y")?.object.keys.dropFirst().map { $0 } == keys)
+    }
+
     @Test("stale temp files of ours are removed by the first write, not on open; other files are not")
     func staleTemporaryFiles() throws {
         let temp = try TemporaryStore()

@@ -88,6 +88,10 @@ public final class Transaction {
     }
 
     /// Creates or replaces the item `id` with `value` encoded.
+    ///
+    /// Disfavoured, so that a dictionary literal (`["title": "Tea"]`) is a `JSONObject`,
+    /// which keeps the order it is written in, rather than an unordered `Dictionary`.
+    @_disfavoredOverload
     public func put<T: Encodable>(_ id: String, _ value: T) throws(StoreError) {
         let encoded: JSONValue
         do {
