@@ -115,7 +115,7 @@ extension JSONStore {
         let flag = CancellationFlag()
         let subscription = Subscription(
             query: query, coder: coder, flag: flag, delivery: delivery, deliver: deliver)
-        let id = ObjectIdentifier(subscription)
+        let id = subscription.id
         engine.subscribe(subscription)
         return ObservationToken(flag: flag) { engine.unsubscribe(id) }
     }

@@ -32,7 +32,7 @@ extension JSONStore {
         delivery: Delivery, _ callback: @escaping @Sendable (StoreState) -> Void
     ) -> ObservationToken {
         let flag = CancellationFlag()
-        let observer = LiveEngine.StateObserver(flag: flag, delivery: delivery, callback: callback)
+        let observer = StatusBoard.Observer(flag: flag, delivery: delivery, callback: callback)
         let engine = self.engine
         let key = ObjectIdentifier(flag)
         engine.observeState(observer, id: key)

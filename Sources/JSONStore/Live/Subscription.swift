@@ -1,7 +1,11 @@
 import Dispatch
 
 /// A subscriber as the pipeline sees it, whatever the element type of its results.
-protocol LiveSubscriber: AnyObject, Sendable {
+///
+/// A value kept by the pipeline (`LiveEngine`), so its state is isolated to it.
+protocol LiveSubscriber: Sendable {
+    /// Its identity: its cancellation flag's.
+    var id: ObjectIdentifier { get }
     /// Where its callbacks run.
     var delivery: Delivery { get }
     /// Whether it has been sent `.initial`.
@@ -10,10 +14,10 @@ protocol LiveSubscriber: AnyObject, Sendable {
     /// for: not for an async sequence, whose consumer pulls them (its next update will
     /// hold them), and may be the very task that waits.
     var hasBacklog: Bool { get }
-    func start(from snapshot: StoreSnapshot, engine: LiveEngine)
-    func publish(ids: some Sequence<UTF8Key>, names: some Sequence<UTF8Key>, snapshot: StoreSnapshot, engine: LiveEngine)
-    func fail(_ error: StoreError, engine: LiveEngine)
-    func deliveryFinished(engine: LiveEngine)
+    mutating func start(from snapshot: StoreSnapshot, engine: isolated LiveEngine)
+    mutating func publish(ids: Set<UTF8Key>, names: Set<UTF8Key>, snapshot: StoreSnapshot, engine: isolated LiveEngine)
+    mutating func fail(_ error: StoreError, engine: isolated LiveEngine)
+    mutating func deliveryFinished(engine: isolated LiveEngine)
 }
 
 /// A query's subscriber, and what it has been sent.
@@ -24,10 +28,7 @@ protocol LiveSubscriber: AnyObject, Sendable {
 /// snapshot) once its callback has returned. A subscriber that falls behind therefore
 /// costs memory in proportion to its results, never to the number of edits, and when it
 /// catches up it has converged, Realm's index spaces still exact.
-///
-/// `@unchecked Sendable`: made on the subscriber's thread and handed to the pipeline
-/// queue once; every `var` is used on the pipeline queue alone.
-final class Subscription<Element: Sendable>: LiveSubscriber, @unchecked Sendable {
+struct Subscription<Element: Sendable>: LiveSubscriber {
     let query: Query
     let coder: ElementCoder<Element>
     let flag: CancellationFlag
@@ -58,6 +59,8 @@ final class Subscription<Element: Sendable>: LiveSubscriber, @unchecked Sendable
         self.deliver = deliver
     }
 
+    var id: ObjectIdentifier { ObjectIdentifier(flag) }
+
     var isStarted: Bool { results != nil }
 
     var hasBacklog: Bool {
@@ -66,7 +69,7 @@ final class Subscription<Element: Sendable>: LiveSubscriber, @unchecked Sendable
     }
 
     /// Builds this subscription's results from `snapshot` and sends `.initial`.
-    func start(from snapshot: StoreSnapshot, engine: LiveEngine) {
+    mutating func start(from snapshot: StoreSnapshot, engine: isolated LiveEngine) {
         let initial = Results.initial(query, snapshot, coder: coder)
         results = initial
         send(.initial(initial), engine: engine)
@@ -76,8 +79,8 @@ final class Subscription<Element: Sendable>: LiveSubscriber, @unchecked Sendable
     /// `snapshot`, now or, if an update is in flight, once it has been taken.
     ///
     /// - Complexity: O(k log n) for k changed ids.
-    func publish(ids: some Sequence<UTF8Key>, names: some Sequence<UTF8Key>,
-                 snapshot: StoreSnapshot, engine: LiveEngine)
+    mutating func publish(ids: Set<UTF8Key>, names: Set<UTF8Key>, snapshot: StoreSnapshot,
+                          engine: isolated LiveEngine)
     {
         guard results != nil else { return }
         backlogIDs.formUnion(ids)
@@ -87,7 +90,7 @@ final class Subscription<Element: Sendable>: LiveSubscriber, @unchecked Sendable
     }
 
     /// Sends `error`, after any update still waiting.
-    func fail(_ error: StoreError, engine: LiveEngine) {
+    mutating func fail(_ error: StoreError, engine: isolated LiveEngine) {
         if inFlight || newest != nil {
             deferredError = error
         } else {
@@ -96,12 +99,12 @@ final class Subscription<Element: Sendable>: LiveSubscriber, @unchecked Sendable
     }
 
     /// The subscriber's callback has returned: send what waited meanwhile.
-    func deliveryFinished(engine: LiveEngine) {
+    mutating func deliveryFinished(engine: isolated LiveEngine) {
         inFlight = false
         flush(engine: engine)
     }
 
-    private func flush(engine: LiveEngine) {
+    private mutating func flush(engine: isolated LiveEngine) {
         if let snapshot = newest, let base = results {
             newest = nil
             let changes = backlogIDs.map {
@@ -120,11 +123,10 @@ final class Subscription<Element: Sendable>: LiveSubscriber, @unchecked Sendable
         }
     }
 
-    private func send(_ change: StoreChange<Element>, engine: LiveEngine) {
+    private mutating func send(_ change: StoreChange<Element>, engine: isolated LiveEngine) {
         inFlight = true
-        let flag = flag
-        let deliver = deliver
-        let done: @Sendable () -> Void = { engine.queue.async { engine.deliveryFinished(self) } }
+        let (flag, deliver, id) = (flag, deliver, id)
+        let done: @Sendable () -> Void = { engine.onPipeline { $0.deliveryFinished(id) } }
         delivery.run {
             if flag.isCancelled { return done() }
             deliver(change, done)

@@ -14,11 +14,14 @@ struct WatchBatch: Sendable {
     var undecodable: Set<UTF8Key> = []
     /// The kernel dropped events: only a full rescan can tell what changed.
     var overflow = false
+    /// Reading the events failed: only a full rescan can tell what changed.
+    var readError: Errno?
     /// The watched directory was removed or moved away.
     var directoryGone = false
 
     var isEmpty: Bool {
-        readNow.isEmpty && readLater.isEmpty && undecodable.isEmpty && !overflow && !directoryGone
+        readNow.isEmpty && readLater.isEmpty && undecodable.isEmpty && !overflow && readError == nil
+            && !directoryGone
     }
 }
 

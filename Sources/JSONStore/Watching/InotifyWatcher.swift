@@ -3,9 +3,9 @@ import Glibc
 
 /// Watches a directory with inotify, draining every queued event into one batch.
 ///
-/// `@unchecked Sendable`: the dispatch source's handlers run on the pipeline queue, and
-/// every other method is called on that queue, so the state is confined to it.
-final class InotifyWatcher: DirectoryWatcher, @unchecked Sendable {
+/// Owned by the pipeline (`LiveEngine`), which alone calls its methods; its dispatch
+/// source fires on the pipeline queue and touches only the inotify descriptor.
+final class InotifyWatcher: DirectoryWatcher {
     /// The events asked for, on the directory (not the files).
     static let mask: Int32 = IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE
         | IN_MODIFY | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW
@@ -34,13 +34,13 @@ final class InotifyWatcher: DirectoryWatcher, @unchecked Sendable {
         control = SourceControl(source)
     }
 
-    private static func drain(_ inotify: Inotify, into handler: (WatchBatch) -> Void) {
+    static func drain(_ inotify: Inotify, into handler: (WatchBatch) -> Void) {
         let batch: WatchBatch
         do {
             batch = coalesce(try inotify.drain())
         } catch {
             var failed = WatchBatch()
-            failed.overflow = true  // a read error: rescan rather than guess
+            failed.readError = error  // rescan rather than guess, and say why
             batch = failed
         }
         if !batch.isEmpty { handler(batch) }

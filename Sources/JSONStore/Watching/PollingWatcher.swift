@@ -7,8 +7,8 @@ import Glibc
 /// For network file systems, where inotify misses other machines' writes. Edits are seen
 /// up to one interval late; what changed is still decided by reading the files.
 ///
-/// `@unchecked Sendable`: the timer runs on the pipeline queue, and every other method is
-/// called on that queue, so the state is confined to it.
+/// `@unchecked Sendable`: its timer's handler holds it weakly, and that handler and every
+/// method run on the pipeline queue, which `poll()` checks with a `dispatchPrecondition`.
 final class PollingWatcher: DirectoryWatcher, @unchecked Sendable {
     private struct Signature: Equatable {
         var status: FileStatus
@@ -21,6 +21,7 @@ final class PollingWatcher: DirectoryWatcher, @unchecked Sendable {
     }
 
     private let path: String
+    private let queue: DispatchQueue
     let control: SourceControl
     private let handler: @Sendable (WatchBatch) -> Void
     private var last: [UTF8Key: Signature] = [:]
@@ -30,6 +31,7 @@ final class PollingWatcher: DirectoryWatcher, @unchecked Sendable {
          handler: @escaping @Sendable (WatchBatch) -> Void)
     {
         self.path = path
+        self.queue = queue
         self.handler = handler
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(10))
@@ -56,6 +58,7 @@ final class PollingWatcher: DirectoryWatcher, @unchecked Sendable {
     }
 
     private func poll() -> WatchBatch {
+        dispatchPrecondition(condition: .onQueue(queue))
         var batch = WatchBatch()
         guard let current = listing() else {
             if !gone {

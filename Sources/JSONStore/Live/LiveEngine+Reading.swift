@@ -1,0 +1,200 @@
+import Dispatch
+import Glibc
+
+extension LiveEngine {
+    // MARK: Attaching and full scans
+
+    /// Starts the watcher, then reads everything. The watcher comes first, so no edit
+    /// made during the scan is missed.
+    func attach(reason: String?) {
+        let watcher: any DirectoryWatcher
+        do {
+            watcher = try makeWatcher()
+        } catch {
+            if case .detached = phase { scheduleReattach() } else { directoryGone(cause: error) }
+            return
+        }
+        phase = .watching(watcher)
+        watcher.start()
+        rescan(reason: reason)
+    }
+
+    private func makeWatcher() throws(Errno) -> any DirectoryWatcher {
+        let handler: @Sendable (WatchBatch) -> Void = { [weak self] batch in
+            self?.assumeIsolated { $0.handle(batch) }
+        }
+        switch configuration.watchMode {
+        case .inotify:
+            return try InotifyWatcher(path: configuration.path, queue: queue, handler: handler)
+        case .polling(let interval):
+            return PollingWatcher(path: configuration.path, interval: interval, queue: queue, handler: handler)
+        }
+    }
+
+    /// Opens the store directory for one step of work; `nil` (and the directory is
+    /// reported gone) when it cannot be opened.
+    ///
+    /// The descriptor is not kept between steps: an open descriptor would keep a removed
+    /// directory's inode alive, and the kernel would never report it removed.
+    private func openDirectory() -> FileDescriptor? {
+        do {
+            return try .openDirectory(configuration.path)
+        } catch {
+            directoryGone(cause: error == .noSuchFile ? nil : error)
+            return nil
+        }
+    }
+
+    /// Reads the whole directory and makes memory equal to it: the first load, or a
+    /// resync after an overflow or the directory's return, delivering only real changes.
+    private func rescan(reason: String?) {
+        guard let dir = openDirectory() else { return }
+        defer { dir.close() }
+        if let reason { status.set(.resyncing(reason: reason)) }
+        let names: [DirectoryScan.Name]
+        do {
+            names = try DirectoryScan.names(in: dir)
+        } catch {
+            return directoryGone(cause: error)
+        }
+        let listing = StoreListing(names, path: configuration.path)
+        let progress = ProgressCounter()
+        var reporter: DispatchSourceTimer?
+        if !reducer.isLoaded {
+            let (status, total) = (status, listing.ids.count)
+            status.set(.loading(done: 0, total: total))
+            let timer = DispatchSource.makeTimerSource(queue: .global())
+            timer.schedule(deadline: .now() + .milliseconds(50), repeating: .milliseconds(50))
+            timer.setEventHandler { status.set(.loading(done: progress.value, total: total)) }
+            timer.resume()
+            reporter = timer
+        }
+        let files = Array(zip(listing.ids, read(listing.ids, in: dir, progress: progress)))
+        reporter?.cancel()
+        if reducer.isLoaded {
+            reducer.resync(files, badNames: listing.badNames)
+        } else {
+            reducer.load(files, badNames: listing.badNames)
+            for id in subscriptions.keys { subscriptions[id]?.start(from: reducer.published, engine: self) }
+        }
+        status.set(.live)
+        publish()
+    }
+
+    /// Reports the directory gone (once) and waits for it to come back.
+    private func directoryGone(cause: Errno? = nil) {
+        if case .detached = phase { return }  // reported already; a reattach is scheduled
+        if case .watching(let watcher) = phase { watcher.stop() }
+        phase = .detached
+        reducer.directoryGone()
+        let reason = cause.map { "the store directory cannot be watched: \($0)" }
+            ?? "the store directory was removed or moved away"
+        let error = StoreError(code: .storeUnavailable, message: reason, file: configuration.path, underlying: cause)
+        status.set(.failed(error))
+        for id in subscriptions.keys { subscriptions[id]?.fail(error, engine: self) }
+        finishSyncIfSettled()
+        scheduleReattach()
+    }
+
+    private func scheduleReattach() {
+        wake(at: Self.now() + configuration.reattachInterval) { engine in
+            guard case .detached = engine.phase else { return }
+            if let dir = try? FileDescriptor.openDirectory(engine.configuration.path) {
+                dir.close()
+                engine.attach(reason: "the store directory appeared again")
+            } else {
+                engine.scheduleReattach()
+            }
+        }
+    }
+
+    // MARK: Incremental batches
+
+    private func handle(_ batch: WatchBatch) {
+        guard case .watching = phase, reducer.isLoaded else { return }
+        if batch.directoryGone { return directoryGone() }
+        if batch.overflow { return rescan(reason: "inotify queue overflow") }
+        if let error = batch.readError { return rescan(reason: "reading the inotify events failed: \(error)") }
+        let now = Self.now()
+        for name in batch.readLater where !batch.readNow.contains(name) {
+            if let time = reducer.readLater(name.string, at: now) { wake(at: time) { $0.deadlinesPassed() } }
+        }
+        for name in batch.readNow { reducer.readingNow(name) }
+        readNames(batch.readNow.map(\.string))
+        if !batch.undecodable.isEmpty { refreshUndecodableNames() }
+        publish()
+    }
+
+    /// Reads the given directory entries and hands the reducer what they hold now.
+    ///
+    /// - Parameter goneIfMissing: item ids whose grace period is over: missing now means
+    ///   deleted.
+    private func readNames(_ names: [String], goneIfMissing: Set<UTF8Key> = []) {
+        guard !names.isEmpty, let dir = openDirectory() else { return }
+        defer { dir.close() }
+        var ids: [String] = []
+        for name in names {
+            switch EntryName(name) {
+            case .ignored: continue
+            case .item(let id): ids.append(id)
+            case .invalid(let id, let why):
+                let exists = (try? dir.linkStatus(of: name)) != nil
+                reducer.badName(name, exists ? .badName(name, id: id, reason: why, path: configuration.path) : nil)
+            }
+        }
+        let now = Self.now()
+        for (id, outcome) in zip(ids, read(ids, in: dir)) {
+            var beingWritten = false
+            if case .invalid(let error) = outcome, error.code == .invalidJSON {
+                beingWritten = isBeingWritten(ItemID.fileName(id), in: dir)
+            }
+            let wake = reducer.fileRead(
+                id, outcome, at: now, missingIsGone: goneIfMissing.contains(UTF8Key(id)), beingWritten: beingWritten)
+            if let wake { self.wake(at: wake) { $0.deadlinesPassed() } }
+        }
+    }
+
+    /// Reads `ids` with the store's reader, in parallel when there are many.
+    private func read(_ ids: [String], in dir: FileDescriptor, progress: ProgressCounter? = nil)
+        -> [ItemFile.Outcome]
+    {
+        ItemFile.readMany(
+            ids, in: dir, path: configuration.path, reader: configuration.reader,
+            parallelAbove: configuration.parallelAbove, progress: progress)
+    }
+
+    /// Whether `name` was modified within the fallback delay, so that a writer may still
+    /// be at work on it.
+    private func isBeingWritten(_ name: String, in dir: FileDescriptor) -> Bool {
+        guard let status = try? dir.linkStatus(of: name) else { return false }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let age = Double(now.tv_sec - status.modificationTime.tv_sec)
+            + Double(now.tv_nsec - status.modificationTime.tv_nsec) / 1e9
+        return age >= 0 && age < configuration.fallbackDelay  // a future mtime (skew) is not "now"
+    }
+
+    /// Names that are not UTF-8 cannot be opened by their repaired form; list them again.
+    private func refreshUndecodableNames() {
+        guard let dir = openDirectory() else { return }
+        defer { dir.close() }
+        guard let names = try? DirectoryScan.names(in: dir) else { return }
+        var current: [UTF8Key: InvalidFile] = [:]
+        for case .notUTF8(let repaired) in names {
+            if let file = InvalidFile.undecodableName(repaired, path: configuration.path) {
+                current[UTF8Key(repaired)] = file
+            }
+        }
+        reducer.undecodableNames(current) { (try? dir.linkStatus(of: $0)) != nil }
+    }
+
+    /// Resolves the deletions whose grace period is over and reads the files whose
+    /// writers never closed them.
+    private func deadlinesPassed() {
+        guard case .watching = phase, reducer.isLoaded else { return }
+        let (names, goneIfMissing) = reducer.takeDue(at: Self.now())
+        guard !names.isEmpty else { return }
+        readNames(names, goneIfMissing: goneIfMissing)
+        publish()
+    }
+}
