@@ -154,7 +154,8 @@ public final class Transaction {
     /// A batch that puts more items than this syncs its new files with one `syncfs` of
     /// the store's file system instead of one `fsync` each. Either way every new file is on
     /// the disk before it is renamed over its item. (`package` so the benchmark can compare
-    /// the two.)
+    /// the two.) nonisolated(unsafe): a tuning knob set by the single-threaded benchmark
+    /// between batches, never while one runs.
     package nonisolated(unsafe) static var fileSystemSyncThreshold = 8
 
     /// Writes the batch: stage every new file, sync them (one by one, or all at once for a

@@ -49,13 +49,18 @@ enum ListCommand {
         guard settings.follow else { return try printOnce(store, settings, width: tableWidth(context)) }
         let terminal = Output.isTerminal(STDOUT_FILENO) && Output.isTerminal(STDIN_FILENO)
             && (context.environment["TERM"] ?? "") != "dumb"
-        if settings.json {
-            FollowJSON.start(store, settings.query)
-        } else if terminal {
-            let color = settings.color.enabled(environment: context.environment, terminal: true)
-            ListViewApp.start(store, settings, color: color)
-        } else {
-            FollowLines.start(store, settings, width: tableWidth(context))
+        let color = settings.color.enabled(environment: context.environment, terminal: true)
+        let width = tableWidth(context)
+        // The command runs on the main thread, which `dispatchMain()` then gives to the
+        // main queue: the followers live on the main actor.
+        MainActor.assumeIsolated {
+            if settings.json {
+                FollowJSON.start(store, settings.query)
+            } else if terminal {
+                ListViewApp.start(store, settings, color: color)
+            } else {
+                FollowLines.start(store, settings, width: width)
+            }
         }
         dispatchMain()
     }
@@ -81,32 +86,35 @@ enum ListCommand {
 }
 
 /// `list --follow --json`: the NDJSON stream.
+@MainActor
 enum FollowJSON {
-    nonisolated(unsafe) static var tokens: [ObservationToken] = []
+    static var tokens: [ObservationToken] = []
+    /// The state last reported, `nil` before the initial event.
+    static var lastState: String?
 
     static func start(_ store: JSONStore, _ query: Query) {
         Signals.exitOnInterrupt()
-        let last = LastState()
-        tokens.append(store.observe(query, on: .main) { change in
-            if case .initial = change { last.name = "live" }
+        tokens.append(store.observe(query) { change in
+            if case .initial = change { lastState = "live" }
             Output.out(NDJSON.event(change))
         })
-        tokens.append(store.observeState(on: .main) { state in
+        tokens.append(store.observeState { state in
             // Loading is the initial event's business; after it, every change of state.
-            guard let previous = last.name, previous != state.name else { return }
-            last.name = state.name
+            guard let previous = lastState, previous != state.name else { return }
+            lastState = state.name
             Output.out(NDJSON.status(state))
         })
     }
 }
 
 /// `list --follow` to a pipe or a dumb terminal: the table, then one line per change.
+@MainActor
 enum FollowLines {
-    nonisolated(unsafe) static var token: ObservationToken?
+    static var token: ObservationToken?
 
     static func start(_ store: JSONStore, _ settings: ListCommand.Settings, width: Int) {
         Signals.exitOnInterrupt()
-        token = store.observe(settings.query, on: .main) { change in
+        token = store.observe(settings.query) { change in
             switch change {
             case .initial(let results):
                 let table = Table(columns: Table.columns(for: results, requested: settings.columns))
@@ -120,7 +128,3 @@ enum FollowLines {
     }
 }
 
-/// The state last reported, `nil` before the initial event; used on the main queue only.
-final class LastState: @unchecked Sendable {
-    var name: String?
-}

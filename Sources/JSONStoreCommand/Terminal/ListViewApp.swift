@@ -5,13 +5,13 @@ import JSONStore
 
 /// The live list view on a terminal.
 ///
-/// Everything runs on the main queue: store changes and state arrive there (the reading
-/// and diffing happened on the store's own queue), keys and signals too, and frames are
-/// drawn there, at most about 60 a second however fast changes come.
-///
-/// `@unchecked Sendable`: all its state is used on the main queue only.
-final class ListViewApp: @unchecked Sendable {
-    nonisolated(unsafe) private static var current: ListViewApp?
+/// Everything runs on the main actor: store changes and state arrive there through the
+/// library's main-actor observation (the reading and diffing happened on the store's own
+/// queue), keys and signals too, and frames are drawn there, at most about 60 a second
+/// however fast changes come.
+@MainActor
+final class ListViewApp {
+    private static var current: ListViewApp?
 
     private var model: ListModel
     private var screen: Screen
@@ -37,26 +37,34 @@ final class ListViewApp: @unchecked Sendable {
     }
 
     private func run(_ store: JSONStore, _ query: Query) {
-        Signals.handle([SIGINT, SIGTERM, SIGHUP], on: .main) { [self] _ in quit() }
-        Signals.handle([SIGWINCH], on: .main) { [self] _ in
-            size = TerminalSession.size()
-            screen.invalidate()
-            render()
+        Signals.handle([SIGINT, SIGTERM, SIGHUP], on: .main) { _ in
+            MainActor.assumeIsolated { if let app = ListViewApp.current { app.quit() } }
+        }
+        Signals.handle([SIGWINCH], on: .main) { _ in
+            MainActor.assumeIsolated { ListViewApp.current?.resized() }
         }
         let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
-        input.setEventHandler { [self] in readKeys() }
+        input.setEventHandler { MainActor.assumeIsolated { ListViewApp.current?.readKeys() } }
         input.resume()
         self.input = input
-        tokens.append(store.observe(query, on: .main) { [self] change in
+        tokens.append(store.observe(query) { [weak self] change in
+            guard let self else { return }
             model.apply(change, now: Self.now(), clock: Self.clock())
             buildSearchIndex()
             requestRender()
         })
-        tokens.append(store.observeState(on: .main) { [self] state in
+        tokens.append(store.observeState { [weak self] state in
+            guard let self else { return }
             model.setState(state, now: Self.now())
             updateSpinner()
             requestRender()
         })
+        render()
+    }
+
+    private func resized() {
+        size = TerminalSession.size()
+        screen.invalidate()
         render()
     }
 
@@ -78,9 +86,11 @@ final class ListViewApp: @unchecked Sendable {
     /// loaded, and hands it to the model on the main queue.
     private func buildSearchIndex() {
         guard let (results, table) = model.searchIndexToBuild() else { return }
-        DispatchQueue.global(qos: .utility).async { [self] in
+        DispatchQueue.global(qos: .utility).async {
             let index = SearchIndex(results, table: table)
-            DispatchQueue.main.async { [self] in model.install(index, for: results.version) }
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated { ListViewApp.current?.model.install(index, for: results.version) }
+            }
         }
     }
 
@@ -89,9 +99,12 @@ final class ListViewApp: @unchecked Sendable {
         guard !renderScheduled else { return }
         renderScheduled = true
         let wait = max(0, lastRender + 1.0 / 60 - Self.now())
-        DispatchQueue.main.asyncAfter(deadline: .now() + wait) { [self] in
-            renderScheduled = false
-            render()
+        DispatchQueue.main.asyncAfter(deadline: .now() + wait) {
+            MainActor.assumeIsolated {
+                guard let app = ListViewApp.current else { return }
+                app.renderScheduled = false
+                app.render()
+            }
         }
     }
 
@@ -103,7 +116,9 @@ final class ListViewApp: @unchecked Sendable {
         if !bytes.isEmpty { Output.write(fd: STDOUT_FILENO, bytes) }
         lastRender = now
         if let next {  // redraw when a highlight runs out
-            DispatchQueue.main.asyncAfter(deadline: .now() + max(0.01, next - now)) { [self] in requestRender() }
+            DispatchQueue.main.asyncAfter(deadline: .now() + max(0.01, next - now)) {
+                MainActor.assumeIsolated { ListViewApp.current?.requestRender() }
+            }
         }
     }
 
@@ -112,7 +127,7 @@ final class ListViewApp: @unchecked Sendable {
         if model.busySince != nil, spinner == nil {
             let timer = DispatchSource.makeTimerSource(queue: .main)
             timer.schedule(deadline: .now() + 0.1, repeating: 0.1)
-            timer.setEventHandler { [self] in requestRender() }
+            timer.setEventHandler { MainActor.assumeIsolated { ListViewApp.current?.requestRender() } }
             timer.resume()
             spinner = timer
         } else if model.busySince == nil, let timer = spinner {
@@ -127,14 +142,14 @@ final class ListViewApp: @unchecked Sendable {
         exit(ExitStatus.success)
     }
 
-    static func now() -> Double {
+    nonisolated static func now() -> Double {
         var t = timespec()
         clock_gettime(CLOCK_MONOTONIC, &t)
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
     /// The local time as `15:04:05`.
-    static func clock() -> String {
+    nonisolated static func clock() -> String {
         var t = time(nil)
         var parts = tm()
         localtime_r(&t, &parts)

@@ -5,9 +5,10 @@ import Glibc
 /// cursor hidden, no line wrap. `restore()` puts it back, on every way out: quitting,
 /// signals (SIGINT, SIGTERM, SIGHUP) and crashes (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
 /// SIGTRAP), after which the crash goes on as it would have.
-final class TerminalSession: @unchecked Sendable {
-    static let enter = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[2J"
-    static let leave = "\u{1B}[0m\u{1B}[?2026l\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l"
+@MainActor
+final class TerminalSession {
+    nonisolated static let enter = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[2J"
+    nonisolated static let leave = "\u{1B}[0m\u{1B}[?2026l\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l"
 
     private var restored = false
 
@@ -38,7 +39,7 @@ final class TerminalSession: @unchecked Sendable {
     }
 
     /// The terminal's size in columns and rows.
-    static func size() -> (width: Int, height: Int) {
+    nonisolated static func size() -> (width: Int, height: Int) {
         var size = winsize()
         if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 {
             return (Int(size.ws_col), Int(size.ws_row))
@@ -51,12 +52,15 @@ final class TerminalSession: @unchecked Sendable {
 /// read only by the handler, which may use only async-signal-safe calls (`write`,
 /// `tcsetattr`, `signal`, `raise`).
 enum CrashRestore {
+    // nonisolated(unsafe): written once on the main thread before the handler is
+    // installed, then read only by the crash handler, which cannot take a lock.
     nonisolated(unsafe) static var saved = termios()
     nonisolated(unsafe) static var hasTermios = false
     static let leaveBytes: [UInt8] = Array(TerminalSession.leave.utf8)
 
     static let signals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
     /// The handlers that were there before ours (Swift's backtracer, say), by signal.
+    /// nonisolated(unsafe): as above, written by `install()` before any crash can use it.
     nonisolated(unsafe) static var previous: [SignalAction] = .init(repeating: SignalAction(), count: 65)
 
     static func install() {
@@ -82,6 +86,8 @@ private func crashHandler(_ signal: Int32) {
 
 /// Signals handled as events on a queue rather than by interrupting whatever runs.
 enum Signals {
+    /// nonisolated(unsafe): appended to only on the main thread, before `dispatchMain()`
+    /// (the sources just have to stay alive).
     nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
 
     /// Calls `handler` on `queue` for each of `signals`; their default actions are off.
