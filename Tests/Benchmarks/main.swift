@@ -14,12 +14,16 @@ import JSONStoreCommand
 //                                     members, deep) at lengths doubling from 1,000 to N:
 //                                     JSONReader's time per doubling and against
 //                                     JSONSerialization; then the largest item of each.
+//   jsonstore-bench stall DIR N SECONDS  `jsonstore list --follow --json` whose stdout is
+//                                     never read, while N items are rewritten for SECONDS:
+//                                     its resident memory at the start, at most, at the end.
 //   jsonstore-bench render DIR N FRAMES  the list view's frame time (layout, diff, output
 //                                     bytes) for a store of 100 items and one of N, and
 //                                     the time of a key typed into its / filter.
 //   jsonstore-bench live DIR N EDITS  the latency from an edit on disk (a file renamed over
-//                                     an item) to the observer's callback, in a store of
-//                                     100 items and one of N, edits alternating between them.
+//                                     an item) to an untyped and a typed observer's
+//                                     callback, in a store of 1,000 items and one of N,
+//                                     edits alternating between them.
 //   jsonstore-bench write DIR N RUNS  writing N new items: one batch synced with one syncfs,
 //                                     the same batch with an fsync per file, and N single
 //                                     puts, alternating, each into a fresh directory.
@@ -66,6 +70,10 @@ let arguments = CommandLine.arguments
 guard arguments.count == 5, let n = Int(arguments[3]), let runs = Int(arguments[4]) else {
     print("usage: jsonstore-bench load|live DIR N RUNS")
     exit(64)
+}
+if arguments[1] == "stall" {
+    try benchStall(directory: arguments[2], count: n, seconds: runs)
+    exit(0)
 }
 if arguments[1] == "reader" {
     try benchReader(maxLength: n, runs: runs)
@@ -147,31 +155,48 @@ func fill(_ directory: String, count: Int) throws {
     }
 }
 
-/// Delivery latency: an edit is a temp file renamed over an item, as `sed -i` does.
+/// A benchmark item decoded as a type, as a library user would.
+struct BenchTask: Codable, Sendable {
+    var id: String
+    var title: String
+    var status: String
+    var priority: Int
+    var tags: [String]
+}
+
+/// Delivery latency: an edit is a temp file renamed over an item, as `sed -i` does. Each
+/// store has an untyped observer (`Item`s) and a typed one (`BenchTask`), both timed.
 func benchLive(directory: String, big: Int, edits: Int) throws {
     final class Latch: @unchecked Sendable {
         let semaphore = DispatchSemaphore(value: 0)
         var delivered = 0.0
     }
     var stores: [(name: String, store: JSONStore, count: Int)] = []
-    for (name, count) in [("100 items", 100), ("\(big) items", big)] {
+    for count in [1000, big] {
         let path = directory + "/" + String(count)
         try fill(path, count: count)
-        stores.append((name, try JSONStore(directory: path), count))
+        stores.append(("\(count) items", try JSONStore(directory: path), count))
     }
-    var latencies: [[Double]] = [[], []]
+    // latencies[store][0] untyped, [1] typed
+    var latencies: [[[Double]]] = [[[], []], [[], []]]
     var tokens: [ObservationToken] = []
-    var latches: [Latch] = []
+    var latches: [[Latch]] = []
     for (k, entry) in stores.enumerated() {
-        let latch = Latch()
-        latches.append(latch)
+        let (untyped, typed) = (Latch(), Latch())
+        latches.append([untyped, typed])
         let start = now()
-        tokens.append(entry.store.observe(on: DispatchQueue(label: "bench.\(k)")) { change in
-            latch.delivered = now()
-            latch.semaphore.signal()
+        tokens.append(entry.store.observe(on: DispatchQueue(label: "bench.\(k).untyped")) { _ in
+            untyped.delivered = now()
+            untyped.semaphore.signal()
         })
-        latch.semaphore.wait()  // .initial
-        print(String(format: "%@: initial load and first results in %.3f s", entry.name, latch.delivered - start))
+        tokens.append(entry.store.observe(BenchTask.self, on: DispatchQueue(label: "bench.\(k).typed")) { _ in
+            typed.delivered = now()
+            typed.semaphore.signal()
+        })
+        untyped.semaphore.wait()  // .initial
+        typed.semaphore.wait()
+        print(String(format: "%@: initial load and first results (untyped and typed) in %.3f s",
+                     entry.name, max(untyped.delivered, typed.delivered) - start))
     }
     for edit in 0..<edits {
         for (k, entry) in stores.enumerated() {
@@ -185,14 +210,25 @@ func benchLive(directory: String, big: Int, edits: Int) throws {
             close(fd)
             let start = now()
             rename(temp, entry.store.path + "/" + target + ".json")
-            latches[k].semaphore.wait()
-            latencies[k].append(latches[k].delivered - start)
+            for kind in 0..<2 {
+                latches[k][kind].semaphore.wait()
+                latencies[k][kind].append(latches[k][kind].delivered - start)
+            }
         }
     }
     for (k, entry) in stores.enumerated() {
-        print(String(format: "%@: edit → callback, median %.3f ms over %d edits", entry.name, median(latencies[k]) * 1000, edits))
+        for (kind, name) in ["untyped", "typed"].enumerated() {
+            let sorted = latencies[k][kind].sorted()
+            print(String(format: "%@, %@: edit → callback, median %.3f ms (p90 %.3f, max %.3f) over %d edits",
+                         entry.name, name, median(sorted) * 1000, sorted[sorted.count * 9 / 10] * 1000,
+                         sorted.last! * 1000, edits))
+        }
     }
-    print(String(format: "ratio (%d items / 100 items): %.2fx", big, median(latencies[1]) / median(latencies[0])))
+    for (kind, name) in ["untyped", "typed"].enumerated() {
+        print(String(format: "ratio %@ (%d items / 1000 items): %.2fx", name, big,
+                     median(latencies[1][kind]) / median(latencies[0][kind])))
+    }
+    print(String(format: "typed vs untyped at %d items: %.2fx", big, median(latencies[1][1]) / median(latencies[1][0])))
     for token in tokens { token.invalidate() }
 }
 

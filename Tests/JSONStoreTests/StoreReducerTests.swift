@@ -125,7 +125,7 @@ struct StoreReducerTests {
     @Test("scenarios", arguments: scenarios)
     func scenario(_ scenario: Scenario) {
         var reducer = StoreReducer(timing: Self.timing)
-        reducer.load(scenario.loaded.map { ($0, Self.item($0, $0)) }, badNames: [:])
+        reducer.load(scenario.loaded, scenario.loaded.map { Self.item($0, $0) }, badNames: [:])
         var version = 1
         for (n, step) in scenario.steps().enumerated() {
             switch step {
@@ -139,7 +139,7 @@ struct StoreReducerTests {
                     _ = reducer.fileRead(id, outcomes[name] ?? .missing, at: time, missingIsGone: gone.contains(UTF8Key(id)))
                 }
             case .resync(let files):
-                reducer.resync(files.map { (id: $0.0, outcome: $0.1) }, badNames: [:])
+                reducer.resync(files.map(\.0), files.map(\.1), badNames: [:])
             case .badName(let name, let present):
                 let file = present ? InvalidFile.badName(name, id: String(name.dropLast(5)), reason: "control character", path: "/s") : nil
                 reducer.badName(name, file)

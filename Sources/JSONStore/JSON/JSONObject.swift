@@ -77,9 +77,15 @@ public struct JSONObject: Sendable, Hashable {
     }
 
     /// Inserts or moves `key` to the front with `value`.
+    ///
+    /// Builds the members anew at their exact size: every item read gets its `"id"` this
+    /// way, and an insertion would double the array's capacity.
     mutating func setFirst(_ key: String, _ value: JSONValue) {
-        removeValue(forKey: key)
-        members.insert(Member(key: key, value: value), at: 0)
+        var result: [Member] = []
+        result.reserveCapacity(members.count + 1)
+        result.append(Member(key: key, value: value))
+        for member in members where !UTF8Key.equal(member.key, key) { result.append(member) }
+        members = result
     }
 
     /// This object's members reordered to follow `reference`: keys that `reference` has

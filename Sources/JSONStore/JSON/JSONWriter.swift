@@ -39,6 +39,14 @@ public enum JSONWriter {
         return out
     }
 
+    /// Appends `value` as compact JSON to `out`: for output written in pieces, such as a
+    /// stream of a million items that should not be built as one string first.
+    public static func appendCompact(
+        _ value: JSONValue, to out: inout [UInt8], escapingUnicodeLineBreaks: Bool = false
+    ) {
+        write(value, into: &out, indent: 0, pretty: false, strict: escapingUnicodeLineBreaks)
+    }
+
     private static func write(
         _ value: JSONValue, into out: inout [UInt8], indent: Int, pretty: Bool,
         strict: Bool = false

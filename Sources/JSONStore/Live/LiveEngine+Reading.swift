@@ -69,12 +69,12 @@ extension LiveEngine {
             timer.resume()
             reporter = timer
         }
-        let files = Array(zip(listing.ids, read(listing.ids, in: dir, progress: progress)))
+        let outcomes = read(listing.ids, in: dir, progress: progress)
         reporter?.cancel()
         if reducer.isLoaded {
-            reducer.resync(files, badNames: listing.badNames)
+            reducer.resync(listing.ids, outcomes, badNames: listing.badNames)
         } else {
-            reducer.load(files, badNames: listing.badNames)
+            reducer.load(listing.ids, outcomes, badNames: listing.badNames)
             for id in subscriptions.keys { subscriptions[id]?.start(from: reducer.published, engine: self) }
         }
         status.set(.live)

@@ -5,8 +5,8 @@ struct SortKey: Comparable, Hashable, Sendable {
         /// A member's JSON value (`nil` when the item has no such member).
         case json(JSONValue?)
         /// A value of the decoded element, compared by `order` (`nil` when the item does
-        /// not decode).
-        case typed((any Sendable)?, ValueOrder)
+        /// not decode). Indirect, so the common case keeps every key small.
+        indirect case typed((any Sendable)?, ValueOrder)
     }
 
     let primary: Value

@@ -48,11 +48,11 @@ struct StoreReducer: Sendable {
 
     /// The first load: every item file's outcome and the bad names. `published` is then
     /// version 1.
-    mutating func load(_ files: [(id: String, outcome: ItemFile.Outcome)], badNames: [UTF8Key: InvalidFile]) {
+    mutating func load(_ ids: [String], _ outcomes: [ItemFile.Outcome], badNames: [UTF8Key: InvalidFile]) {
         var elements: [(UTF8Key, Entry)] = []
-        elements.reserveCapacity(files.count)
+        elements.reserveCapacity(ids.count)
         var invalid = badNames
-        for (id, outcome) in files {
+        for (id, outcome) in zip(ids, outcomes) {
             switch outcome {
             case .item(let item): elements.append((UTF8Key(id), Entry(item: item, error: nil)))
             case .invalid(let error):
@@ -73,12 +73,12 @@ struct StoreReducer: Sendable {
 
     /// A full rescan after an overflow or the directory's return: memory is made equal
     /// to the listing; what is gone is gone at once, and every wait is over.
-    mutating func resync(_ files: [(id: String, outcome: ItemFile.Outcome)], badNames: [UTF8Key: InvalidFile]) {
-        let seen = Set(files.lazy.map { UTF8Key($0.id) })
+    mutating func resync(_ ids: [String], _ outcomes: [ItemFile.Outcome], badNames: [UTF8Key: InvalidFile]) {
+        let seen = Set(ids.lazy.map(UTF8Key.init))
         var gone: [String] = []
         working.entries.forEach { id, _ in if !seen.contains(id) { gone.append(id.string) } }
         for id in gone { remove(id) }
-        for (id, outcome) in files { apply(outcome, to: id) }
+        for (id, outcome) in zip(ids, outcomes) { apply(outcome, to: id) }
         // Bad names (no id) no longer listed are gone; item files were handled above.
         for (name, file) in working.invalid where file.id == nil && badNames[name] == nil {
             setInvalid(name, nil)

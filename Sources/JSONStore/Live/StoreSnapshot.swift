@@ -2,8 +2,24 @@
 struct Entry: Sendable {
     /// The last valid value; kept while the file is invalid.
     var item: Item?
-    /// Why the file is invalid now, if it is.
-    var error: StoreError?
+    /// Why the file is invalid now, if it is: boxed, because it is rare and four times
+    /// the size of the rest of the entry, which every id of the store has.
+    private var errorBox: ErrorBox?
+
+    var error: StoreError? {
+        get { errorBox?.error }
+        set { errorBox = newValue.map(ErrorBox.init) }
+    }
+
+    init(item: Item?, error: StoreError?) {
+        self.item = item
+        errorBox = error.map(ErrorBox.init)
+    }
+
+    private final class ErrorBox: Sendable {
+        let error: StoreError
+        init(_ error: StoreError) { self.error = error }
+    }
 
     /// Whether this entry shows the same thing as `other` to an observer.
     func sameAs(_ other: Entry) -> Bool {

@@ -10,7 +10,8 @@ import Synchronization
 enum ItemFile {
     enum Outcome {
         case item(Item)
-        case invalid(StoreError)
+        /// Boxed: rare, and much larger than an item, which every slot of a load has.
+        indirect case invalid(StoreError)
         /// The file does not exist (any more).
         case missing
     }

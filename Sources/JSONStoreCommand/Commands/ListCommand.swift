@@ -95,8 +95,12 @@ enum FollowJSON {
     static func start(_ store: JSONStore, _ query: Query) {
         Signals.exitOnInterrupt()
         tokens.append(store.observe(query) { change in
-            if case .initial = change { lastState = "live" }
-            Output.out(NDJSON.event(change))
+            if case .initial(let results) = change {
+                lastState = "live"
+                NDJSON.writeInitial(results) { var bytes = $0; Output.writeAll(fd: STDOUT_FILENO, &bytes) }
+            } else {
+                Output.out(NDJSON.event(change))
+            }
         })
         tokens.append(store.observeState { state in
             // Loading is the initial event's business; after it, every change of state.

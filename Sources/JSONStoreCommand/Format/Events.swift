@@ -46,6 +46,25 @@ enum NDJSON {
         }
     }
 
+    /// Writes the initial event with `write`, in pieces of about 64 KiB: the items of a
+    /// large store are never built as one string.
+    static func writeInitial(_ results: Results<Item>, _ write: ([UInt8]) -> Void) {
+        var buffer = Array(#"{"event":"initial","version":\#(results.version),"items":["#.utf8)
+        buffer.reserveCapacity(1 << 16)
+        for (n, item) in results.enumerated() {
+            if n > 0 { buffer.append(UInt8(ascii: ",")) }
+            JSONWriter.appendCompact(.object(item.object), to: &buffer, escapingUnicodeLineBreaks: true)
+            if buffer.count >= 1 << 16 {
+                write(buffer)
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+        buffer.append(contentsOf: #"],"invalid":"#.utf8)
+        JSONWriter.appendCompact(invalid(results.invalid), to: &buffer, escapingUnicodeLineBreaks: true)
+        buffer.append(contentsOf: "}\n".utf8)
+        write(buffer)
+    }
+
     static func status(_ state: StoreState) -> String {
         var object: JSONObject = ["event": "status", "state": .string(state.name)]
         switch state {
