@@ -95,8 +95,10 @@ enum StoreLock {
 
     /// Takes the lock, waiting for it; closing the returned descriptor releases it.
     static func acquire(in directory: FileDescriptor) throws(Errno) -> FileDescriptor {
+        // Read-only: `flock` needs no write access, so a lock file another user created
+        // (0644) does not keep this one from writing a store both may write.
         let fd = try FileDescriptor.open(
-            fileName, relativeTo: directory, flags: O_RDWR | O_CREAT | O_NOFOLLOW, mode: 0o644)
+            fileName, relativeTo: directory, flags: O_RDONLY | O_CREAT | O_NOFOLLOW, mode: 0o644)
         do {
             try fd.lockExclusive()
         } catch {
