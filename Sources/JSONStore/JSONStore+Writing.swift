@@ -29,6 +29,13 @@ extension JSONStore {
             throw StoreError.system(error, "could not take the store lock", file: join(path, StoreLock.fileName))
         }
         defer { lock.close() }
+        // A batch another writer left half done is finished first, so this one starts
+        // from a store where every batch is whole.
+        do {
+            try BatchJournal.recover(in: dir)
+        } catch {
+            throw StoreError.system(error, "could not finish an interrupted batch", file: join(path, BatchJournal.fileName))
+        }
         if !staleFilesSwept.exchange(true, ordering: .relaxed) {
             // Under the lock, so no live writer's temp file is taken for a dead one's.
             AtomicFile.removeStale(in: dir, olderThan: options.staleTemporaryFileAge)

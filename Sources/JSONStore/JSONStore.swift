@@ -65,9 +65,9 @@ public final class JSONStore: Sendable {
 
     /// Opens the store in `directory`.
     ///
-    /// Opening only checks the directory: a command that reads one item does not list a
-    /// store of a million files. Temp files left by crashed writers are removed by the
-    /// first write.
+    /// Opening only checks the directory (and finishes a batch a killed writer left half
+    /// done): a command that reads one item does not list a store of a million files. Temp
+    /// files left by crashed writers are removed by the first write.
     ///
     /// - Throws: `StoreError` with code `.storeUnavailable` when the directory does not exist
     ///   (unless `options.createDirectory`) or is not a directory.
@@ -84,7 +84,15 @@ public final class JSONStore: Sendable {
         if options.createDirectory && mkdir(directory, 0o755) != 0 && Errno.current != .fileExists {
             throw StoreError.system(.current, "could not create the store directory", file: directory)
         }
-        try openDirectory().close()
+        let dir = try openDirectory()
+        defer { dir.close() }
+        // A batch a killed writer left half done is finished now, so that no reader of
+        // this store sees half a batch. (Best effort: a user who may not write the store
+        // reads it as it is.)
+        if BatchJournal.exists(in: dir), let lock = try? StoreLock.acquire(in: dir) {
+            _ = try? BatchJournal.recover(in: dir)
+            lock.close()
+        }
     }
 
     /// Opens the store directory for `*at` calls; the caller closes it.

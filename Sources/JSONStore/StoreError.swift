@@ -39,6 +39,9 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         public static let readOnly = Code("read-only file system")
         /// Any other failure of a system call; `underlying` holds the `Errno`.
         public static let io = Code("I/O error")
+        /// inotify's per-user limits (instances, watches) or the process's descriptor
+        /// limit are reached: the message says which, and how to raise it.
+        public static let watchLimit = Code("watch limit")
     }
 
     /// What kind of error this is.

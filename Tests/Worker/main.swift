@@ -11,6 +11,12 @@ import TestSupport
 //   put-limited DIR ID BYTES MAX  put a BYTES-long item with RLIMIT_FSIZE = MAX
 //   put-as DIR ID UID             drop to UID, then put an item
 //   put DIR ID                    put an item
+//   batch-loop DIR PREFIX SIZE BASE  write batches of SIZE items PREFIX0…, all with the same
+//                                 round (BASE, BASE+1, …) forever; prints `ready` first
+//   observe-exhausted DIR MODE    as uid 65534, take every inotify instance the user may
+//                                 have, then observe DIR (MODE inotify or fallback, which
+//                                 polls when inotify is out); prints `held N`, then `error
+//                                 CODE: MESSAGE` or `initial N` and, after a put, `update ID`
 //   churn DIR SEED SECONDS COUNT FIRST STEP
 //                                 for SECONDS, as fast as it can, random edits of items
 //                                 item-FIRST, item-(FIRST+STEP), … below item-COUNT: atomic
@@ -57,6 +63,19 @@ func run(_ arguments: [String]) throws {
     case "put":
         let store = try JSONStore(directory: arguments[1])
         try store.put(arguments[2], ["new": true])
+    case "batch-loop":
+        let (dir, prefix, size, base) = (arguments[1], arguments[2], Int(arguments[3])!, Int(arguments[4])!)
+        let store = try JSONStore(directory: dir)
+        FileHandle.standardOutput.write(Data("ready\n".utf8))
+        for round in base... {
+            try store.write { tx in
+                for k in 0..<size {
+                    try tx.put("\(prefix)\(k)", ["round": .number(JSONNumber(round)), "pad": .string(String(repeating: "x", count: 2000))])
+                }
+            }
+        }
+    case "observe-exhausted":
+        try observeExhausted(arguments[1], fallback: arguments[2] == "fallback")
     case "churn":
         let (dir, seed) = (arguments[1], UInt64(arguments[2])!)
         let (seconds, count) = (Double(arguments[3])!, Int(arguments[4])!)
@@ -66,6 +85,38 @@ func run(_ arguments: [String]) throws {
         FileHandle.standardError.write(Data("unknown command \(arguments)\n".utf8))
         exit(64)
     }
+}
+
+/// Observes `dir` with every inotify instance of the user taken.
+func observeExhausted(_ dir: String, fallback: Bool) throws {
+    guard setgid(65534) == 0, setuid(65534) == 0 else { fatalError("setuid failed") }
+    var held = 0
+    while inotify_init1(Int32(IN_CLOEXEC)) >= 0 { held += 1 }
+    let say: @Sendable (String) -> Void = { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+    say("held \(held)")
+    var options = JSONStore.Options()
+    options.watchMode = fallback ? .inotifyOrPolling(interval: 0.05) : .inotify
+    let store = try JSONStore(directory: dir, options: options)
+    let done = DispatchSemaphore(value: 0)
+    let token = store.observe(on: DispatchQueue(label: "worker")) { change in
+        switch change {
+        case .initial(let results):
+            say("initial \(results.count)")
+            if !fallback {
+                done.signal()
+                return
+            }
+            DispatchQueue.global().async { try? store.put("z", ["n": 1]) }
+        case .update(_, let changes):
+            for item in changes.inserted { say("update \(item.id)") }
+            done.signal()
+        case .error(let error):
+            say("error \(error.code): \(error.message)")
+            done.signal()
+        }
+    }
+    _ = done.wait(timeout: .now() + 20)
+    token.invalidate()
 }
 
 /// Random edits of a store's items until `seconds` have passed.

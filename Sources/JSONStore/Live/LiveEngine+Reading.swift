@@ -11,7 +11,7 @@ extension LiveEngine {
         do {
             watcher = try makeWatcher()
         } catch {
-            if case .detached = phase { scheduleReattach() } else { directoryGone(cause: error) }
+            if case .detached = phase { scheduleReattach() } else { watchFailed(error) }
             return
         }
         phase = .watching(watcher)
@@ -19,15 +19,22 @@ extension LiveEngine {
         rescan(reason: reason)
     }
 
-    private func makeWatcher() throws(Errno) -> any DirectoryWatcher {
+    private func makeWatcher() throws(InotifySetupError) -> any DirectoryWatcher {
         let handler: @Sendable (WatchBatch) -> Void = { [weak self] batch in
             self?.assumeIsolated { $0.handle(batch) }
         }
+        let path = configuration.path
         switch configuration.watchMode {
         case .inotify:
-            return try InotifyWatcher(path: configuration.path, queue: queue, handler: handler)
+            return try InotifyWatcher(path: path, queue: queue, handler: handler)
         case .polling(let interval):
-            return PollingWatcher(path: configuration.path, interval: interval, queue: queue, handler: handler)
+            return PollingWatcher(path: path, interval: interval, queue: queue, handler: handler)
+        case .inotifyOrPolling(let interval):
+            do {
+                return try InotifyWatcher(path: path, queue: queue, handler: handler)
+            } catch where error.isLimit {
+                return PollingWatcher(path: path, interval: interval, queue: queue, handler: handler)
+            }
         }
     }
 
@@ -81,15 +88,27 @@ extension LiveEngine {
         publish()
     }
 
+    /// The watcher could not start: the directory is gone, or a limit was reached.
+    private func watchFailed(_ error: InotifySetupError) {
+        if !error.isLimit, error.errno == .noSuchFile || error.errno == .notDirectory {
+            return directoryGone()
+        }
+        detach(error.storeError(path: configuration.path))
+    }
+
     /// Reports the directory gone (once) and waits for it to come back.
     private func directoryGone(cause: Errno? = nil) {
+        let reason = cause.map { "the store directory cannot be watched: \($0)" }
+            ?? "the store directory was removed or moved away"
+        detach(StoreError(code: .storeUnavailable, message: reason, file: configuration.path, underlying: cause))
+    }
+
+    /// Reports `error` (once) and tries to attach again every reattach interval.
+    private func detach(_ error: StoreError) {
         if case .detached = phase { return }  // reported already; a reattach is scheduled
         if case .watching(let watcher) = phase { watcher.stop() }
         phase = .detached
         reducer.directoryGone()
-        let reason = cause.map { "the store directory cannot be watched: \($0)" }
-            ?? "the store directory was removed or moved away"
-        let error = StoreError(code: .storeUnavailable, message: reason, file: configuration.path, underlying: cause)
         status.set(.failed(error))
         for id in subscriptions.keys { subscriptions[id]?.fail(error, engine: self) }
         finishSyncIfSettled()

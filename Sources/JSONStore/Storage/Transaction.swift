@@ -166,6 +166,7 @@ public final class Transaction {
         var staged: [(temp: String, name: String, id: String)] = []
         var removals: [String] = []
         var touched = false
+        var journaled = false
         let puts = changes.values.count { if case .put = $0 { true } else { false } }
         let syncAtOnce = puts > Self.fileSystemSyncThreshold
         do throws(StoreError) {
@@ -208,6 +209,24 @@ public final class Transaction {
                         error, "could not sync the new files (no item is changed)", file: store.path)
                 }
             }
+            // From here the batch changes the store: a journal lets the next opener finish
+            // it if this process dies halfway (one file alone is atomic already).
+            if removals.count + staged.count > 1 {
+                let steps = removals.map { id in
+                    let name = ItemID.fileName(id)
+                    return BatchJournal.Step(action: .remove, name: name, identity: BatchJournal.identity(of: name, in: directory))
+                } + staged.map {
+                    BatchJournal.Step(
+                        action: .rename(temp: $0.temp), name: $0.name,
+                        identity: BatchJournal.identity(of: $0.name, in: directory))
+                }
+                do {
+                    try BatchJournal.write(steps, in: directory)
+                    journaled = true
+                } catch {
+                    throw StoreError.system(error, "could not write the batch journal (no item is changed)", file: store.path)
+                }
+            }
             // Removals first: a watcher that sees the deletion holds its update for the
             // grace period, so the whole batch reaches observers as one update.
             for id in removals {
@@ -233,6 +252,7 @@ public final class Transaction {
             staged.removeAll()
         } catch {
             for file in staged { try? directory.unlink(file.temp) }
+            if journaled { BatchJournal.remove(in: directory) }
             throw error
         }
         if touched {
@@ -242,6 +262,8 @@ public final class Transaction {
                 throw StoreError.system(error, "could not sync the store directory", file: store.path)
             }
         }
+        // Every step is durable: the journal has nothing left to finish.
+        if journaled { BatchJournal.remove(in: directory) }
         changes.removeAll()
         order.removeAll()
         onDisk.removeAll()

@@ -23,6 +23,7 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     public static let notPermitted = Errno(rawValue: EPERM)
     public static let readOnlyFileSystem = Errno(rawValue: EROFS)
     public static let noSpace = Errno(rawValue: ENOSPC)
+    public static let noMemory = Errno(rawValue: ENOMEM)
     public static let diskQuota = Errno(rawValue: EDQUOT)
     public static let fileTooLarge = Errno(rawValue: EFBIG)
     public static let tooManySymbolicLinks = Errno(rawValue: ELOOP)

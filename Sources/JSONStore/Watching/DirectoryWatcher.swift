@@ -86,4 +86,7 @@ public enum WatchMode: Sendable, Equatable {
     /// Compare directory listings and file signatures every `interval` seconds, for network
     /// file systems (NFS, SMB, FUSE) where inotify does not see other machines' writes.
     case polling(interval: Double)
+    /// inotify, or polling every `interval` seconds when inotify's limits are reached
+    /// (`fs.inotify.max_user_instances`, `max_user_watches`, the descriptor limit).
+    case inotifyOrPolling(interval: Double)
 }

@@ -17,14 +17,18 @@ final class InotifyWatcher: DirectoryWatcher {
 
     /// Starts watching `path`; `handler` receives each batch on `queue`.
     init(path: String, queue: DispatchQueue, handler: @escaping @Sendable (WatchBatch) -> Void)
-        throws(Errno)
+        throws(InotifySetupError)
     {
-        inotify = try Inotify.make()
+        do {
+            inotify = try Inotify.make()
+        } catch {
+            throw .instance(error)
+        }
         do {
             try inotify.addWatch(path, mask: Self.mask)
         } catch {
             inotify.descriptor.close()
-            throw error
+            throw .watch(error)
         }
         self.handler = handler
         let source = DispatchSource.makeReadSource(fileDescriptor: inotify.descriptor.rawValue, queue: queue)
