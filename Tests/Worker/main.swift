@@ -13,6 +13,13 @@ import TestSupport
 //   put DIR ID                    put an item
 //   batch-loop DIR PREFIX SIZE BASE  write batches of SIZE items PREFIX0…, all with the same
 //                                 round (BASE, BASE+1, …) forever; prints `ready` first
+//   mixed DIR SEED OPS FIRST STEP COUNT
+//                                 OPS random operations on items m-FIRST, m-(FIRST+STEP), …
+//                                 below COUNT: puts, updates, deletions, batches, invalid
+//                                 writes, and an increment of the shared item `counter` every
+//                                 tenth; then prints the last successful state of each of
+//                                 its items (`put ID TITLE`, `gone ID`, `invalid ID`) and
+//                                 `increments N`
 //   observe-exhausted DIR MODE    as uid 65534, take every inotify instance the user may
 //                                 have, then observe DIR (MODE inotify or fallback, which
 //                                 polls when inotify is out); prints `held N`, then `error
@@ -74,6 +81,10 @@ func run(_ arguments: [String]) throws {
                 }
             }
         }
+    case "mixed":
+        let (dir, seed, ops) = (arguments[1], UInt64(arguments[2])!, Int(arguments[3])!)
+        let ids = Array(stride(from: Int(arguments[4])!, to: Int(arguments[6])!, by: Int(arguments[5])!)).map { "m-\($0)" }
+        try mixed(dir, seed: seed, operations: ops, ids: ids)
     case "observe-exhausted":
         try observeExhausted(arguments[1], fallback: arguments[2] == "fallback")
     case "churn":
@@ -85,6 +96,62 @@ func run(_ arguments: [String]) throws {
         FileHandle.standardError.write(Data("unknown command \(arguments)\n".utf8))
         exit(64)
     }
+}
+
+/// Random operations of every kind on `ids`, remembering what each id was last made.
+func mixed(_ dir: String, seed: UInt64, operations: Int, ids: [String]) throws {
+    enum Last { case put(String), gone, invalid }
+    let store = try JSONStore(directory: dir)
+    var random = SeededRandom(seed: seed)
+    var last: [String: Last] = [:]
+    var increments = 0
+    for op in 0..<operations {
+        let id = ids.randomElement(using: &random)!
+        let title = "\(id) op \(op)"
+        switch Int.random(in: 0..<10, using: &random) {
+        case 0..<4:
+            try store.put(id, ["title": .string(title), "op": .number(JSONNumber(op))])
+            last[id] = .put(title)
+        case 4, 5:
+            if case .put = last[id] ?? .gone {
+                try store.update(id) { $0["title"] = .string(title) }
+                last[id] = .put(title)
+            }
+        case 6:
+            try store.delete(id)
+            last[id] = .gone
+        case 7:
+            let other = ids.randomElement(using: &random)!
+            try store.write { tx in
+                try tx.put(id, ["title": .string(title), "op": .number(JSONNumber(op))])
+                if other != id { try tx.delete(other) }
+            }
+            last[id] = .put(title)
+            if other != id { last[other] = .gone }
+        case 8:
+            // A person's bad edit: invalid JSON, written whole (atomically, as editors do).
+            let temp = dir + "/.edit-\(id).tmp"
+            let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            _ = "{\"title\": tru".utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+            close(fd)
+            rename(temp, dir + "/" + id + ".json")
+            last[id] = .invalid
+        default:
+            try store.update("counter", orCreate: [:]) { object in
+                object["n"] = .number(JSONNumber((object["n"]?.intValue ?? 0) + 1))
+            }
+            increments += 1
+        }
+    }
+    var report = ""
+    for (id, state) in last.sorted(by: { $0.key < $1.key }) {
+        switch state {
+        case .put(let title): report += "put \(id) \(title)\n"
+        case .gone: report += "gone \(id)\n"
+        case .invalid: report += "invalid \(id)\n"
+        }
+    }
+    FileHandle.standardOutput.write(Data((report + "increments \(increments)\n").utf8))
 }
 
 /// Observes `dir` with every inotify instance of the user taken.
