@@ -14,6 +14,8 @@ import JSONStoreCommand
 //                                     members, deep) at lengths doubling from 1,000 to N:
 //                                     JSONReader's time per doubling and against
 //                                     JSONSerialization; then the largest item of each.
+//   jsonstore-bench soak DIR N MINUTES  scripts/soak: edits of every kind for MINUTES while
+//                                     followers run, with convergence checks (N unused).
 //   jsonstore-bench stall DIR N SECONDS  `jsonstore list --follow --json` whose stdout is
 //                                     never read, while N items are rewritten for SECONDS:
 //                                     its resident memory at the start, at most, at the end.
@@ -70,6 +72,10 @@ let arguments = CommandLine.arguments
 guard arguments.count == 5, let n = Int(arguments[3]), let runs = Int(arguments[4]) else {
     print("usage: jsonstore-bench load|live DIR N RUNS")
     exit(64)
+}
+if arguments[1] == "soak" {
+    try soak(directory: arguments[2], minutes: Double(runs))
+    exit(0)
 }
 if arguments[1] == "stall" {
     try benchStall(directory: arguments[2], count: n, seconds: runs)
