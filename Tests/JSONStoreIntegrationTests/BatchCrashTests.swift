@@ -41,11 +41,12 @@ struct BatchCrashTests {
             return (problems, recovered)
         }
         #expect(problems.isEmpty, "\(problems.prefix(5))")
-        // Some kills did land between a batch's first rename and its last.
-        #expect(recovered >= 5, "only \(recovered) of 500 kills interrupted a batch's renames")
+        // How many kills landed between a batch's journal and its last rename depends on
+        // timing (about 1 in 50 here); the recovery itself is tested below, step by step.
+        print("batches interrupted in their renames and finished by the next open: \(recovered) of 500")
     }
 
-    @Test("a recovery leaves alone a file someone changed after the crash")
+    @Test("the next open finishes a batch's removals and renames, but leaves alone a file someone changed since")
     func recoveryRespectsLaterEdits() throws {
         let temp = try TemporaryStore()
         try temp.store.put("a", ["v": 1])
@@ -59,13 +60,16 @@ struct BatchCrashTests {
             let s = temp.status(name)
             return "\(s.st_dev):\(s.st_ino):\(s.st_size):\(s.st_mtim.tv_sec).\(s.st_mtim.tv_nsec)"
         }
-        let journal = "jsonstore batch 1\nrename\t\(staged[0])\ta.json\t\(identity("a.json"))\n"
+        try temp.store.put("c", ["v": 1])
+        let journal = "jsonstore batch 1\nremove\tc.json\t\(identity("c.json"))\n"
+            + "rename\t\(staged[0])\ta.json\t\(identity("a.json"))\n"
             + "rename\t\(staged[1])\tb.json\t\(identity("b.json"))\n"
         try temp.writeFile(".jsonstore-batch", journal)
         usleep(10_000)
         try temp.writeFile("b.json", "{\n  \"v\": \"by hand\"\n}\n")
         let store = try JSONStore(directory: temp.path)
-        #expect(try store.item("a")?["v"] == 2)  // finished
+        #expect(try store.item("c") == nil)  // finished: removed
+        #expect(try store.item("a")?["v"] == 2)  // finished: renamed
         #expect(try store.item("b")?["v"] == "by hand")  // the later edit wins
         #expect(try temp.names().allSatisfy { !$0.hasPrefix(".jsonstore-") })
     }
