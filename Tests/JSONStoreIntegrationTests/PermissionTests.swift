@@ -79,6 +79,27 @@ struct PermissionTests {
         }
     }
 
+    @Test("an observed directory made unreadable: an error that says so; readable again: live",
+          arguments: [WatchMode.inotify, .polling(interval: 0.05)])
+    func observedDirectoryUnreadable(_ mode: WatchMode) async throws {
+        var options = JSONStore.Options()
+        options.watchMode = mode
+        let f = try LiveFixture(options: options)
+        #expect(await f.started())
+        #expect(chmod(f.path, 0) == 0)
+        #expect(await f.recorder.wait { !$0.errors.isEmpty })
+        let error = try #require(f.recorder.current.errors.first)
+        #expect(error.code == .storeUnavailable)
+        #expect(error.description.contains("Permission denied"), "\(error)")
+        #expect(f.store.state.name == "failed")
+        #expect(f.recorder.current.ids == ["a", "b", "c"])  // the last results stay
+        #expect(chmod(f.path, 0o755) == 0)
+        #expect(await f.recorder.wait { _ in f.store.state == .live })
+        try f.temp.writeFile("d.json", "{\"title\": \"d\"}")
+        #expect(await f.recorder.wait { $0.ids == ["a", "b", "c", "d"] })
+        #expect(f.recorder.current.violations.isEmpty)
+    }
+
     @Test("an observed item that becomes unreadable keeps its last value, flagged")
     func observedUnreadable() async throws {
         let f = try LiveFixture()

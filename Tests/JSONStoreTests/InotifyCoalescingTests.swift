@@ -48,7 +48,7 @@ struct InotifyCoalescingTests {
         let batch = InotifyWatcher.coalesce(example.events())
         #expect(Set(batch.readNow.map(\.string)) == example.now)
         #expect(Set(batch.readLater.map(\.string)) == example.later)
-        #expect(!batch.overflow && !batch.directoryGone && batch.readError == nil)
+        #expect(!batch.overflow && !batch.directoryGone && !batch.directoryChanged && batch.readError == nil)
     }
 
     @Test("overflow, the directory going, and names that are not UTF-8")
@@ -59,6 +59,8 @@ struct InotifyCoalescingTests {
         #expect(batch.directoryGone && !batch.overflow)
         batch = InotifyWatcher.coalesce([Self.event(IN_MOVE_SELF, nil)])
         #expect(batch.directoryGone)
+        batch = InotifyWatcher.coalesce([Self.event(IN_ATTRIB, nil)])  // chmod of the directory
+        #expect(batch.directoryChanged && !batch.directoryGone && !batch.isEmpty)
         batch = InotifyWatcher.coalesce([Inotify.Event(mask: UInt32(IN_CREATE), name: .notUTF8(repaired: "b\u{FFFD}.json"))])
         #expect(batch.undecodable.map(\.string) == ["b\u{FFFD}.json"])
         #expect(batch.readNow.isEmpty && batch.readLater.isEmpty)

@@ -134,6 +134,11 @@ extension LiveEngine {
         if batch.directoryGone { return directoryGone() }
         if batch.overflow { return rescan(reason: "inotify queue overflow") }
         if let error = batch.readError { return rescan(reason: "reading the inotify events failed: \(error)") }
+        if batch.directoryChanged {
+            // A chmod of the directory itself: if it can no longer be read, say so now.
+            guard let dir = openDirectory() else { return }
+            dir.close()
+        }
         let now = Self.now()
         for name in batch.readLater where !batch.readNow.contains(name) {
             if let time = reducer.readLater(name.string, at: now) { wake(at: time) { $0.deadlinesPassed() } }

@@ -18,10 +18,13 @@ struct WatchBatch: Sendable {
     var readError: Errno?
     /// The watched directory was removed or moved away.
     var directoryGone = false
+    /// The watched directory's own attributes changed (a `chmod`): check it can still be
+    /// read.
+    var directoryChanged = false
 
     var isEmpty: Bool {
         readNow.isEmpty && readLater.isEmpty && undecodable.isEmpty && !overflow && readError == nil
-            && !directoryGone
+            && !directoryGone && !directoryChanged
     }
 }
 

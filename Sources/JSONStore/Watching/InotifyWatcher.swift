@@ -71,6 +71,7 @@ final class InotifyWatcher: DirectoryWatcher {
             }
             switch event.name {
             case nil:
+                if event.has(IN_ATTRIB) { batch.directoryChanged = true }
                 continue
             case .notUTF8(let repaired):
                 batch.undecodable.insert(UTF8Key(repaired))

@@ -36,35 +36,53 @@ final class PollingWatcher: DirectoryWatcher, @unchecked Sendable {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(10))
         control = SourceControl(timer)
-        last = listing() ?? [:]
+        last = (try? listing().get()) ?? [:]
         timer.setEventHandler { [weak self] in
             guard let batch = self?.poll(), !batch.isEmpty else { return }
             handler(batch)
         }
     }
 
-    /// Every entry's signature, or `nil` when the directory cannot be listed.
-    private func listing() -> [UTF8Key: Signature]? {
-        guard let dir = try? FileDescriptor.openDirectory(path) else { return nil }
+    /// Every entry's signature, or why the directory cannot be listed.
+    private func listing() -> Result<[UTF8Key: Signature], Errno> {
+        let dir: FileDescriptor
+        do {
+            dir = try FileDescriptor.openDirectory(path)
+        } catch {
+            return .failure(error)
+        }
         defer { dir.close() }
-        guard let names = try? DirectoryScan.names(in: dir) else { return nil }
+        let names: [DirectoryScan.Name]
+        do {
+            names = try DirectoryScan.names(in: dir)
+        } catch {
+            return .failure(error)
+        }
         var result: [UTF8Key: Signature] = [:]
         for case .text(let name) in names {
             var buf = stat()
             guard fstatat(dir.rawValue, name, &buf, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
             result[UTF8Key(name)] = Signature(status: FileStatus(buf), changeTime: buf.st_ctim)
         }
-        return result
+        return .success(result)
     }
 
     private func poll() -> WatchBatch {
         dispatchPrecondition(condition: .onQueue(queue))
         var batch = WatchBatch()
-        guard let current = listing() else {
+        let current: [UTF8Key: Signature]
+        switch listing() {
+        case .success(let listed):
+            current = listed
+        case .failure(let error) where error == .noSuchFile || error == .notDirectory:
             if !gone {
                 gone = true
                 batch.directoryGone = true
             }
+            return batch
+        case .failure:
+            // There but unreadable (permissions): the store looks and reports why.
+            batch.directoryChanged = true
             return batch
         }
         gone = false
