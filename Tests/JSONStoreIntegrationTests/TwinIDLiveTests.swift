@@ -8,10 +8,10 @@ import Testing
 /// items in live results: each is created, edited and deleted alone.
 @Suite("Byte-exact ids in live results")
 struct TwinIDLiveTests {
-    static let composed = "caf\u{E9}"
-    static let decomposed = "cafe\u{301}"
+    static let composed = TwinIDs.composed
+    static let decomposed = TwinIDs.decomposed
 
-    static func bytes(_ ids: [String]) -> [[UInt8]] { ids.map { Array($0.utf8) } }
+    static func bytes(_ strings: [String]) -> [[UInt8]] { TwinIDs.bytes(strings) }
 
     @Test("create, edit and delete each twin alone")
     func twinsLive() async throws {

@@ -7,11 +7,10 @@ import Testing
 /// member names by RFC 8259 §8.3: two items, two members.
 @Suite("Byte-exact ids and keys")
 struct ByteIdentityTests {
-    static let composed = "caf\u{E9}"
-    static let decomposed = "cafe\u{301}"
+    static let composed = TwinIDs.composed
+    static let decomposed = TwinIDs.decomposed
 
-    /// The UTF-8 bytes of each string, so comparisons cannot fall back on `String ==`.
-    static func bytes(_ strings: [String]) -> [[UInt8]] { strings.map { Array($0.utf8) } }
+    static func bytes(_ strings: [String]) -> [[UInt8]] { TwinIDs.bytes(strings) }
 
     @Test("the twins are equal Swift strings but different bytes")
     func twinsDiffer() {

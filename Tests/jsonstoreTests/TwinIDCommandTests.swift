@@ -5,10 +5,10 @@ import Testing
 /// The command treats twin ids (`café` precomposed and decomposed) as two items.
 @Suite("Byte-exact ids in the command")
 struct TwinIDCommandTests {
-    static let composed = "caf\u{E9}"
-    static let decomposed = "cafe\u{301}"
+    static let composed = TwinIDs.composed
+    static let decomposed = TwinIDs.decomposed
 
-    static func bytes(_ ids: [String]) -> [[UInt8]] { ids.map { Array($0.utf8) } }
+    static func bytes(_ strings: [String]) -> [[UInt8]] { TwinIDs.bytes(strings) }
 
     @Test("list, get, set and delete tell twin ids apart")
     func twins() async throws {
