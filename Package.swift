@@ -29,7 +29,7 @@ let package = Package(
         .executableTarget(name: "readme-async", dependencies: ["JSONStore"], path: "Tests/ReadmeExamples/Async"),
         // Benchmarks, run in a release build by scripts/bench. Not a product.
         .executableTarget(
-            name: "jsonstore-bench", dependencies: ["JSONStore", "JSONStoreCommand"],
+            name: "jsonstore-bench", dependencies: ["JSONStore", "JSONStoreCommand", "TestSupport"],
             path: "Tests/Benchmarks"),
         .testTarget(name: "JSONStoreTests", dependencies: ["JSONStore", "TestSupport"]),
         .testTarget(

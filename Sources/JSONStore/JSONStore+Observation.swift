@@ -26,11 +26,7 @@ extension JSONStore {
         _ type: T.Type, _ query: Query = .all, on queue: DispatchQueue,
         _ onChange: @escaping @Sendable (StoreChange<T>) -> Void
     ) -> ObservationToken {
-        let delivery = Delivery.queue(DispatchQueue(label: "jsonstore.observer", target: queue))
-        return subscribe(query, decoding(type), delivery: delivery) { change, done in
-            onChange(change)
-            done()
-        }
+        observe(query, decoding(type), on: queue, onChange)
     }
 
     /// Observes the items `query` selects, decoded as `T`; `onChange` runs on the main
@@ -39,10 +35,7 @@ extension JSONStore {
         _ type: T.Type, _ query: Query = .all,
         _ onChange: @escaping @MainActor @Sendable (StoreChange<T>) -> Void
     ) -> ObservationToken {
-        subscribe(query, decoding(type), delivery: .mainActor) { change, done in
-            MainActor.assumeIsolated { onChange(change) }
-            done()
-        }
+        observeOnMainActor(query, decoding(type), onChange)
     }
 
     /// The changes of the items `query` selects, decoded as `T`, as an asynchronous
@@ -66,21 +59,14 @@ extension JSONStore {
         _ query: Query = .all, on queue: DispatchQueue,
         _ onChange: @escaping @Sendable (StoreChange<Item>) -> Void
     ) -> ObservationToken {
-        let delivery = Delivery.queue(DispatchQueue(label: "jsonstore.observer", target: queue))
-        return subscribe(query, .items, delivery: delivery) { change, done in
-            onChange(change)
-            done()
-        }
+        observe(query, .items, on: queue, onChange)
     }
 
     /// Observes the items `query` selects, as `Item`s; `onChange` runs on the main actor.
     public func observe(
         _ query: Query = .all, _ onChange: @escaping @MainActor @Sendable (StoreChange<Item>) -> Void
     ) -> ObservationToken {
-        subscribe(query, .items, delivery: .mainActor) { change, done in
-            MainActor.assumeIsolated { onChange(change) }
-            done()
-        }
+        observeOnMainActor(query, .items, onChange)
     }
 
     /// The changes of the items `query` selects, as `Item`s, as an asynchronous sequence.
@@ -100,11 +86,27 @@ extension JSONStore {
         }
     }
 
-    private func subscribe<T>(
-        _ query: Query, _ coder: ElementCoder<T>, delivery: Delivery,
-        _ deliver: @escaping @Sendable (StoreChange<T>, @escaping @Sendable () -> Void) -> Void
+    /// Callbacks on a serial queue of ours that targets `queue`, so they never overlap even
+    /// if `queue` is concurrent.
+    private func observe<T>(
+        _ query: Query, _ coder: ElementCoder<T>, on queue: DispatchQueue,
+        _ onChange: @escaping @Sendable (StoreChange<T>) -> Void
     ) -> ObservationToken {
-        Self.subscribe(engine, query, coder, delivery: delivery, deliver)
+        let delivery = Delivery.queue(DispatchQueue(label: "jsonstore.observer", target: queue))
+        return Self.subscribe(engine, query, coder, delivery: delivery) { change, done in
+            onChange(change)
+            done()
+        }
+    }
+
+    private func observeOnMainActor<T>(
+        _ query: Query, _ coder: ElementCoder<T>,
+        _ onChange: @escaping @MainActor @Sendable (StoreChange<T>) -> Void
+    ) -> ObservationToken {
+        Self.subscribe(engine, query, coder, delivery: .mainActor) { change, done in
+            MainActor.assumeIsolated { onChange(change) }
+            done()
+        }
     }
 
     /// Subscribes to `engine`; the token it returns keeps `engine` alive.

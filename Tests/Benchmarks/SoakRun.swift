@@ -1,39 +1,12 @@
 import Foundation
 import Glibc
 import JSONStore
+import TestSupport
 
 // scripts/soak: mixed writes and the edit patterns of real tools while `jsonstore list
 // --follow --json` and a library observer follow; every so often everything pauses and
 // both must equal the directory. Reports events, checks, and the follower's and this
 // process's RSS and open descriptors at the start and the end.
-
-/// The items of an NDJSON stream, rebuilt from the stream alone.
-final class StreamFollower: @unchecked Sendable {
-    // @unchecked: `items` and `problems` are guarded by `lock`.
-    private let lock = NSLock()
-    private var items: [JSONValue] = []
-    private(set) var problems = 0
-
-    func apply(_ line: Substring) {
-        guard let event = try? JSONValue(parsing: String(line)) else {
-            lock.withLock { problems += 1 }
-            return
-        }
-        lock.withLock {
-            let ints = { (key: String) in event[key]?.arrayValue?.compactMap(\.intValue) ?? [] }
-            switch event["event"]?.stringValue {
-            case "initial": items = event["items"]?.arrayValue ?? []
-            case "update":
-                for index in ints("deletions").reversed() { items.remove(at: index) }
-                for (k, index) in ints("insertions").enumerated() { items.insert(event["inserted"]!.arrayValue![k], at: index) }
-                for (k, index) in ints("modificationsNew").enumerated() { items[index] = event["modified"]!.arrayValue![k] }
-            default: break
-            }
-        }
-    }
-
-    var snapshot: [JSONValue] { lock.withLock { items } }
-}
 
 func openDescriptors(of pid: pid_t) -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
@@ -65,29 +38,13 @@ func soak(directory: String, minutes: Double) throws {
     follower.standardOutput = pipe
     try follower.run()
     defer { follower.terminate() }
-    let stream = StreamFollower()
-    Thread.detachNewThread {
-        var pending = Data()
-        while true {
-            let data = pipe.fileHandleForReading.availableData
-            if data.isEmpty { return }
-            pending += data
-            while let newline = pending.firstIndex(of: 0x0A) {
-                stream.apply(Substring(String(decoding: pending[..<newline], as: UTF8.self)))
-                pending.removeSubrange(...newline)
-            }
-        }
-    }
+    let stream = NDJSONMirror()
+    Thread.detachNewThread { for line in HelperProcess.lines(of: pipe) { stream.apply(line) } }
     let store = try JSONStore(directory: directory)
-    final class Latest: @unchecked Sendable {
-        // @unchecked: `results` is guarded by `lock`.
-        let lock = NSLock()
-        var results = Results<Item>()
-    }
-    let latest = Latest()
+    let latest = Locked(Results<Item>())
     let token = store.observe(on: DispatchQueue(label: "soak")) { change in
         switch change {
-        case .initial(let results), .update(let results, _): latest.lock.withLock { latest.results = results }
+        case .initial(let results), .update(let results, _): latest.withLock { $0 = results }
         case .error: break
         }
     }
@@ -133,7 +90,7 @@ func soak(directory: String, minutes: Double) throws {
             Task.detached { await store.synchronize(); semaphore.signal() }
             semaphore.wait()
             let disk = try store.load()
-            let results = latest.lock.withLock { latest.results }
+            let results = latest.withLock { $0 }
             let valid = results.filter { results.error(for: $0.id) == nil }
             var ok = valid.map(\.id) == disk.items.map(\.id)
                 && zip(valid, disk.items).allSatisfy { $0.object == $1.object }
@@ -144,8 +101,8 @@ func soak(directory: String, minutes: Double) throws {
             let validOnly = { (items: [JSONValue]) in items.filter { !invalid.contains($0["id"]?.stringValue ?? "") } }
             let expected = validOnly(valid.map { JSONValue.object($0.object) })
             let deadline = now() + 10
-            while now() < deadline, validOnly(stream.snapshot) != expected { usleep(20_000) }
-            ok = ok && validOnly(stream.snapshot) == expected
+            while now() < deadline, validOnly(stream.items) != expected { usleep(20_000) }
+            ok = ok && validOnly(stream.items) == expected
             if ok { checks.passed += 1 } else { checks.failed += 1 }
             print("check at \(Int(now() - end + minutes * 60)) s: \(ok ? "passed" : "FAILED"), \(disk.items.count) items, \(disk.invalid.count) invalid")
         }
@@ -153,7 +110,7 @@ func soak(directory: String, minutes: Double) throws {
     token.invalidate()
     let mb = { (bytes: Int) in String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
     print("soak: \(Int(minutes)) min, \(events.values.reduce(0, +)) events \(events.sorted { $0.key < $1.key })")
-    print("convergence checks: \(checks.passed) passed, \(checks.failed) failed; stream lines not JSON: \(stream.problems)")
+    print("convergence checks: \(checks.passed) passed, \(checks.failed) failed; stream lines not JSON: \(stream.problems.count)")
     print("list --follow --json: RSS \(mb(start.rss)) -> \(mb(residentBytes(of: pid))), descriptors \(start.fds) -> \(openDescriptors(of: pid))")
     print("library observer process: RSS \(mb(start.ownRSS)) -> \(mb(residentBytes(of: getpid()))), descriptors \(start.ownFDs) -> \(openDescriptors(of: getpid()))")
     if checks.failed > 0 { exit(1) }

@@ -10,33 +10,6 @@ import Testing
 /// last successful write, and the shared counter holds every increment.
 @Suite("Load: writers and observers")
 struct LoadTests {
-    /// The list an NDJSON stream describes, rebuilt from the stream alone.
-    final class StreamMirror: Sendable {
-        let items = Locked<[JSONValue]>([])
-        let problems = Locked<[String]>([])
-
-        func apply(_ line: String) {
-            guard let event = try? JSONValue(parsing: line) else {
-                return problems.withLock { $0.append("not JSON: \(line.prefix(80))") }
-            }
-            items.withLock { items in
-                switch event["event"]?.stringValue {
-                case "initial":
-                    items = event["items"]?.arrayValue ?? []
-                case "update":
-                    let ints = { (key: String) in event[key]?.arrayValue?.compactMap(\.intValue) ?? [] }
-                    for index in ints("deletions").reversed() { items.remove(at: index) }
-                    for (k, index) in ints("insertions").enumerated() { items.insert(event["inserted"]!.arrayValue![k], at: index) }
-                    for (k, index) in ints("modificationsNew").enumerated() { items[index] = event["modified"]!.arrayValue![k] }
-                default:
-                    break
-                }
-            }
-        }
-
-        var ids: [String] { items.withLock { $0.compactMap { $0["id"]?.stringValue } } }
-    }
-
     /// Operations per writer: 800 in the suite; JSONSTORE_LOAD_OPS=5000 for the big run.
     static let operations = ProcessInfo.processInfo.environment["JSONSTORE_LOAD_OPS"] ?? "800"
 
@@ -60,7 +33,7 @@ struct LoadTests {
         follower.standardOutput = pipe
         try follower.run()
         defer { follower.terminate() }
-        let mirror = StreamMirror()
+        let mirror = NDJSONMirror()
         Thread.detachNewThread { for line in HelperProcess.lines(of: pipe) { mirror.apply(line) } }
 
         let reports = try await blocking {
@@ -114,9 +87,9 @@ struct LoadTests {
             items.filter { !invalidNames.contains(($0["id"]?.stringValue ?? "") + ".json") }
         }
         let expected = valid(all.current.results.map { JSONValue.object($0.object) })
-        let converged = await ObservationLifetimeTests.eventually { valid(mirror.items.withLock { $0 }) == expected }
-        #expect(converged, "the stream shows \(valid(mirror.items.withLock { $0 }).count) valid items, the observer \(expected.count)")
-        #expect(mirror.problems.withLock { $0 }.isEmpty)
+        let converged = await ObservationLifetimeTests.eventually { valid(mirror.items) == expected }
+        #expect(converged, "the stream shows \(valid(mirror.items).count) valid items, the observer \(expected.count)")
+        #expect(mirror.problems.isEmpty)
         for token in tokens { token.invalidate() }
     }
 }

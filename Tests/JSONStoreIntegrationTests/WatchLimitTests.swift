@@ -8,20 +8,22 @@ import Testing
 /// takes every instance that user may have, then observes a store.
 @Suite("inotify limits", .enabled(if: geteuid() == 0, "needs root to run the worker as another user"))
 struct WatchLimitTests {
-    static func store() throws -> TemporaryStore {
+    /// Runs the `observe-exhausted` worker in `mode` on a fresh store of a, b, c; returns
+    /// its exit status and output lines.
+    static func observeExhausted(_ mode: String) async throws -> (status: Int32, lines: [String]) {
         let temp = try TemporaryStore()
         for id in ["a", "b", "c"] { try temp.writeFile("\(id).json", "{\"title\": \"\(id)\"}") }
         #expect(chmod(temp.path, 0o777) == 0)  // the worker's user writes there too
-        return temp
+        let path = temp.path
+        let (status, output) = try await blocking { try HelperProcess.run(["observe-exhausted", path, mode]) }
+        withExtendedLifetime(temp) {}
+        return (status, output.split(separator: "\n").map(String.init))
     }
 
     @Test("out of inotify instances: an error that names the limit, its value and the way out")
     func limitError() async throws {
-        let temp = try Self.store()
-        let path = temp.path
-        let (status, output) = try await blocking { try HelperProcess.run(["observe-exhausted", path, "inotify"]) }
-        #expect(status == 0, "\(output)")
-        let lines = output.split(separator: "\n").map(String.init)
+        let (status, lines) = try await Self.observeExhausted("inotify")
+        #expect(status == 0, "\(lines)")
         #expect(lines.first?.hasPrefix("held ") == true)
         let error = try #require(lines.first { $0.hasPrefix("error ") })
         #expect(error.hasPrefix("error watch limit: inotify_init1: Too many open files: "))
@@ -32,11 +34,8 @@ struct WatchLimitTests {
 
     @Test("out of inotify instances with the polling fallback: the store is watched anyway")
     func fallback() async throws {
-        let temp = try Self.store()
-        let path = temp.path
-        let (status, output) = try await blocking { try HelperProcess.run(["observe-exhausted", path, "fallback"]) }
-        #expect(status == 0, "\(output)")
-        let lines = output.split(separator: "\n").map(String.init)
+        let (status, lines) = try await Self.observeExhausted("fallback")
+        #expect(status == 0, "\(lines)")
         #expect(lines.dropFirst() == ["initial 3", "update z"], "\(lines)")
     }
 

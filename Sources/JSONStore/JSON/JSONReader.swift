@@ -217,44 +217,34 @@ struct JSONParser {
     /// After an object member: reads `,` and the next key (true), or the closing `}`
     /// (false).
     mutating func nextMember(of top: Int) throws(JSONSyntaxError) -> Bool {
-        skipWhitespace()
-        guard i < bytes.count else { throw endOfInput(expecting: "',' or '}'") }
-        if bytes[i] == JSONByte.comma {
-            let comma = i
-            i += 1
-            skipWhitespace()
-            if i < bytes.count && bytes[i] == JSONByte.closeBrace {
-                throw fail(.trailingComma, "trailing comma before '}'", at: comma)
-            }
-            (open[top].key, open[top].keyOffset) = try objectKey()
-            return true
-        }
-        guard bytes[i] == JSONByte.closeBrace else {
-            throw fail(
-                .unexpectedCharacter,
-                "expected ',' or '}' after an object member, found \(describe(at: i))", at: i)
-        }
-        i += 1
-        return false
+        guard try next(closing: JSONByte.closeBrace, after: "an object member") else { return false }
+        (open[top].key, open[top].keyOffset) = try objectKey()
+        return true
     }
 
     /// After an array element: reads `,` (true) or the closing `]` (false).
     mutating func nextElement() throws(JSONSyntaxError) -> Bool {
+        try next(closing: JSONByte.closeBracket, after: "an array element")
+    }
+
+    /// After an element or member (`what`) of a container that `close` ends: reads `,`
+    /// (true, refusing a trailing comma) or `close` (false).
+    private mutating func next(closing close: UInt8, after what: String) throws(JSONSyntaxError) -> Bool {
+        let shown = close == JSONByte.closeBrace ? "'}'" : "']'"
         skipWhitespace()
-        guard i < bytes.count else { throw endOfInput(expecting: "',' or ']'") }
+        guard i < bytes.count else { throw endOfInput(expecting: "',' or \(shown)") }
         if bytes[i] == JSONByte.comma {
             let comma = i
             i += 1
             skipWhitespace()
-            if i < bytes.count && bytes[i] == JSONByte.closeBracket {
-                throw fail(.trailingComma, "trailing comma before ']'", at: comma)
+            if i < bytes.count && bytes[i] == close {
+                throw fail(.trailingComma, "trailing comma before \(shown)", at: comma)
             }
             return true
         }
-        guard bytes[i] == JSONByte.closeBracket else {
+        guard bytes[i] == close else {
             throw fail(
-                .unexpectedCharacter,
-                "expected ',' or ']' after an array element, found \(describe(at: i))", at: i)
+                .unexpectedCharacter, "expected ',' or \(shown) after \(what), found \(describe(at: i))", at: i)
         }
         i += 1
         return false

@@ -166,7 +166,6 @@ actor LiveEngine {
 
     /// A subscriber's callback has returned; send it what waited, if anything did.
     func deliveryFinished(_ id: ObjectIdentifier) {
-        guard subscriptions[id] != nil else { return }
         subscriptions[id]?.deliveryFinished(engine: self)
         finishSyncIfSettled()
     }

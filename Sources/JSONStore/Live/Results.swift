@@ -59,9 +59,6 @@ public struct Results<Element: Sendable>: RandomAccessCollection, Sendable {
     /// The version of the store these results show.
     public var version: Int { snapshot.version }
 
-    /// The id of the element at `position`. O(log n).
-    public func id(at position: Int) -> String { tree.element(at: position).key.id }
-
     /// The position of the item `id`, if it is in the results. O(log n).
     public func index(ofID id: String) -> Int? {
         guard let key = key(of: UTF8Key(id)), tree[key] != nil else { return nil }
@@ -92,8 +89,7 @@ public struct Results<Element: Sendable>: RandomAccessCollection, Sendable {
     /// item's decoding error.
     func invalidFile(named name: UTF8Key) -> InvalidFile? {
         if let file = snapshot.invalid[name] { return file }
-        guard !failures.isEmpty, name.string.hasSuffix(".json") else { return nil }
-        let id = String(name.string.dropLast(5))
+        guard !failures.isEmpty, case .item(let id) = EntryName(name.string) else { return nil }
         return failures[UTF8Key(id)].map { InvalidFile(itemID: id, error: $0.error) }
     }
 

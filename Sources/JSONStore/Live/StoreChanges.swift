@@ -56,23 +56,30 @@ final class ChangeMailbox<Element: Sendable>: Sendable {
 
     /// Hands `change` to the consumer; `taken` runs once the consumer has it (at once when
     /// the sequence has finished).
+    /// Where `put` left a change.
+    private enum Handoff {
+        case toWaiter(CheckedContinuation<StoreChange<Element>?, Never>)
+        case kept
+        case dropped  // the sequence has finished
+    }
+
     func put(_ change: StoreChange<Element>, taken: @escaping @Sendable () -> Void) {
-        let waiter = state.withLock { s -> CheckedContinuation<StoreChange<Element>?, Never>?? in
-            if s.finished { return .some(nil) }
+        let handoff = state.withLock { s -> Handoff in
+            if s.finished { return .dropped }
             if let waiter = s.waiter {
                 s.waiter = nil
-                return waiter
+                return .toWaiter(waiter)
             }
             s.pending = (change, taken)
-            return nil
+            return .kept
         }
-        switch waiter {
-        case .some(let continuation?):
+        switch handoff {
+        case .toWaiter(let continuation):
             continuation.resume(returning: change)
             taken()
-        case .some(nil):
+        case .dropped:
             taken()
-        case nil:
+        case .kept:
             break
         }
     }

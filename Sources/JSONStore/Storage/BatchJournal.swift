@@ -34,8 +34,15 @@ enum BatchJournal {
             + "\(status.modificationTime.tv_sec).\(status.modificationTime.tv_nsec)"
     }
 
-    /// Writes the journal atomically and durably.
-    static func write(_ steps: [Step], in directory: FileDescriptor) throws(Errno) {
+    /// Writes the journal of a batch that removes `removing` and renames each temp file
+    /// over its name, atomically and durably, each target's identity taken now.
+    static func write(
+        removing: [String], renaming: [(temp: String, name: String)], in directory: FileDescriptor
+    ) throws(Errno) {
+        let steps = removing.map { Step(action: .remove, name: $0, identity: identity(of: $0, in: directory)) }
+            + renaming.map {
+                Step(action: .rename(temp: $0.temp), name: $0.name, identity: identity(of: $0.name, in: directory))
+            }
         var text = "jsonstore batch 1\n"
         for step in steps {
             switch step.action {
@@ -94,7 +101,6 @@ enum BatchJournal {
     @discardableResult
     static func recover(in directory: FileDescriptor) throws(Errno) -> Bool {
         guard let steps = read(in: directory) else { return false }
-        var renamed = false
         for step in steps where identity(of: step.name, in: directory) == step.identity {
             switch step.action {
             case .remove:
@@ -102,12 +108,11 @@ enum BatchJournal {
             case .rename(let temp):
                 guard (try? directory.linkStatus(of: temp)) != nil else { continue }
                 try directory.rename(temp, to: step.name)
-                renamed = true
             }
         }
         // Temp files of steps not done (their target changed since) are dropped.
         for case .rename(let temp) in steps.map(\.action) { try? directory.unlink(temp) }
-        if renamed || !steps.isEmpty { try directory.sync() }
+        if !steps.isEmpty { try directory.sync() }  // the steps are durable before the journal goes
         try directory.unlink(fileName)
         try directory.sync()
         return true

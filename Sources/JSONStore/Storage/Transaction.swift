@@ -212,16 +212,10 @@ public final class Transaction {
             // From here the batch changes the store: a journal lets the next opener finish
             // it if this process dies halfway (one file alone is atomic already).
             if removals.count + staged.count > 1 {
-                let steps = removals.map { id in
-                    let name = ItemID.fileName(id)
-                    return BatchJournal.Step(action: .remove, name: name, identity: BatchJournal.identity(of: name, in: directory))
-                } + staged.map {
-                    BatchJournal.Step(
-                        action: .rename(temp: $0.temp), name: $0.name,
-                        identity: BatchJournal.identity(of: $0.name, in: directory))
-                }
                 do {
-                    try BatchJournal.write(steps, in: directory)
+                    try BatchJournal.write(
+                        removing: removals.map(ItemID.fileName), renaming: staged.map { ($0.temp, $0.name) },
+                        in: directory)
                     journaled = true
                 } catch {
                     throw StoreError.system(error, "could not write the batch journal (no item is changed)", file: store.path)

@@ -24,10 +24,9 @@ enum NDJSON {
     static func event(_ change: StoreChange<Item>) -> String {
         switch change {
         case .initial(let results):
-            return line([
-                "event": "initial", "version": .number(JSONNumber(results.version)),
-                "items": items(results), "invalid": invalid(results.invalid),
-            ])
+            var bytes: [UInt8] = []
+            writeInitial(results) { bytes += $0 }
+            return String(decoding: bytes, as: UTF8.self)
         case .update(let results, let changes):
             let ints = { (values: [Int]) in JSONValue.array(values.map { .number(JSONNumber($0)) }) }
             return line([
