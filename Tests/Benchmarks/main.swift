@@ -14,6 +14,8 @@ import JSONStoreCommand
 //                                     members, deep) at lengths doubling from 1,000 to N:
 //                                     JSONReader's time per doubling and against
 //                                     JSONSerialization; then the largest item of each.
+//   jsonstore-bench decode DIR N RUNS  typed decoding of N small items, and of one array of
+//                                     N items, against Foundation's JSONDecoder.
 //   jsonstore-bench soak DIR N MINUTES  scripts/soak: edits of every kind for MINUTES while
 //                                     followers run, with convergence checks (N unused).
 //   jsonstore-bench stall DIR N SECONDS  `jsonstore list --follow --json` whose stdout is
@@ -79,6 +81,10 @@ if arguments[1] == "soak" {
 }
 if arguments[1] == "stall" {
     try benchStall(directory: arguments[2], count: n, seconds: runs)
+    exit(0)
+}
+if arguments[1] == "decode" {
+    try benchDecode(count: n, runs: runs)
     exit(0)
 }
 if arguments[1] == "reader" {

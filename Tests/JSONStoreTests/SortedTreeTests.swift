@@ -50,73 +50,24 @@ struct SortedTreeTests {
         #expect(tree.element(at: 9_999).key == 19_998)
         #expect(SortedTree<Int, Int>(sortedDistinct: []).isEmpty)
     }
-}
 
-@Suite("Change sets against a model")
-struct ChangeSetModelTests {
-    func item(_ id: String, _ rank: Int, _ v: Int) -> Item {
-        let object: JSONObject = ["id": .string(id), "rank": .number(JSONNumber(rank)), "v": .number(JSONNumber(v))]
-        return Item(id: id, object: object, fingerprint: Fingerprint(Array("\(rank)-\(v)".utf8)))
-    }
-
-    @Test("applying each change set to the previous list gives the new results", arguments: [
-        Query.all,
-        Query.all.sorted(by: "rank"),
-        Query.all.filter { ($0["v"]?.intValue ?? 0) % 3 != 0 }.sorted(by: "rank", descending: true),
-    ])
-    func randomChanges(query: Query) {
-        var random = SeededRandom(seed: 7)
-        var snapshot = StoreSnapshot()
-        var results = Results<Item>.initial(query, snapshot, coder: .items)
-        for round in 0..<500 {
-            var changes: [EntryChange] = []
-            var touched: Set<String> = []
-            let old = snapshot
-            for _ in 0..<Int.random(in: 1...6, using: &random) {
-                let id = "k\(Int.random(in: 0..<30, using: &random))"
-                guard touched.insert(id).inserted else { continue }
-                switch Int.random(in: 0..<4, using: &random) {
-                case 0: snapshot.entries.removeValue(forKey: UTF8Key(id))
-                case 1:  // becomes invalid, keeping its value
-                    if let entry = snapshot.entries[UTF8Key(id)] {
-                        let error = StoreError(code: .invalidJSON, message: "bad \(round)")
-                        snapshot.entries.updateValue(Entry(item: entry.item, error: error), forKey: UTF8Key(id))
-                    }
-                default:
-                    let new = item(id, Int.random(in: 0..<5, using: &random), Int.random(in: 0..<9, using: &random))
-                    snapshot.entries.updateValue(Entry(item: new, error: nil), forKey: UTF8Key(id))
-                }
-                changes.append(EntryChange(id: id, old: old.entries[UTF8Key(id)], new: snapshot.entries[UTF8Key(id)]))
-            }
-            snapshot.version += 1
-            let previous = results.map(\.id)
-            let (next, changeSet) = results.applying(changes, names: [], snapshot: snapshot)
-            // The incremental results equal results built from scratch.
-            let fresh = Results<Item>.initial(query, snapshot, coder: .items)
-            #expect(next.map(\.id) == fresh.map(\.id))
-            #expect(next.map(\.object) == fresh.map(\.object))
-            // Iteration and indexing agree.
-            #expect(next.map(\.id) == (0..<next.count).map { next[$0].id })
-            var list = previous
-            for index in changeSet.deletions.reversed() { list.remove(at: index) }
-            for index in changeSet.insertions { list.insert(next[index].id, at: index) }
-            #expect(list == next.map(\.id))
-            // The element lists are by identity: what left, what entered, what stayed and
-            // changed (moved or not), against the model.
-            let (before, after) = (Set(previous), Set(next.map(\.id)))
-            #expect(Set(changeSet.deleted.map(\.id)) == before.subtracting(after))
-            #expect(Set(changeSet.inserted.map(\.id)) == after.subtracting(before))
-            let changed = Set(changes.filter { change in
-                guard let old = change.old, let new = change.new else { return false }
-                return !old.sameAs(new)
-            }.map(\.id))
-            #expect(Set(changeSet.modified.map(\.new.id)) == changed.intersection(before).intersection(after))
-            #expect(changeSet.modified.count == changeSet.modifications.count + changeSet.moves.count)
-            for (k, index) in changeSet.modifications.enumerated() {
-                #expect(previous[index] == changeSet.modified[k].old.id)
-                #expect(next[changeSet.modificationsNew[k]].id == changeSet.modified[k].new.id)
-            }
-            results = next
-        }
+    @Test("a compact map on the tree's shape equals a tree built afresh, and stays editable")
+    func compactMapKeepsShape() {
+        var random = SeededRandom(seed: 3)
+        let tree = SortedTree<Int, Int>(sortedDistinct: (0..<5_000).map { ($0, $0) })
+        let kept = Set((0..<5_000).filter { _ in Int.random(in: 0..<3, using: &random) != 0 })
+        var mapped = tree.compactMap { key, value in kept.contains(key) ? (key, "v\(value)") : nil }
+        mapped._checkInvariants()
+        let fresh = SortedTree<Int, String>(sortedDistinct: kept.sorted().map { ($0, "v\($0)") })
+        var (got, want): ([String], [String]) = ([], [])
+        mapped.forEach { key, value in got.append("\(key)=\(value)") }
+        fresh.forEach { key, value in want.append("\(key)=\(value)") }
+        #expect(got == want)
+        #expect(mapped.rank(of: 4_999) == fresh.rank(of: 4_999))
+        mapped.updateValue("new", forKey: 10_000)
+        mapped.removeValue(forKey: kept.min()!)
+        mapped._checkInvariants()
+        #expect(mapped.count == kept.count)
     }
 }
+

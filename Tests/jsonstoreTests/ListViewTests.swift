@@ -12,8 +12,7 @@ func makeResults(_ count: Int, title: (Int) -> String = { "Task \($0)" }) -> (Re
         let object: JSONObject = ["id": .string(id), "title": .string(title(i)), "n": .number(JSONNumber(i))]
         elements.append((UTF8Key(id), Entry(item: Item(id: id, object: object, fingerprint: Fingerprint(Array(id.utf8))), error: nil)))
     }
-    snapshot.entries = SortedTree(sortedDistinct: elements)
-    snapshot.version = 1
+    snapshot = StoreSnapshot(version: 1, entries: SortedTree(sortedDistinct: elements), invalid: [:])
     return (Results<Item>.initial(.all, snapshot, coder: .items), snapshot)
 }
 
@@ -23,7 +22,7 @@ func modify(_ results: Results<Item>, _ snapshot: inout StoreSnapshot, id: Strin
     var object = old.item!.object
     object["title"] = .string(title)
     let new = Entry(item: Item(id: id, object: object, fingerprint: Fingerprint(Array(title.utf8))), error: nil)
-    snapshot.entries.updateValue(new, forKey: UTF8Key(id))
+    snapshot.setEntry(new, for: UTF8Key(id))
     snapshot.version += 1
     let (next, changes) = results.applying([EntryChange(id: id, old: old, new: new)], names: [], snapshot: snapshot)
     return .update(next, changes)
@@ -33,7 +32,7 @@ func modify(_ results: Results<Item>, _ snapshot: inout StoreSnapshot, id: Strin
 func insert(_ results: Results<Item>, _ snapshot: inout StoreSnapshot, id: String) -> StoreChange<Item> {
     let object: JSONObject = ["id": .string(id), "title": "new", "n": 0]
     let new = Entry(item: Item(id: id, object: object, fingerprint: Fingerprint(Array(id.utf8))), error: nil)
-    snapshot.entries.updateValue(new, forKey: UTF8Key(id))
+    snapshot.setEntry(new, for: UTF8Key(id))
     snapshot.version += 1
     let (next, changes) = results.applying([EntryChange(id: id, old: nil, new: new)], names: [], snapshot: snapshot)
     return .update(next, changes)
@@ -221,7 +220,7 @@ struct ListViewTests {
                     let object: JSONObject = ["id": .string(id), "title": .string(title)]
                     new = Entry(item: Item(id: id, object: object, fingerprint: Fingerprint(Array((id + title).utf8))), error: nil)
                 }
-                if let new { snapshot.entries.updateValue(new, forKey: UTF8Key(id)) } else { snapshot.entries.removeValue(forKey: UTF8Key(id)) }
+                snapshot.setEntry(new, for: UTF8Key(id))
                 edits.append(EntryChange(id: id, old: old, new: new))
             }
             snapshot.version += 1

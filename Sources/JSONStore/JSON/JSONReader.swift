@@ -179,13 +179,13 @@ struct JSONParser {
                     try addMember(value, to: top)
                     if try nextMember(of: top) { continue nextValue }
                     let start = open.removeLast().start
-                    value = .object(JSONObject(uniqueMembers: Array(members[start...])))
+                    value = .object(JSONObject(uniqueMembers: exactCopy(members[start...])))
                     members.removeSubrange(start...)
                 } else {
                     elements.append(value)
                     if try nextElement() { continue nextValue }
                     let start = open.removeLast().start
-                    value = .array(Array(elements[start...]))
+                    value = .array(exactCopy(elements[start...]))
                     elements.removeSubrange(start...)
                 }
             }
@@ -194,6 +194,15 @@ struct JSONParser {
 
     /// Appends the member whose value was just read to the object `open[top]`, refusing a
     /// key it has already.
+    /// A container's own array, at its exact size. `Array(slice)` would hand over the
+    /// stack's buffer itself when the slice is all of it, with the stack's spare capacity:
+    /// a document's outermost container, so every item, would keep up to half again.
+    private func exactCopy<T>(_ slice: ArraySlice<T>) -> [T] {
+        Array(unsafeUninitializedCapacity: slice.count) { buffer, count in
+            count = buffer.initialize(fromContentsOf: slice)
+        }
+    }
+
     mutating func addMember(_ value: JSONValue, to top: Int) throws(JSONSyntaxError) {
         let key = open[top].key
         let start = open[top].start

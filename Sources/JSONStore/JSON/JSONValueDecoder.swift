@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Decodes `Decodable` types from a `JSONValue`, without going through bytes again.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Encodes `Encodable` types to a `JSONValue`, keeping the order in which members are
 /// encoded (the order of `CodingKeys` for synthesized conformances).

@@ -58,30 +58,36 @@ extension LiveEngine {
         guard let dir = openDirectory() else { return }
         defer { dir.close() }
         if let reason { status.set(.resyncing(reason: reason)) }
-        let names: [DirectoryScan.Name]
+        let starting = !reducer.isLoaded
+        // The listing, the names and the files' outcomes live only in this block, so the
+        // store is not held twice while the subscriptions build their first results.
         do {
-            names = try DirectoryScan.names(in: dir)
-        } catch {
-            return directoryGone(cause: error)
+            let listing: StoreListing
+            do {
+                listing = StoreListing(try DirectoryScan.names(in: dir), path: configuration.path)
+            } catch {
+                return directoryGone(cause: error)
+            }
+            let progress = ProgressCounter()
+            var reporter: DispatchSourceTimer?
+            if starting {
+                let (status, total) = (status, listing.ids.count)
+                status.set(.loading(done: 0, total: total))
+                let timer = DispatchSource.makeTimerSource(queue: .global())
+                timer.schedule(deadline: .now() + .milliseconds(50), repeating: .milliseconds(50))
+                timer.setEventHandler { status.set(.loading(done: progress.value, total: total)) }
+                timer.resume()
+                reporter = timer
+            }
+            let outcomes = read(listing.ids, in: dir, progress: progress)
+            reporter?.cancel()
+            if starting {
+                reducer.load(listing.ids, outcomes, badNames: listing.badNames)
+            } else {
+                reducer.resync(listing.ids, outcomes, badNames: listing.badNames)
+            }
         }
-        let listing = StoreListing(names, path: configuration.path)
-        let progress = ProgressCounter()
-        var reporter: DispatchSourceTimer?
-        if !reducer.isLoaded {
-            let (status, total) = (status, listing.ids.count)
-            status.set(.loading(done: 0, total: total))
-            let timer = DispatchSource.makeTimerSource(queue: .global())
-            timer.schedule(deadline: .now() + .milliseconds(50), repeating: .milliseconds(50))
-            timer.setEventHandler { status.set(.loading(done: progress.value, total: total)) }
-            timer.resume()
-            reporter = timer
-        }
-        let outcomes = read(listing.ids, in: dir, progress: progress)
-        reporter?.cancel()
-        if reducer.isLoaded {
-            reducer.resync(listing.ids, outcomes, badNames: listing.badNames)
-        } else {
-            reducer.load(listing.ids, outcomes, badNames: listing.badNames)
+        if starting {
             for id in subscriptions.keys { subscriptions[id]?.start(from: reducer.published, engine: self) }
         }
         status.set(.live)

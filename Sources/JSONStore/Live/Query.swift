@@ -166,6 +166,9 @@ public struct Query: Sendable {
     /// value rather than by id.
     var ordersByValue: Bool { order != .id }
 
+    /// Whether the query selects every item, in id order (the default query).
+    var selectsEveryItemByID: Bool { order == .id && predicates.isEmpty }
+
     /// Whether the position depends on the decoded element, so the results remember each
     /// element's key instead of working it out again from the item.
     var ordersByDecodedValue: Bool { valueOrder != nil }

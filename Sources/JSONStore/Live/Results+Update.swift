@@ -11,26 +11,40 @@ extension Results {
     ///
     /// - Complexity: O(n log n) to sort; O(n) when sorted by id.
     static func initial(_ query: Query, _ snapshot: StoreSnapshot, coder: ElementCoder<Element>) -> Results {
-        var elements: [(SortKey, Element)] = []
         var failures: [(UTF8Key, DecodeFailure)] = []
         var keys: [(UTF8Key, SortKey)] = []
-        elements.reserveCapacity(snapshot.entries.count)
-        snapshot.entries.forEach { id, entry in
-            guard let item = entry.item else { return }
+        func element(_ id: UTF8Key, _ entry: Entry) -> (SortKey, Element)? {
+            guard let item = entry.item else { return nil }
             switch coder.decode(item) {
             case .success(let element):
                 let decoded: (any Sendable)? = coder.isItem ? nil : element
-                guard query.includes(item, decoded: decoded) else { return }
+                guard query.includes(item, decoded: decoded) else { return nil }
                 let key = query.sortKey(item, decoded: decoded)
-                elements.append((key, element))
                 if query.ordersByDecodedValue { keys.append((id, key)) }
+                return (key, element)
             case .failure(let error):
                 failures.append((id, DecodeFailure(error: error, key: nil)))
+                return nil
             }
         }
-        if query.ordersByValue { elements.sort { $0.0 < $1.0 } }
+        let tree: SortedTree<SortKey, Element>
+        if query.selectsEveryItemByID, let shared = ResultsTree<Element>(entriesOf: snapshot) {
+            return Results(tree: shared, snapshot: snapshot, query: query, coder: coder)
+        } else if query.ordersByValue {
+            var elements: [(SortKey, Element)] = []
+            elements.reserveCapacity(snapshot.entries.count)
+            snapshot.entries.forEach { id, entry in
+                if let element = element(id, entry) { elements.append(element) }
+            }
+            elements.sort { $0.0 < $1.0 }
+            tree = SortedTree(sortedDistinct: elements)
+        } else {
+            // In id order the keys keep the entries' order and hashes: the results take
+            // the snapshot's shape, with no array of the whole store in between.
+            tree = snapshot.entries.compactMap(element)
+        }
         return Results(
-            tree: SortedTree(sortedDistinct: elements), snapshot: snapshot, query: query, coder: coder,
+            tree: ResultsTree(tree), snapshot: snapshot, query: query, coder: coder,
             failures: SortedTree(sortedDistinct: failures), keys: SortedTree(sortedDistinct: keys))
     }
 
@@ -52,6 +66,16 @@ extension Results {
         }
         for entering in update.added + update.moved.map({ ($0.key, $0.new) }) {
             update.tree.updateValue(entering.1, forKey: entering.0)
+        }
+        if query.selectsEveryItemByID && coder.isItem {
+            if let shared = ResultsTree<Element>(entriesOf: newSnapshot) {
+                update.tree = shared
+            } else if tree.sharesEntries {
+                // A file invalid since it appeared: the entries are no longer the results.
+                update.tree = ResultsTree(newSnapshot.entries.compactMap { _, entry in
+                    entry.item.map { item in (query.sortKey(item), item as! Element) }
+                })
+            }
         }
         let next = Results(
             tree: update.tree, snapshot: newSnapshot, query: query, coder: coder,
@@ -139,7 +163,7 @@ extension Results {
 
 /// The work of one `applying`: the new trees, and what happened to whom.
 private struct Update<Element: Sendable> {
-    var tree: SortedTree<SortKey, Element>
+    var tree: ResultsTree<Element>
     var failures: SortedTree<UTF8Key, DecodeFailure>
     var keys: SortedTree<UTF8Key, SortKey>
     var deleted: [(index: Int, element: Element)] = []

@@ -12,7 +12,7 @@
 /// if let error = results.error(for: "tea") { print("tea.json is invalid: \(error)") }
 /// ```
 public struct Results<Element: Sendable>: RandomAccessCollection, Sendable {
-    let tree: SortedTree<SortKey, Element>
+    let tree: ResultsTree<Element>
     let snapshot: StoreSnapshot
     let query: Query
     let coder: ElementCoder<Element>
@@ -24,7 +24,7 @@ public struct Results<Element: Sendable>: RandomAccessCollection, Sendable {
     let keys: SortedTree<UTF8Key, SortKey>
 
     init(
-        tree: SortedTree<SortKey, Element>, snapshot: StoreSnapshot, query: Query,
+        tree: ResultsTree<Element>, snapshot: StoreSnapshot, query: Query,
         coder: ElementCoder<Element>, failures: SortedTree<UTF8Key, DecodeFailure> = SortedTree(),
         keys: SortedTree<UTF8Key, SortKey> = SortedTree()
     ) {
@@ -38,20 +38,20 @@ public struct Results<Element: Sendable>: RandomAccessCollection, Sendable {
 
     /// Empty results, before anything is loaded.
     public init() {
-        self.init(tree: SortedTree(), snapshot: StoreSnapshot(), query: .all, coder: .empty)
+        self.init(tree: ResultsTree(SortedTree()), snapshot: StoreSnapshot(), query: .all, coder: .empty)
     }
 
     public var startIndex: Int { 0 }
     public var endIndex: Int { tree.count }
 
     /// The element at `position`. O(log n).
-    public subscript(position: Int) -> Element { tree.element(at: position).value }
+    public subscript(position: Int) -> Element { tree.element(at: position) }
 
     /// Iterates in order in O(n) for the whole walk, rather than O(log n) an element.
     public struct Iterator: IteratorProtocol {
-        var base: SortedTree<SortKey, Element>.Iterator
+        var base: ResultsTree<Element>.Iterator
 
-        public mutating func next() -> Element? { base.next()?.value }
+        public mutating func next() -> Element? { base.next() }
     }
 
     public func makeIterator() -> Iterator { Iterator(base: tree.makeIterator()) }

@@ -9,9 +9,16 @@ struct SortKey: Comparable, Hashable, Sendable {
         indirect case typed((any Sendable)?, ValueOrder)
     }
 
-    let primary: Value
+    // The id first: a key is in every results node, and this order packs it in 40 bytes.
     let id: String
+    let primary: Value
     let descending: Bool
+
+    init(primary: Value, id: String, descending: Bool) {
+        self.id = id
+        self.primary = primary
+        self.descending = descending
+    }
 
     static func < (a: SortKey, b: SortKey) -> Bool {
         switch compare(a.primary, b.primary) {

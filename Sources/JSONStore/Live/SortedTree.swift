@@ -10,18 +10,23 @@ struct SortedTree<Key: Comparable & Hashable & Sendable, Value: Sendable>: Senda
     final class Node: Sendable {
         let key: Key
         let value: Value
-        let priority: UInt64
+        // Priority and size share a word (a node is made for every element of every
+        // version, so its size is the store's footprint): 32 bits of priority keep a
+        // treap of millions balanced, and no store has 2^32 items.
+        private let priorityAndCount: UInt64
         let left: Node?
         let right: Node?
-        let count: Int
 
-        init(key: Key, value: Value, priority: UInt64, left: Node?, right: Node?) {
+        var priority: UInt32 { UInt32(truncatingIfNeeded: priorityAndCount >> 32) }
+        var count: Int { Int(truncatingIfNeeded: priorityAndCount & 0xFFFF_FFFF) }
+
+        init(key: Key, value: Value, priority: UInt32, left: Node?, right: Node?) {
             self.key = key
             self.value = value
-            self.priority = priority
             self.left = left
             self.right = right
-            count = 1 + (left?.count ?? 0) + (right?.count ?? 0)
+            let count = 1 + (left?.count ?? 0) + (right?.count ?? 0)
+            priorityAndCount = UInt64(priority) << 32 | UInt64(count)
         }
 
         func with(left: Node?, right: Node?) -> Node {
@@ -134,37 +139,67 @@ struct SortedTree<Key: Comparable & Hashable & Sendable, Value: Sendable>: Senda
     /// - Complexity: O(n): the treap of sorted keys is their Cartesian tree by priority,
     ///   built with one stack pass, then its nodes are made bottom-up.
     init(sortedDistinct elements: [(Key, Value)]) {
-        let n = elements.count
+        self.init(sortedDistinctCount: elements.count) { elements[$0] }
+    }
+
+    /// Builds a tree from `count` elements given by position, whose keys are ascending
+    /// and distinct, with no array of the elements in between. `element` is called twice
+    /// for each position.
+    init(sortedDistinctCount n: Int, _ element: (Int) -> (Key, Value)) {
         guard n > 0 else {
             self.init()
             return
         }
-        let priorities = elements.map { Self.priority(of: $0.0) }
-        var left = [Int](repeating: -1, count: n)
-        var right = [Int](repeating: -1, count: n)
+        let priorities = (0..<n).map { Self.priority(of: element($0).0) }
+        var left = [Int32](repeating: -1, count: n)
+        var right = [Int32](repeating: -1, count: n)
         var stack: [Int] = []
         for i in 0..<n {
             var last = -1
             while let top = stack.last, priorities[top] < priorities[i] {
                 last = stack.removeLast()
             }
-            left[i] = last
-            if let top = stack.last { right[top] = i }
+            left[i] = Int32(last)
+            if let top = stack.last { right[top] = Int32(i) }
             stack.append(i)
         }
-        func build(_ i: Int) -> Node? {
+        func build(_ i: Int32) -> Node? {
             guard i >= 0 else { return nil }
+            let (key, value) = element(Int(i))
             return Node(
-                key: elements[i].0, value: elements[i].1, priority: priorities[i],
-                left: build(left[i]), right: build(right[i]))
+                key: key, value: value, priority: priorities[Int(i)],
+                left: build(left[Int(i)]), right: build(right[Int(i)]))
         }
-        self.init(root: build(stack[0]))
+        self.init(root: build(Int32(stack[0])))
     }
 
-    private static func priority(of key: Key) -> UInt64 {
+    /// The tree of `transform`'s result for each element that has one, built on this
+    /// tree's shape: no sort, no arrays, no rebuilt priorities.
+    ///
+    /// `transform` must keep the key order and the key's hash (so its priority): a treap is
+    /// the one tree of its keys and priorities, so the shape carries over, and a dropped
+    /// element is a treap removal (its children merged).
+    ///
+    /// - Complexity: O(n) for the walk, plus O(log n) expected for each dropped element.
+    func compactMap<K: Comparable & Hashable & Sendable, V: Sendable>(
+        _ transform: (Key, Value) throws -> (K, V)?
+    ) rethrows -> SortedTree<K, V> {
+        func map(_ node: Node?) throws -> SortedTree<K, V>.Node? {
+            guard let node else { return nil }
+            let left = try map(node.left)
+            let mapped = try transform(node.key, node.value)
+            let right = try map(node.right)
+            guard let (key, value) = mapped else { return SortedTree<K, V>.merge(left, right) }
+            assert(SortedTree<K, V>.priority(of: key) == node.priority, "compactMap changed a key's hash")
+            return SortedTree<K, V>.Node(key: key, value: value, priority: node.priority, left: left, right: right)
+        }
+        return SortedTree<K, V>(root: try map(root))
+    }
+
+    private static func priority(of key: Key) -> UInt32 {
         var hasher = Hasher()
         hasher.combine(key)
-        return UInt64(bitPattern: Int64(hasher.finalize()))
+        return UInt32(truncatingIfNeeded: hasher.finalize())
     }
 
     /// Calls `body` with every element in key order.

@@ -49,21 +49,30 @@ struct StoreReducer: Sendable {
     /// The first load: every item file's outcome and the bad names. `published` is then
     /// version 1.
     mutating func load(_ ids: [String], _ outcomes: [ItemFile.Outcome], badNames: [UTF8Key: InvalidFile]) {
-        var elements: [(UTF8Key, Entry)] = []
-        elements.reserveCapacity(ids.count)
         var invalid = badNames
-        for (id, outcome) in zip(ids, outcomes) {
+        var order: [Int] = []  // the positions of the files that are there, by id
+        order.reserveCapacity(ids.count)
+        for (i, outcome) in outcomes.enumerated() {
             switch outcome {
-            case .item(let item): elements.append((UTF8Key(id), Entry(item: item, error: nil)))
+            case .item: order.append(i)
             case .invalid(let error):
-                elements.append((UTF8Key(id), Entry(item: nil, error: error)))
-                let file = InvalidFile(itemID: id, error: error)
+                order.append(i)
+                let file = InvalidFile(itemID: ids[i], error: error)
                 invalid[UTF8Key(file.name)] = file
             case .missing: continue
             }
         }
-        elements.sort { $0.0 < $1.0 }
-        working = StoreSnapshot(version: 1, entries: SortedTree(sortedDistinct: elements), invalid: invalid)
+        order.sort { UTF8Key.less(ids[$0], ids[$1]) }
+        // Built straight from the outcomes: no second array of the whole store.
+        let entries = SortedTree<UTF8Key, Entry>(sortedDistinctCount: order.count) { k in
+            let i = order[k]
+            switch outcomes[i] {
+            case .item(let item): return (UTF8Key(ids[i]), Entry(item: item, error: nil))
+            case .invalid(let error): return (UTF8Key(ids[i]), Entry(item: nil, error: error))
+            case .missing: preconditionFailure("unreachable: missing files are not in the order")
+            }
+        }
+        working = StoreSnapshot(version: 1, entries: entries, invalid: invalid)
         published = working
         changedIDs.removeAll()
         changedInvalid.removeAll()
@@ -185,11 +194,7 @@ struct StoreReducer: Sendable {
         guard !ids.isEmpty || !names.isEmpty else { return .none }
         var snapshot = working
         for id in held {
-            if let entry = published.entries[id] {
-                snapshot.entries.updateValue(entry, forKey: id)
-            } else {
-                snapshot.entries.removeValue(forKey: id)
-            }
+            snapshot.setEntry(published.entries[id], for: id)
             let name = UTF8Key(ItemID.fileName(id.string))
             snapshot.invalid[name] = published.invalid[name]
         }
@@ -220,7 +225,7 @@ struct StoreReducer: Sendable {
     }
 
     private mutating func set(_ id: String, _ entry: Entry) {
-        working.entries.updateValue(entry, forKey: UTF8Key(id))
+        working.setEntry(entry, for: UTF8Key(id))
         changedIDs.insert(UTF8Key(id))
         let name = UTF8Key(ItemID.fileName(id))
         if let error = entry.error {
@@ -231,7 +236,8 @@ struct StoreReducer: Sendable {
     }
 
     private mutating func remove(_ id: String) {
-        guard working.entries.removeValue(forKey: UTF8Key(id)) != nil else { return }
+        guard working.entries[UTF8Key(id)] != nil else { return }
+        working.setEntry(nil, for: UTF8Key(id))
         changedIDs.insert(UTF8Key(id))
         let name = UTF8Key(ItemID.fileName(id))
         if working.invalid[name] != nil { setInvalid(name, nil) }

@@ -33,10 +33,29 @@ struct StoreSnapshot: Sendable {
     /// The version: one more for every delivered batch of changes.
     var version = 0
     /// Every id with a file, valid or not, by the id's bytes.
-    var entries = SortedTree<UTF8Key, Entry>()
+    private(set) var entries = SortedTree<UTF8Key, Entry>()
+    /// How many entries have no item: files invalid since they appeared. While there are
+    /// none, results of every item in id order are `entries` itself.
+    private(set) var itemless = 0
     /// Every invalid file by its name's bytes: items whose file is invalid, and names that
     /// give no valid id. Small, so a plain dictionary.
     var invalid: [UTF8Key: InvalidFile] = [:]
+
+    init() {}
+
+    init(version: Int, entries: SortedTree<UTF8Key, Entry>, invalid: [UTF8Key: InvalidFile]) {
+        self.version = version
+        self.entries = entries
+        self.invalid = invalid
+        entries.forEach { _, entry in if entry.item == nil { itemless += 1 } }
+    }
+
+    /// Sets (or, with `nil`, removes) the entry of `id`. O(log n).
+    mutating func setEntry(_ entry: Entry?, for id: UTF8Key) {
+        let old = entry.map { entries.updateValue($0, forKey: id) } ?? entries.removeValue(forKey: id)
+        if let old, old.item == nil { itemless -= 1 }
+        if let entry, entry.item == nil { itemless += 1 }
+    }
 
     /// The invalid files sorted by name (by bytes).
     var invalidFiles: [InvalidFile] {

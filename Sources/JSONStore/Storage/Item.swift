@@ -10,26 +10,41 @@
 public struct Item: Sendable, Hashable, Identifiable {
     /// The id: the file name without `.json`.
     public let id: String
-    /// The object, with `"id"` filled in from the file name when the file has none.
-    public let object: JSONObject
+    /// The members as the file has them: `"id"` only when the file has it. The store holds
+    /// every item this way, a member fewer each (the id is in the name already).
+    package let members: JSONObject
     /// The fingerprint of the file's bytes, to tell real edits from touches.
     public let fingerprint: Fingerprint
 
     public init(id: String, object: JSONObject, fingerprint: Fingerprint) {
         self.id = id
-        self.object = object
+        members = object
         self.fingerprint = fingerprint
     }
 
-    /// The member `key`.
-    public subscript(key: String) -> JSONValue? { object[key] }
+    /// The object, with `"id"` filled in first from the file name when the file has none.
+    ///
+    /// Made on access when the file has no `"id"`: to read one member, use the subscript.
+    public var object: JSONObject {
+        guard members["id"] == nil else { return members }
+        var object = members
+        object.setFirst("id", .string(id))
+        return object
+    }
+
+    /// The member `key` (`"id"` is always there).
+    public subscript(key: String) -> JSONValue? {
+        if let value = members[key] { return value }
+        return UTF8Key.equal(key, "id") ? .string(id) : nil
+    }
 
     /// The item's file name, `<id>.json`.
     public var fileName: String { ItemID.fileName(id) }
 
     /// Equal when the ids have the same bytes and the objects and fingerprints are equal.
     public static func == (a: Item, b: Item) -> Bool {
-        UTF8Key.equal(a.id, b.id) && a.fingerprint == b.fingerprint && a.object == b.object
+        UTF8Key.equal(a.id, b.id) && a.fingerprint == b.fingerprint
+            && (a.members == b.members || a.object == b.object)
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -97,14 +97,14 @@ enum ItemFile {
         } catch {
             return .invalid(.syntax(error, file: file, id: id))
         }
-        guard case .object(var object) = value else {
+        guard case .object(let object) = value else {
             return .invalid(
                 StoreError(
                     code: .invalidItem,
                     message: "an item file must hold a JSON object, this one holds \(article(value.typeName))",
                     file: file, id: id))
         }
-        if let member = object["id"] {
+        if let member = object["id"] {  // else the item makes it from the name on demand
             guard member == .string(id) else {
                 return .invalid(
                     StoreError(
@@ -112,8 +112,6 @@ enum ItemFile {
                         message: "member \"id\" is \(member) but the file name gives the id \"\(id)\"",
                         file: file, id: id))
             }
-        } else {
-            object.setFirst("id", .string(id))
         }
         return .item(Item(id: id, object: object, fingerprint: Fingerprint(bytes)))
     }

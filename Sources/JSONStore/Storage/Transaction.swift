@@ -53,9 +53,7 @@ public final class Transaction {
         switch changes[UTF8Key(id)] {
         case .put(let object):
             let bytes = JSONWriter.pretty(.object(fileObject(object)))
-            var withID = object
-            if withID["id"] == nil { withID.setFirst("id", .string(id)) }
-            return Item(id: id, object: withID, fingerprint: Fingerprint(bytes))
+            return Item(id: id, object: object, fingerprint: Fingerprint(bytes))
         case .delete: return nil
         case nil:
             switch disk(id).outcome {

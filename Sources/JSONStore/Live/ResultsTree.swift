@@ -1,0 +1,121 @@
+/// The elements of live results in order, with positions.
+///
+/// Results keep a tree of their own, keyed by sort key, unless they are every item of the
+/// store in id order (the default query, untyped): those are exactly the snapshot's
+/// entries while every entry has an item, so they use the snapshot's tree and the store
+/// is not indexed twice. A file invalid since it appeared (an entry with no item) turns
+/// such results into a tree of their own until it goes.
+struct ResultsTree<Element: Sendable>: Sendable {
+    private enum Storage: Sendable {
+        case own(SortedTree<SortKey, Element>)
+        /// The snapshot's entries, every one with an item; only when `Element` is `Item`.
+        case entries(SortedTree<UTF8Key, Entry>)
+    }
+
+    private var storage: Storage
+
+    init(_ tree: SortedTree<SortKey, Element>) {
+        storage = .own(tree)
+    }
+
+    /// The snapshot's entries as the results of every item in id order; `nil` while an
+    /// entry has no item, or when the elements are not items.
+    init?(entriesOf snapshot: StoreSnapshot) {
+        guard Element.self == Item.self, snapshot.itemless == 0 else { return nil }
+        storage = .entries(snapshot.entries)
+    }
+
+    /// Whether these are the snapshot's entries rather than a tree of their own.
+    var sharesEntries: Bool {
+        if case .entries = storage { return true }
+        return false
+    }
+
+    var count: Int {
+        switch storage {
+        case .own(let tree): tree.count
+        case .entries(let entries): entries.count
+        }
+    }
+
+    /// The element at `index`. O(log n).
+    func element(at index: Int) -> Element {
+        switch storage {
+        case .own(let tree): tree.element(at: index).value
+        case .entries(let entries): Self.element(entries.element(at: index).value)
+        }
+    }
+
+    /// The element with `key`, if it is in the results. O(log n).
+    subscript(key: SortKey) -> Element? {
+        switch storage {
+        case .own(let tree): tree[key]
+        case .entries(let entries): entries[UTF8Key(key.id)].map(Self.element)
+        }
+    }
+
+    /// The position of `key` among the keys in the results (where it would go, if it is
+    /// not one of them). O(log n).
+    func rank(of key: SortKey) -> Int {
+        switch storage {
+        case .own(let tree): tree.rank(of: key)
+        case .entries(let entries): entries.rank(of: UTF8Key(key.id))
+        }
+    }
+
+    /// Sets the element of `key`. Shared entries are left as they are: the results that
+    /// share them take the next snapshot's entries whole (see `Results.applying`).
+    mutating func updateValue(_ element: Element, forKey key: SortKey) {
+        guard case .own(var tree) = storage else { return }
+        storage = .entries(SortedTree())  // let go of the tree, so the edit copies nothing
+        tree.updateValue(element, forKey: key)
+        storage = .own(tree)
+    }
+
+    /// Removes the element of `key`, as `updateValue` sets one.
+    mutating func removeValue(forKey key: SortKey) {
+        guard case .own(var tree) = storage else { return }
+        storage = .entries(SortedTree())
+        tree.removeValue(forKey: key)
+        storage = .own(tree)
+    }
+
+    /// Iterates in order in O(n) for the whole walk.
+    struct Iterator: IteratorProtocol {
+        fileprivate enum Base {
+            case own(SortedTree<SortKey, Element>.Iterator)
+            case entries(SortedTree<UTF8Key, Entry>.Iterator)
+            case moving  // while a step has the iterator out, so it is not copied
+        }
+
+        fileprivate var base: Base
+
+        mutating func next() -> Element? {
+            switch base {
+            case .own(var iterator):
+                base = .moving
+                defer { base = .own(iterator) }
+                return iterator.next()?.value
+            case .entries(var iterator):
+                base = .moving
+                defer { base = .entries(iterator) }
+                return iterator.next().map { ResultsTree.element($0.value) }
+            case .moving:
+                preconditionFailure("unreachable: a step is in progress")
+            }
+        }
+    }
+
+    func makeIterator() -> Iterator {
+        switch storage {
+        case .own(let tree): Iterator(base: .own(tree.makeIterator()))
+        case .entries(let entries): Iterator(base: .entries(entries.makeIterator()))
+        }
+    }
+
+    /// A shared entry as an element: its item (shared entries all have one, and are
+    /// shared only when `Element` is `Item`).
+    private static func element(_ entry: Entry) -> Element {
+        entry.item! as! Element
+    }
+}
