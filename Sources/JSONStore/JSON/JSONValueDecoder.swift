@@ -22,7 +22,8 @@ public struct JSONValueDecoder: Sendable {
     }
 }
 
-private struct AnyKey: CodingKey {
+/// A key of an array element or a `super` member, in a coding path.
+struct AnyKey: CodingKey {
     var stringValue: String
     var intValue: Int?
     init(stringValue: String) { self.stringValue = stringValue }
@@ -32,19 +33,19 @@ private struct AnyKey: CodingKey {
     }
 }
 
-private struct ValueDecoder: Decoder, SingleValueDecodingContainer {
+struct ValueDecoder: Decoder, SingleValueDecodingContainer {
     let value: JSONValue
     let codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let object) = value else { throw mismatch(JSONObject.self) }
-        return KeyedDecodingContainer(KeyedContainer<Key>(object: object, codingPath: codingPath))
+        return KeyedDecodingContainer(KeyedDecoding<Key>(object: object, codingPath: codingPath))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .array(let elements) = value else { throw mismatch([JSONValue].self) }
-        return UnkeyedContainer(elements: elements, codingPath: codingPath)
+        return UnkeyedDecoding(elements: elements, codingPath: codingPath)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
@@ -109,131 +110,37 @@ private struct ValueDecoder: Decoder, SingleValueDecodingContainer {
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(type) }
 
     func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
-        switch type {
-        case is JSONValue.Type:
+        // Metatypes compared, not cast: this runs for every value decoded.
+        if T.self == JSONValue.self {
             return value as! T
-        case is JSONObject.Type:
+        } else if T.self == JSONObject.self {
             guard case .object(let object) = value else { throw mismatch(type) }
             return object as! T
-        case is Date.Type:
+        } else if T.self == Date.self {
             let text = try decode(String.self)
             guard let date = ISO8601.parse(text) else {
                 throw DecodingError.dataCorrupted(
                     .init(codingPath: codingPath, debugDescription: "\"\(text)\" is not an ISO 8601 date"))
             }
             return date as! T
-        case is URL.Type:
+        } else if T.self == URL.self {
             let text = try decode(String.self)
             guard let url = URL(string: text) else {
                 throw DecodingError.dataCorrupted(
                     .init(codingPath: codingPath, debugDescription: "\"\(text)\" is not a URL"))
             }
             return url as! T
-        case is Data.Type:
+        } else if T.self == Data.self {
             let text = try decode(String.self)
             guard let data = Data(base64Encoded: text) else {
                 throw DecodingError.dataCorrupted(
                     .init(codingPath: codingPath, debugDescription: "the string is not base64"))
             }
             return data as! T
-        default:
+        } else {
             return try T(from: self)
         }
     }
-}
-
-private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let object: JSONObject
-    let codingPath: [any CodingKey]
-
-    var allKeys: [Key] { object.keys.compactMap { Key(stringValue: $0) } }
-
-    func contains(_ key: Key) -> Bool { object[key.stringValue] != nil }
-
-    private func child(_ key: Key) throws -> ValueDecoder {
-        guard let value = object[key.stringValue] else {
-            throw DecodingError.keyNotFound(
-                key,
-                .init(codingPath: codingPath, debugDescription: "missing member \"\(key.stringValue)\""))
-        }
-        return ValueDecoder(value: value, codingPath: codingPath + [key])
-    }
-
-    func decodeNil(forKey key: Key) throws -> Bool { (object[key.stringValue] ?? .null) == .null }
-
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try child(key).decodeValue(type)
-    }
-
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let value = object[key.stringValue], value != .null else { return nil }
-        return try ValueDecoder(value: value, codingPath: codingPath + [key]).decodeValue(type)
-    }
-
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key)
-        throws -> KeyedDecodingContainer<NestedKey>
-    {
-        try child(key).container(keyedBy: type)
-    }
-
-    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try child(key).unkeyedContainer()
-    }
-
-    func superDecoder() throws -> any Decoder {
-        ValueDecoder(value: object["super"] ?? .null, codingPath: codingPath + [AnyKey(stringValue: "super")])
-    }
-
-    func superDecoder(forKey key: Key) throws -> any Decoder {
-        ValueDecoder(value: object[key.stringValue] ?? .null, codingPath: codingPath + [key])
-    }
-}
-
-private struct UnkeyedContainer: UnkeyedDecodingContainer {
-    let elements: [JSONValue]
-    let codingPath: [any CodingKey]
-    var currentIndex = 0
-
-    init(elements: [JSONValue], codingPath: [any CodingKey]) {
-        self.elements = elements
-        self.codingPath = codingPath
-    }
-
-    var count: Int? { elements.count }
-    var isAtEnd: Bool { currentIndex >= elements.count }
-
-    private mutating func next() throws -> ValueDecoder {
-        let key = AnyKey(intValue: currentIndex)
-        guard !isAtEnd else {
-            throw DecodingError.valueNotFound(
-                JSONValue.self,
-                .init(codingPath: codingPath + [key], debugDescription: "the array has no more elements"))
-        }
-        defer { currentIndex += 1 }
-        return ValueDecoder(value: elements[currentIndex], codingPath: codingPath + [key])
-    }
-
-    mutating func decodeNil() throws -> Bool {
-        guard !isAtEnd, elements[currentIndex] == .null else { return false }
-        currentIndex += 1
-        return true
-    }
-
-    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try next().decodeValue(type)
-    }
-
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type)
-        throws -> KeyedDecodingContainer<NestedKey>
-    {
-        try next().container(keyedBy: type)
-    }
-
-    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        try next().unkeyedContainer()
-    }
-
-    mutating func superDecoder() throws -> any Decoder { try next() }
 }
 
 /// ISO 8601 dates as people write them: `2026-11-29T15:27:36Z`, with or without
