@@ -52,7 +52,7 @@ enum Output {
 
 /// Whether to use colour: `--color=always|never|auto`; `auto` means a terminal, no
 /// `NO_COLOR`, and a `TERM` other than `dumb`.
-enum ColorChoice: String {
+enum ColorChoice: String, CaseIterable {
     case auto, always, never
 
     func enabled(environment: [String: String], terminal: Bool) -> Bool {

@@ -155,6 +155,46 @@ struct CommandTests {
         }
         result = try await jsonstore(temp, ["--version"])
         #expect(result.stdout.hasPrefix("jsonstore "))
+        // One text per command, however it is asked for.
+        for command in ["list", "get", "help"] {
+            let asked = try await jsonstore(temp, [command, "--help"])
+            #expect(try await jsonstore(temp, ["help", command]).stdout == asked.stdout)
+            #expect(try await jsonstore(temp, [command, "-h"]).stdout == asked.stdout)
+        }
+        let overview = try await jsonstore(temp, ["--help"]).stdout
+        #expect(try await jsonstore(temp, ["help"]).stdout == overview)
+    }
+
+    @Test("-- ends the options: get -- --help reads the item --help; delete -- -x deletes -x")
+    func doubleDash() async throws {
+        let temp = try sampleStore()
+        try temp.writeFile("--help.json", "{\"title\": \"Help me\"}")
+        try temp.writeFile("-x.json", "{}")
+        var result = try await jsonstore(temp, ["get", "--", "--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "id: --help\ntitle: Help me\n")
+        result = try await jsonstore(temp, ["delete", "--", "-x"])
+        #expect(result.status == 0)
+        #expect(temp.readFile("-x.json") == nil)
+    }
+
+    @Test("global options go before or after the command; --dir wins over $JSONSTORE_DIR")
+    func globalOptionsAnywhere() async throws {
+        let temp = try sampleStore()
+        let other = try TemporaryStore()
+        let (path, otherPath) = (temp.path, other.path)
+        var result = try await blocking { try JSONStoreBinary.run(["get", "tea", "--dir", path]) }
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("id: tea\n"))
+        result = try await blocking {
+            try JSONStoreBinary.run(["get", "--dir=" + path, "tea"], environment: ["JSONSTORE_DIR": otherPath])
+        }
+        #expect(result.status == 0)
+        result = try await blocking { try JSONStoreBinary.run(["--dir", otherPath, "get", "tea", "--dir", path]) }
+        #expect(result.status == 0, "the later --dir wins")
+        result = try await blocking { try JSONStoreBinary.run(["list", "--color", "never", "--dir", path]) }
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Make tea"))
     }
 
     @Test("the store defaults to $JSONSTORE_DIR, then ./data")

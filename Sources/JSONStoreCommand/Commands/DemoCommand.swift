@@ -8,27 +8,38 @@ import JSONStore
 /// ids, so a list view in another terminal shows deletions and insertions live. Only items
 /// marked `"demo": true` are deleted: the demo never destroys anyone's data. SIGINT,
 /// SIGTERM and SIGHUP end it with status 0 between rounds, never halfway through a batch.
-enum DemoCommand {
-    static func run(_ arguments: [String], _ context: CommandLineTool.Context) throws -> Int32 {
-        let args = try Arguments(arguments, command: "demo", flags: [], options: ["--interval", "--count"])
-        guard args.positionals.isEmpty else { throw UsageError("demo takes no arguments", command: "demo") }
-        let interval = try args.seconds("--interval", command: "demo") ?? 2
-        var count = 10
-        if let text = args.value("--count") {
-            guard let n = Int(text), (1...10_000).contains(n) else {
-                throw UsageError("--count takes a number from 1 to 10000", command: "demo")
-            }
-            count = n
-        }
+struct DemoCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "demo", abstract: "every interval, replace the demo items with N new ones",
+        discussion: """
+            Every interval, deletes the demo items and adds N new ones with random ids, for \
+            watching a list view change live. Only items marked "demo": true are deleted; \
+            other items are left alone. Ctrl-C or SIGTERM stops it between rounds.
+            """,
+        options: [
+            .option("--interval", value: "SECONDS", help: "the time between rounds (default 2)"),
+            .option("--count", value: "N", help: "the demo items per round, 1 to 10000 (default 10)"),
+        ])
+
+    var interval = 2.0
+    var count = 10
+
+    init(_ arguments: Arguments) throws(UsageError) {
+        try arguments.expectNoPositionals()
+        if let interval = try arguments.seconds("--interval") { self.interval = interval }
+        if let count = try arguments.integer("--count", in: 1...10_000) { self.count = count }
+    }
+
+    func run(_ context: Context) throws {
         let store = try context.open()
         let stop = DispatchSemaphore(value: 0)
         Signals.handle([SIGINT, SIGTERM, SIGHUP], on: .global()) { _ in stop.signal() }
         var round = 0
         while true {
             round += 1
-            try replace(in: store, count: count)
+            try Self.replace(in: store, count: count)
             Output.line("round \(round): \(count) demo items")
-            if stop.wait(timeout: .now() + interval) == .success { return ExitStatus.success }
+            if stop.wait(timeout: .now() + interval) == .success { return }
         }
     }
 

@@ -24,13 +24,13 @@ final class ListViewApp {
     private var size = TerminalSession.size()
     private var lastRender = 0.0
 
-    static func start(_ store: JSONStore, _ settings: ListCommand.Settings, color: Bool) {
+    static func start(_ store: JSONStore, _ settings: ListCommand, color: Bool) {
         let app = ListViewApp(store: store, settings: settings, color: color)
         current = app
         app.run(store, settings.query)
     }
 
-    private init(store: JSONStore, settings: ListCommand.Settings, color: Bool) {
+    private init(store: JSONStore, settings: ListCommand, color: Bool) {
         model = ListModel(storePath: store.path, requestedColumns: settings.columns)
         screen = Screen(color: color)
         terminal = TerminalSession()
@@ -139,7 +139,7 @@ final class ListViewApp {
     private func quit() -> Never {
         for token in tokens { token.invalidate() }
         terminal.restore()
-        exit(ExitStatus.success)
+        exit(ExitCode.success.rawValue)
     }
 
     nonisolated static func now() -> Double {

@@ -103,6 +103,6 @@ enum Signals {
 
     /// Exits with status 0 on SIGINT, SIGTERM or SIGHUP.
     static func exitOnInterrupt() {
-        handle([SIGINT, SIGTERM, SIGHUP], on: .global()) { _ in exit(ExitStatus.success) }
+        handle([SIGINT, SIGTERM, SIGHUP], on: .global()) { _ in exit(ExitCode.success.rawValue) }
     }
 }

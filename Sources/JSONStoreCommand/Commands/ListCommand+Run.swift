@@ -1,0 +1,46 @@
+import Dispatch
+import Glibc
+import JSONStore
+
+extension ListCommand {
+    func run(_ context: Context) throws {
+        var options = JSONStore.Options()
+        if let poll { options.watchMode = .polling(interval: poll) }
+        let store = try context.open(options: options)
+        let width = Self.tableWidth(context)
+        guard follow else { return try printOnce(store, width: width) }
+        let terminal = Output.isTerminal(STDOUT_FILENO) && Output.isTerminal(STDIN_FILENO)
+            && (context.environment["TERM"] ?? "") != "dumb"
+        let color = context.color.enabled(environment: context.environment, terminal: true)
+        // The command runs on the main thread, which `dispatchMain()` then gives to the
+        // main queue: the followers live on the main actor.
+        MainActor.assumeIsolated {
+            if json {
+                FollowJSON.start(store, query)
+            } else if terminal {
+                ListViewApp.start(store, self, color: color)
+            } else {
+                FollowLines.start(store, self, width: width)
+            }
+        }
+        dispatchMain()
+    }
+
+    /// The width of a printed table: the terminal's, else $COLUMNS, else 80.
+    static func tableWidth(_ context: Context) -> Int {
+        if Output.isTerminal(STDOUT_FILENO) { return TerminalSession.size().width }
+        return context.environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? 80
+    }
+
+    func printOnce(_ store: JSONStore, width: Int) throws {
+        let contents = try store.load()
+        let items = query.apply(to: contents.items)
+        if json {
+            Output.out(Output.prettyJSON(NDJSON.items(items)))
+        } else {
+            let table = Table(columns: Table.columns(for: items, requested: columns))
+            Output.lines(table.lines(for: items, width: width))
+        }
+        for invalid in contents.invalid { Output.error(invalid.error.description) }
+    }
+}
