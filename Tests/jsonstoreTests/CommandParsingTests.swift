@@ -64,12 +64,20 @@ struct CommandParsingTests {
             "--follow", "--json", "--where", "status=todo", "--sort", "-priority", "--columns", "title, status",
             "--poll=0.5",
         ])
-        #expect(list.follow && list.json)
+        #expect(list.follow && list.format == .json && list.headers)
         #expect(list.columns == ["title", "status"])
         #expect(list.poll == 0.5)
         #expect(list.query.order == .field("priority", descending: true))
         #expect(try ListCommand.parse([]).query.order == .id)
-        for bad in [["x"], ["--sort"], ["--sort", "-"], ["--where", "=x"], ["--columns", ","], ["--poll", "0"], ["--json=1"]] {
+        #expect(try ListCommand.parse([]).format == nil, "decided by the terminal when run")
+        #expect(try ListCommand.parse(["-o", "ids", "--no-headers"]).format == .ids)
+        #expect(try !ListCommand.parse(["--no-headers"]).headers)
+        #expect(try ListCommand.parse(["--output=ndjson"]).format == .ndjson)
+        #expect(try ListCommand.parse(["-o", "json", "--json"]).format == .json)
+        for bad in [
+            ["x"], ["--sort"], ["--sort", "-"], ["--where", "=x"], ["--columns", ","], ["--poll", "0"], ["--json=1"],
+            ["-o", "xml"], ["-o"], ["-o", "tsv", "--json"], ["--no-headers=1"],
+        ] {
             #expect(usageError { _ = try ListCommand.parse(bad) }?.command == "list", "\(bad)")
         }
     }

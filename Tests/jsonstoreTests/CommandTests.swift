@@ -23,10 +23,10 @@ func sampleStore() throws -> TemporaryStore {
 
 @Suite("The jsonstore command")
 struct CommandTests {
-    @Test("list prints a table, sorted and filtered as asked")
+    @Test("list -o table prints a table, sorted and filtered as asked")
     func list() async throws {
         let temp = try sampleStore()
-        var result = try await jsonstore(temp, ["list"])
+        var result = try await jsonstore(temp, ["list", "-o", "table"])
         #expect(result.status == 0)
         #expect(result.stderr == "")
         #expect(result.stdout == """
@@ -36,13 +36,60 @@ struct CommandTests {
             tea    Make tea      todo    2
 
             """)
-        result = try await jsonstore(temp, ["list", "--sort", "-priority", "--where", "status=todo", "--columns", "priority,title"])
+        result = try await jsonstore(
+            temp, ["list", "-o", "table", "--sort", "-priority", "--where", "status=todo", "--columns", "priority,title"])
         #expect(result.stdout == "ID     PRIORITY  TITLE\ntaxes  3         File taxes\ntea    2         Make tea\n")
-        result = try await jsonstore(temp, ["list", "--where", "priority=1"])
+        result = try await jsonstore(temp, ["list", "-o", "table", "--where", "priority=1"])
         #expect(result.stdout.split(separator: "\n").count == 2)
-        result = try await jsonstore(temp, ["list"], environment: ["COLUMNS": "24"])
+        result = try await jsonstore(temp, ["list", "-o", "table"], environment: ["COLUMNS": "24"])
         #expect(result.stdout.split(separator: "\n").allSatisfy { $0.count <= 24 })
         #expect(result.stdout.contains("…"))
+        result = try await jsonstore(temp, ["list", "-o", "table", "--no-headers", "--columns", "status"])
+        #expect(result.stdout == "bike   done\ntaxes  todo\ntea    todo\n")
+    }
+
+    @Test("list to a pipe: whole values, tab-separated, a header, no trailing spaces, one line per item")
+    func listPiped() async throws {
+        let temp = try sampleStore()
+        let long = "A title long enough to be cut in any table of eighty columns, which it must not be here"
+        try temp.writeFile(
+            "fix-bike-brakes-before-the-long-ride-on-sunday.json",
+            "{\"title\": \"\(long)\", \"status\": \"to\\tdo\\nlater\", \"priority\": 1}")
+        try temp.writeFile("nostatus.json", "{\"title\": \"No status\"}")
+        var result = try await jsonstore(temp, ["list"], environment: ["COLUMNS": "40"])
+        #expect(result.status == 0)
+        #expect(result.stdout == """
+            id\ttitle\tstatus\tpriority
+            bike\tFix the bike\tdone\t1
+            fix-bike-brakes-before-the-long-ride-on-sunday\t\(long)\tto\\tdo\\nlater\t1
+            nostatus\tNo status\t\t
+            taxes\tFile taxes\ttodo\t3
+            tea\tMake tea\ttodo\t2
+
+            """)
+        #expect(!result.stdout.contains(" \n") && !result.stdout.contains("…"))
+        // The first column is the ids, whole: what `awk '{print $1}'` and `cut -f1` rely on.
+        let ids = result.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: "\t")[0] }
+        #expect(ids == ["bike", "fix-bike-brakes-before-the-long-ride-on-sunday", "nostatus", "taxes", "tea"])
+        result = try await jsonstore(temp, ["list", "--no-headers", "--columns", "status"])
+        #expect(result.stdout == "bike\tdone\nfix-bike-brakes-before-the-long-ride-on-sunday\tto\\tdo\\nlater\nnostatus\t\ntaxes\ttodo\ntea\ttodo\n")
+        result = try await jsonstore(temp, ["list", "-o", "tsv", "--where", "status=todo"])
+        #expect(result.stdout == "id\ttitle\tstatus\tpriority\ntaxes\tFile taxes\ttodo\t3\ntea\tMake tea\ttodo\t2\n")
+    }
+
+    @Test("list -o ids, ndjson and json")
+    func listFormats() async throws {
+        let temp = try sampleStore()
+        var result = try await jsonstore(temp, ["list", "-o", "ids", "--sort", "-priority"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "taxes\ntea\nbike\n")
+        result = try await jsonstore(temp, ["list", "--output", "ndjson", "--where", "status=todo"])
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 3 && lines[2].isEmpty)
+        #expect(try lines.dropLast().map { try JSONValue(parsing: String($0))["id"] } == ["taxes", "tea"])
+        result = try await jsonstore(temp, ["list", "-o", "json"])
+        #expect(result.stdout == (try await jsonstore(temp, ["list", "--json"])).stdout)
+        #expect(try JSONValue(parsing: result.stdout).arrayValue?.count == 3)
     }
 
     @Test("list --json prints the items as a JSON array, each with its id")
@@ -137,8 +184,9 @@ struct CommandTests {
         #expect(result.status == 1)
         #expect(result.stdout == "\(temp.path)/bad.json:2:9: trailing comma before '}'\n")
         #expect(result.stderr == "jsonstore: 4 files, 1 invalid\n")
-        result = try await jsonstore(temp, ["list"])
+        result = try await jsonstore(temp, ["list", "-o", "ids"])
         #expect(result.status == 0)
+        #expect(result.stdout == "bike\ntaxes\ntea\n")
         #expect(result.stderr.contains("bad.json:2:9"))
     }
 
@@ -219,6 +267,7 @@ struct CommandTests {
         ["list", "extra"], ["list", "--bogus"], ["list", "--sort"], ["list", "--sort", "-"],
         ["list", "--where", "novalue"], ["list", "--where", "=x"], ["list", "--columns", ","],
         ["list", "--poll", "0"], ["list", "--poll", "soon"], ["list", "--json=yes"], ["list", "--color", "pink"],
+        ["list", "-o", "xml"], ["list", "-o", "tsv", "--json"], ["get", "--", "a", "b"],
         ["get"], ["get", "a", "b"], ["put"], ["put", "a", "b", "c"], ["set"], ["set", "a"],
         ["set", "a", "novalue"], ["set", "a", "=x"], ["delete"], ["check", "x"],
         ["demo", "x"], ["demo", "--interval", "-1"], ["demo", "--count", "0"], ["help", "nothing"],
@@ -291,7 +340,7 @@ struct CommandTests {
     func hostileTitles() async throws {
         let temp = try TemporaryStore()
         try temp.writeFile("evil.json", "{\"title\": \"a\\u001b]0;pwned\\u0007b\\u001b[2Jc\\rd\\u202ee\\u009bf\\u2028g\"}")
-        for arguments in [["list"], ["get", "evil"], ["list", "--columns", "title"]] {
+        for arguments in [["list"], ["list", "-o", "table"], ["get", "evil"], ["list", "--columns", "title"]] {
             let result = try await jsonstore(temp, arguments, environment: ["COLUMNS": "200"])
             #expect(result.status == 0)
             #expect(result.stdout.contains("a^[]0;pwned^Gb^[[2Jc\\rd\\u{202E}e\\u{9B}f\\u{2028}g"), "\(arguments): \(result.stdout)")
@@ -305,16 +354,17 @@ struct CommandTests {
         }
     }
 
-    @Test("list --follow, piped: the table, then one line per change; --json: NDJSON, flushed per line",
+    @Test("list --follow, piped: the listing (TSV, or -o table), then one line per change; --json: NDJSON, flushed per line",
           .timeLimit(.minutes(1)))
     func follow() async throws {
-        for json in [false, true] {
+        for format in ["tsv", "table", "json"] {
+            let json = format == "json"
             let temp = try sampleStore()
             let path = temp.path
             let output = try await blocking { () -> String in
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: JSONStoreBinary.path)
-                process.arguments = ["--dir", path, "list", "--follow"] + (json ? ["--json"] : [])
+                process.arguments = ["--dir", path, "list", "--follow"] + (format == "tsv" ? [] : ["-o", format])
                 let pipe = Pipe()
                 process.standardOutput = pipe
                 try process.run()
@@ -344,6 +394,9 @@ struct CommandTests {
                 #expect(events[0]["items"]?.arrayValue?.count == 3)
                 #expect(events[1]["inserted"]?.arrayValue?.first?["id"] == "new")
                 #expect(events[4]["invalid"]?.arrayValue?.first?["file"] == "taxes.json")
+            } else if format == "tsv" {
+                #expect(output.hasPrefix("id\ttitle\tstatus\tpriority\nbike\tFix the bike\tdone\t1\n"), "\(output)")
+                #expect(output.hasSuffix("tea\tMake tea\ttodo\t2\nADDED new\nMODIFIED tea\nDELETED bike\nINVALID taxes: \(path)/taxes.json:1:2: unexpected end of input, expected a string key\nstatus 0"), "\(output)")
             } else {
                 #expect(output == """
                     ID     TITLE         STATUS  PRIORITY

@@ -8,19 +8,20 @@ extension ListCommand {
         if let poll { options.watchMode = .polling(interval: poll) }
         let store = try context.open(options: options)
         let width = Self.tableWidth(context)
-        guard follow else { return try printOnce(store, width: width) }
+        let format = self.format ?? .automatic(terminal: Output.isTerminal(STDOUT_FILENO))
+        guard follow else { return try printOnce(store, format: format, width: width) }
         let terminal = Output.isTerminal(STDOUT_FILENO) && Output.isTerminal(STDIN_FILENO)
             && (context.environment["TERM"] ?? "") != "dumb"
         let color = context.color.enabled(environment: context.environment, terminal: true)
         // The command runs on the main thread, which `dispatchMain()` then gives to the
         // main queue: the followers live on the main actor.
         MainActor.assumeIsolated {
-            if json {
+            if format.streams {
                 FollowJSON.start(store, query)
-            } else if terminal {
+            } else if terminal && format == .table {
                 ListViewApp.start(store, self, color: color)
             } else {
-                FollowLines.start(store, self, width: width)
+                FollowLines.start(store, self, format: format, width: width)
             }
         }
         dispatchMain()
@@ -32,15 +33,11 @@ extension ListCommand {
         return context.environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? 80
     }
 
-    func printOnce(_ store: JSONStore, width: Int) throws {
+    func printOnce(_ store: JSONStore, format: ListFormat, width: Int) throws {
         let contents = try store.load()
         let items = query.apply(to: contents.items)
-        if json {
-            Output.out(Output.prettyJSON(NDJSON.items(items)))
-        } else {
-            let table = Table(columns: Table.columns(for: items, requested: columns))
-            Output.lines(table.lines(for: items, width: width))
-        }
+        let columns = Table.columns(for: items, requested: columns)
+        Output.lines(format.lines(for: items, columns: columns, headers: headers, width: width))
         for invalid in contents.invalid { Output.error(invalid.error.description) }
     }
 }

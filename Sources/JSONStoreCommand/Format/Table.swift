@@ -74,12 +74,15 @@ struct Table {
         return ([header] + rows).map { Self.line($0, widths) }
     }
 
-    /// One line of cells in these widths, trailing spaces trimmed.
+    /// One line of cells in these widths, with no trailing spaces (empty last cells leave
+    /// none behind).
     static func line(_ cells: [String], _ widths: [Int]) -> String {
         var parts: [String] = []
         for (i, width) in widths.enumerated() {
             parts.append(i == widths.count - 1 ? TextWidth.truncate(cells[i], to: width) : TextWidth.fit(cells[i], to: width))
         }
-        return parts.joined(separator: "  ")
+        var line = parts.joined(separator: "  ")
+        while line.last == " " { line.removeLast() }
+        return line
     }
 }
