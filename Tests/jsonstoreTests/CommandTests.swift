@@ -265,7 +265,7 @@ struct CommandTests {
     static let usageErrors: [[String]] = [
         [], ["frobnicate"], ["--bogus"], ["--dir"], ["--color", "sometimes", "list"],
         ["list", "extra"], ["list", "--bogus"], ["list", "--sort"], ["list", "--sort", "-"],
-        ["list", "--where", "novalue"], ["list", "--where", "=x"], ["list", "--columns", ","],
+        ["list", "--where", "a!b"], ["list", "--where", "=x"], ["list", "--columns", ","],
         ["list", "--poll", "0"], ["list", "--poll", "soon"], ["list", "--json=yes"], ["list", "--color", "pink"],
         ["list", "-o", "xml"], ["list", "-o", "tsv", "--json"], ["get", "--", "a", "b"],
         ["get"], ["get", "a", "b"], ["put"], ["put", "a", "b", "c"], ["set"], ["set", "a"],

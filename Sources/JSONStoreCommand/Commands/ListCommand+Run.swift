@@ -17,7 +17,7 @@ extension ListCommand {
         // main queue: the followers live on the main actor.
         MainActor.assumeIsolated {
             if format.streams {
-                FollowJSON.start(store, query)
+                FollowJSON.start(store, self)
             } else if terminal && format == .table {
                 ListViewApp.start(store, self, color: color)
             } else {
@@ -36,8 +36,25 @@ extension ListCommand {
     func printOnce(_ store: JSONStore, format: ListFormat, width: Int) throws {
         let contents = try store.load()
         let items = query.apply(to: contents.items)
+        for warning in FieldPath.unknown(namedFields, in: contents.items) { Output.error(warning) }
         let columns = Table.columns(for: items, requested: columns)
         Output.lines(format.lines(for: items, columns: columns, headers: headers, width: width))
         for invalid in contents.invalid { Output.error(invalid.error.description) }
+    }
+
+    /// Warns about the fields the options name that no item has, once the store's
+    /// initial results are in. Those are filtered: when none is left, the fields are
+    /// looked for in the whole store, read again off the main queue.
+    func warnAboutUnknownFields(_ results: Results<Item>, in store: JSONStore) {
+        let fields = namedFields
+        guard !fields.isEmpty else { return }
+        guard results.isEmpty, !conditions.isEmpty else {
+            for warning in FieldPath.unknown(fields, in: results) { Output.error(warning) }
+            return
+        }
+        DispatchQueue.global(qos: .utility).async {
+            guard let items = try? store.load().items else { return }
+            for warning in FieldPath.unknown(fields, in: items) { Output.error(warning) }
+        }
     }
 }

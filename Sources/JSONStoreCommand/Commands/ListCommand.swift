@@ -21,8 +21,13 @@ struct ListCommand: Command {
                 choices: ListFormat.allCases.map(\.rawValue)),
             .flag("--json", help: "the same as -o json"),
             .flag("--no-headers", help: "no line of column names (table and tsv)"),
-            .option("--sort", value: "[-]FIELD", help: "sort by FIELD (descending with -), ties by id; default: id"),
-            .option("--where", value: "FIELD=VALUE", help: "only items whose FIELD equals VALUE (repeat to narrow)", repeats: true),
+            .option(
+                "--where", value: "COND",
+                help: "only items where COND holds: FIELD=VALUE, FIELD!=VALUE, FIELD<VALUE (<=, >, >=: numbers as numbers, text by bytes), FIELD~TEXT (contains, case ignored), FIELD (present), !FIELD (absent); FIELD may be a dotted path (owner.name); an array matches when any element does; repeat to narrow",
+                repeats: true),
+            .option(
+                "--sort", value: "[-]F,...",
+                help: "sort by these fields in turn (- for descending), ties by id; default: id", repeats: true),
             .option("--columns", value: "F,G,...", help: "the columns after the id (default: the most common fields)"),
             .option("--poll", value: "SECONDS", help: "watch by polling every SECONDS (network file systems)"),
         ])
@@ -31,7 +36,10 @@ struct ListCommand: Command {
     /// The output format, `nil` for a table on a terminal and TSV elsewhere.
     var format: ListFormat?
     var headers: Bool
-    var query = Query.all
+    /// The `--where` conditions, all of which an item must meet.
+    var conditions: [Condition] = []
+    /// The `--sort` keys, in order; empty for by id.
+    var sort: [SortField] = []
     /// The columns asked for, `nil` for the most common fields.
     var columns: [String]?
     /// The polling interval, `nil` to watch with inotify.
@@ -48,24 +56,26 @@ struct ListCommand: Command {
             }
             format = .json
         }
-        for condition in arguments.all("--where") {
-            let (field, value) = Arguments.split(condition)
-            guard let value, !field.isEmpty else {
-                throw UsageError("--where takes FIELD=VALUE, not '\(Display.escaped(condition))'", command: "list")
-            }
-            query = query.filter(field: field, equals: .string(value))
-        }
-        if var field = arguments.value("--sort") {
-            let descending = field.hasPrefix("-")
-            if descending { field.removeFirst() }
-            guard !field.isEmpty else { throw UsageError("--sort takes [-]FIELD", command: "list") }
-            query = field == "id" && !descending ? query.sortedByID() : query.sorted(by: field, descending: descending)
-        }
+        for text in arguments.all("--where") { conditions.append(try Condition(parsing: text)) }
+        for text in arguments.all("--sort") { sort += try SortField.parse(text) }
         if let text = arguments.value("--columns") {
             let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             guard !names.isEmpty else { throw UsageError("--columns takes F,G,...", command: "list") }
             columns = names
         }
         poll = try arguments.seconds("--poll")
+    }
+
+    /// The library query: every condition, then the sort keys.
+    var query: Query {
+        let conditions = self.conditions
+        let filtered = conditions.isEmpty ? Query.all : Query.all.filter { item in conditions.allSatisfy { $0.matches(item) } }
+        return SortField.sorted(filtered, by: sort)
+    }
+
+    /// Every field the options name, with the option that named it.
+    var namedFields: [(path: FieldPath, option: String)] {
+        conditions.map { ($0.field, "--where") } + sort.map { ($0.field, "--sort") }
+            + (columns ?? []).map { (FieldPath($0), "--columns") }
     }
 }

@@ -8,10 +8,11 @@ enum FollowJSON {
     /// The state last reported, `nil` before the initial event.
     static var lastState: String?
 
-    static func start(_ store: JSONStore, _ query: Query) {
+    static func start(_ store: JSONStore, _ list: ListCommand) {
         Signals.exitOnInterrupt()
-        tokens.append(store.observe(query) { change in
+        tokens.append(store.observe(list.query) { change in
             if case .initial(let results) = change {
+                list.warnAboutUnknownFields(results, in: store)
                 lastState = "live"
                 NDJSON.writeInitial(results) { var bytes = $0; Output.writeAll(fd: STDOUT_FILENO, &bytes) }
             } else {

@@ -11,6 +11,7 @@ enum FollowLines {
         token = store.observe(list.query) { change in
             switch change {
             case .initial(let results):
+                list.warnAboutUnknownFields(results, in: store)
                 let columns = Table.columns(for: results, requested: list.columns)
                 let listing = format.lines(for: results, columns: columns, headers: list.headers, width: width)
                 Output.lines(listing + results.invalid.map(ChangeLines.invalid))

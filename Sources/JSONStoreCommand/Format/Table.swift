@@ -4,7 +4,14 @@ import JSONStore
 /// most common fields, each fitted to the width available, truncated with `…`.
 struct Table {
     /// The column names; the first is always `id`.
-    var columns: [String]
+    let columns: [String]
+    /// Each column's field, parsed once.
+    private let paths: [FieldPath]
+
+    init(columns: [String]) {
+        self.columns = columns
+        paths = columns.map(FieldPath.init)
+    }
 
     /// The most common top-level fields of `items` (at most `limit`), most common first,
     /// ties in the order first seen; or the requested columns.
@@ -42,7 +49,7 @@ struct Table {
 
     /// The cells of `item` for these columns.
     func cells(_ item: Item) -> [String] {
-        columns.map { $0 == "id" ? Display.escaped(item.id) : Self.cell(item[$0]) }
+        paths.map { $0.text == "id" ? Display.escaped(item.id) : Self.cell($0.value(in: item)) }
     }
 
     /// Column widths that fit `total` columns: natural widths, the widest shrunk first;
