@@ -43,18 +43,28 @@ extension ListCommand {
     }
 
     /// Warns about the fields the options name that no item has, once the store's
-    /// initial results are in. Those are filtered: when none is left, the fields are
-    /// looked for in the whole store, read again off the main queue.
-    func warnAboutUnknownFields(_ results: Results<Item>, in store: JSONStore) {
+    /// initial results are in: on stderr, or to `deliver` (the list view's footer). The
+    /// results are filtered: when none is left, the fields are looked for in the whole
+    /// store, read again off the main queue.
+    @MainActor
+    func warnAboutUnknownFields(
+        _ results: Results<Item>, in store: JSONStore,
+        deliver: @escaping @MainActor ([String]) -> Void = { for warning in $0 { Output.error(warning) } }
+    ) {
         let fields = namedFields
         guard !fields.isEmpty else { return }
         guard results.isEmpty, !conditions.isEmpty else {
-            for warning in FieldPath.unknown(fields, in: results) { Output.error(warning) }
+            let warnings = FieldPath.unknown(fields, in: results)
+            if !warnings.isEmpty { deliver(warnings) }
             return
+        }
+        let deliverOnMain = { @Sendable (warnings: [String]) in
+            DispatchQueue.main.async { MainActor.assumeIsolated { deliver(warnings) } }
         }
         DispatchQueue.global(qos: .utility).async {
             guard let items = try? store.load().items else { return }
-            for warning in FieldPath.unknown(fields, in: items) { Output.error(warning) }
+            let warnings = FieldPath.unknown(fields, in: items)
+            if !warnings.isEmpty { deliverOnMain(warnings) }
         }
     }
 }

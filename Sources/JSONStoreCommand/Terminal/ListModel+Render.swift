@@ -18,6 +18,8 @@ extension ListModel {
         drawHeader(&frame)
         if let detail {
             drawDetail(&frame, id: detail.id, scroll: detail.scroll, page: page)
+        } else if let picker {
+            drawPicker(&frame, picker, page: page)
         } else {
             drawList(&frame, page: page, now: now)
         }
@@ -35,6 +37,7 @@ extension ListModel {
         let invalid = invalidCount
         if invalid > 0 { parts.append("\(Self.number(invalid)) invalid") }
         parts.append(state.name)
+        if let sortDescription { parts.append("sort \(Display.escaped(sortDescription))") }
         if let lastChange { parts.append("last change \(lastChange)") }
         frame.put(parts.joined(separator: " · "), row: 0, column: 0, style: bar)
     }
@@ -44,14 +47,19 @@ extension ListModel {
         let bar = Style(reverse: true)
         frame.fill(row: row, style: bar)
         let text: String
-        if detail != nil {
+        if let notice {
+            frame.put(" " + notice, row: row, column: 0, style: Style(foreground: .yellow, reverse: true))
+            return
+        } else if picker != nil {
+            text = " space show/hide  ↑↓ jk move  Enter apply  Esc cancel"
+        } else if detail != nil {
             text = " Esc back  ↑↓ scroll  q back  Ctrl-C quit"
         } else if editingFilter {
             text = " /" + Display.escaped(filter) + "▏  Enter keep  Esc clear"
         } else if !filter.isEmpty {
             text = " filter \"\(Display.escaped(filter))\": \(Self.number(visibleCount)) of \(Self.number(rowCount))  Esc clear  q quit"
         } else {
-            text = " q quit  ↑↓ jk move  PgUp PgDn  g G top/bottom  Enter show  / filter"
+            text = " q quit  ↑↓ jk move  Enter show  / filter  s S sort  c columns"
         }
         frame.put(text, row: row, column: 0, style: bar)
     }
@@ -123,6 +131,17 @@ extension ListModel {
         let lines = json.split(separator: "\n", omittingEmptySubsequences: false).map { Display.escaped(String($0)) }
         for (offset, line) in lines.dropFirst(min(scroll, max(0, lines.count - 1))).prefix(page).enumerated() {
             frame.put(line, row: 2 + offset, column: 2, style: Style())
+        }
+    }
+
+    /// The column picker: one line per field, `[2] title` for the second column shown.
+    private func drawPicker(_ frame: inout Frame, _ picker: ColumnPicker, page: Int) {
+        frame.put("Columns after the id, in the order chosen:", row: 1, column: 1, style: Style(bold: true))
+        let lines = picker.lines
+        let cursor = lines.firstIndex { $0.isCursor } ?? 0
+        let first = max(0, min(cursor - page + 1, lines.count - page))
+        for (offset, line) in lines.dropFirst(max(0, first)).prefix(page).enumerated() {
+            frame.put(Display.escaped(line.text), row: 2 + offset, column: 2, style: Style(reverse: line.isCursor))
         }
     }
 

@@ -5,8 +5,9 @@ import JSONStore
 struct ListModel {
     enum Highlight { case inserted, modified }
 
-    /// What a key press asks the program to do.
-    enum Action: Equatable { case none, quit }
+    /// What a key press asks the program to do: nothing more, quit, or observe the store
+    /// again in the order `sort` now says.
+    enum Action: Equatable { case none, quit, sort }
 
     /// How long rows stay highlighted after they changed, in seconds.
     static let highlightDuration = 1.0
@@ -15,7 +16,15 @@ struct ListModel {
     static let overlayDelay = 0.15
 
     let storePath: String
-    let requestedColumns: [String]?
+    /// The columns asked for (`--columns`, or picked with `c`); `nil` for the most common
+    /// fields. Set through `relayColumns`.
+    var requestedColumns: [String]?
+    /// The order the results are observed in (`--sort`, or `s` and `S`); empty for by id.
+    var sort: [SortField]
+    /// The column picker, while it is open.
+    var picker: ColumnPicker?
+    /// A message for the footer until the next key (a field no item has).
+    var notice: String?
 
     private(set) var results = Results<Item>()
     private(set) var loaded = false
@@ -54,9 +63,10 @@ struct ListModel {
     /// texts, while the results stay the same: a longer filter only needs to look at these.
     private var lastSearch: (needle: [UInt8], rows: [Int], texts: [[UInt8]])?
 
-    init(storePath: String, requestedColumns: [String]?) {
+    init(storePath: String, requestedColumns: [String]?, sort: [SortField] = []) {
         self.storePath = storePath
         self.requestedColumns = requestedColumns
+        self.sort = sort
     }
 
     var table: Table { Table(columns: columns) }
@@ -77,11 +87,7 @@ struct ListModel {
         case .initial(let results):
             self.results = results
             loaded = true
-            columns = Table.columns(for: results.prefix(1_000), requested: requestedColumns)
-            naturalWidths = columns.map { TextWidth.of($0.uppercased()) }
-            widen(with: results.prefix(1_000))
-            searchIndex = nil  // the columns, and so every row's text, may have changed
-            indexBuild = nil
+            layOutColumns()
         case .update(let results, let changes):
             update = (changes, self.results.count)
             self.results = results
@@ -108,6 +114,26 @@ struct ListModel {
         } else if !filter.isEmpty {
             refilter()
         }
+        followSelection()
+    }
+
+    /// Chooses the columns (those asked for, or the most common fields of the first
+    /// thousand items) and their widths.
+    private mutating func layOutColumns() {
+        columns = Table.columns(for: results.prefix(1_000), requested: requestedColumns)
+        naturalWidths = columns.map { TextWidth.of($0.uppercased()) }
+        widen(with: results.prefix(1_000))
+        searchIndex = nil  // the columns, and so every row's text, may have changed
+        indexBuild = nil
+        lastSearch = nil
+    }
+
+    /// Shows `columns` (after the id), or the most common fields for `nil`: the rows'
+    /// text changes, so a filter is applied again.
+    mutating func relayColumns(_ columns: [String]?) {
+        requestedColumns = columns
+        layOutColumns()
+        if !filter.isEmpty { refilter() }
         followSelection()
     }
 
@@ -283,6 +309,8 @@ struct ListModel {
     /// Handles a key; `page` is the number of rows on screen.
     mutating func handle(_ key: Key, page: Int) -> Action {
         if key == .interrupt { return .quit }
+        notice = nil
+        if picker != nil { return handlePicker(key) }
         if let shown = detail {
             switch key {
             case .escape, .character("q"), .enter: detail = nil
@@ -319,6 +347,11 @@ struct ListModel {
         case .end, .character("G"): selected = visibleCount - 1
         case .character("/"):
             editingFilter = true
+            return .none
+        case .character("s"): return cycleSort()
+        case .character("S"): return reverseSort()
+        case .character("c"):
+            openPicker()
             return .none
         case .escape:
             filter = ""

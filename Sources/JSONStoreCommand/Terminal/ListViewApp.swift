@@ -16,7 +16,12 @@ final class ListViewApp {
     private var model: ListModel
     private var screen: Screen
     private let terminal: TerminalSession
+    private let store: JSONStore
+    /// The command as typed: its conditions, with the model's sort, make the query.
+    private let list: ListCommand
     private var tokens: [ObservationToken] = []
+    /// The observation of the results, replaced when the sort changes.
+    private var results: ObservationToken?
     private var input: DispatchSourceRead?
     private var spinner: DispatchSourceTimer?
     private var renderScheduled = false
@@ -27,16 +32,18 @@ final class ListViewApp {
     static func start(_ store: JSONStore, _ settings: ListCommand, color: Bool) {
         let app = ListViewApp(store: store, settings: settings, color: color)
         current = app
-        app.run(store, settings.query)
+        app.run()
     }
 
     private init(store: JSONStore, settings: ListCommand, color: Bool) {
-        model = ListModel(storePath: store.path, requestedColumns: settings.columns)
+        model = ListModel(storePath: store.path, requestedColumns: settings.columns, sort: settings.sort)
         screen = Screen(color: color)
         terminal = TerminalSession()
+        self.store = store
+        list = settings
     }
 
-    private func run(_ store: JSONStore, _ query: Query) {
+    private func run() {
         Signals.handle([SIGINT, SIGTERM, SIGHUP], on: .main) { _ in
             MainActor.assumeIsolated { if let app = ListViewApp.current { app.quit() } }
         }
@@ -47,12 +54,7 @@ final class ListViewApp {
         input.setEventHandler { MainActor.assumeIsolated { ListViewApp.current?.readKeys() } }
         input.resume()
         self.input = input
-        tokens.append(store.observe(query) { [weak self] change in
-            guard let self else { return }
-            model.apply(change, now: Self.now(), clock: Self.clock())
-            buildSearchIndex()
-            requestRender()
-        })
+        observeResults(warn: true)
         tokens.append(store.observeState { [weak self] state in
             guard let self else { return }
             model.setState(state, now: Self.now())
@@ -60,6 +62,28 @@ final class ListViewApp {
             requestRender()
         })
         render()
+    }
+
+    /// Observes the results in the model's order; the first time, warns in the footer
+    /// about fields no item has.
+    private func observeResults(warn: Bool) {
+        var list = self.list
+        list.sort = model.sort
+        results?.invalidate()
+        var warned = !warn
+        results = store.observe(list.query) { [weak self] change in
+            guard let self else { return }
+            if !warned, case .initial(let results) = change {
+                warned = true
+                self.list.warnAboutUnknownFields(results, in: store) { [weak self] warnings in
+                    self?.model.notice = warnings.joined(separator: "; ")
+                    self?.requestRender()
+                }
+            }
+            model.apply(change, now: Self.now(), clock: Self.clock())
+            buildSearchIndex()
+            requestRender()
+        }
     }
 
     private func resized() {
@@ -76,8 +100,12 @@ final class ListViewApp {
             return
         }
         let page = ListModel.page(height: size.height)
-        for key in Key.decode(Array(buffer[..<n])) where model.handle(key, page: page) == .quit {
-            quit()
+        for key in Key.decode(Array(buffer[..<n])) {
+            switch model.handle(key, page: page) {
+            case .none: break
+            case .quit: quit()
+            case .sort: observeResults(warn: false)
+            }
         }
         requestRender()
     }
@@ -137,6 +165,7 @@ final class ListViewApp {
     }
 
     private func quit() -> Never {
+        results?.invalidate()
         for token in tokens { token.invalidate() }
         terminal.restore()
         exit(ExitCode.success.rawValue)
