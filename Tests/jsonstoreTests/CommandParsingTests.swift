@@ -136,6 +136,14 @@ struct CommandParsingTests {
         }
     }
 
+    @Test("completion: one of bash, zsh, fish")
+    func completion() throws {
+        #expect(try CompletionCommand.parse(["zsh"]).shell == .zsh)
+        for bad in [[], ["tcsh"], ["bash", "fish"], ["--shell", "bash"]] {
+            #expect(usageError { _ = try CompletionCommand.parse(bad) }?.command == "completion", "\(bad)")
+        }
+    }
+
     @Test("help: the overview or a known command")
     func help() throws {
         #expect(try HelpCommand.parse([]).topic == nil)
