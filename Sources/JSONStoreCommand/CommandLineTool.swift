@@ -60,7 +60,8 @@ public enum CommandLineTool {
         guard let command = command(named: name) else {
             throw UsageError("unknown command '\(Display.escaped(name))'")
         }
-        try run(command, rest, context)
+        // `jsonstore --help list` is `jsonstore list --help`.
+        try run(command, leading.has("--help") ? ["--help"] + rest : rest, context)
     }
 
     private static func apply(_ leading: Arguments, to context: Context) throws(UsageError) -> Context {

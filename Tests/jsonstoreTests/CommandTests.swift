@@ -129,6 +129,7 @@ struct CommandTests {
             let asked = try await jsonstore(temp, [command, "--help"])
             #expect(try await jsonstore(temp, ["help", command]).stdout == asked.stdout)
             #expect(try await jsonstore(temp, [command, "-h"]).stdout == asked.stdout)
+            #expect(try await jsonstore(temp, ["--help", command]).stdout == asked.stdout)
         }
         let overview = try await jsonstore(temp, ["--help"]).stdout
         #expect(try await jsonstore(temp, ["help"]).stdout == overview)
