@@ -11,7 +11,7 @@ struct ListCommand: Command {
             file as tab-separated values, whole, with a header line (-o picks the format).
 
             Keys in the list view: q or Ctrl-C quit, ↑ ↓ j k move, PgUp PgDn, g G top and \
-            bottom, Enter shows the item (Esc or q back), / filters the rows (Esc clears), \
+            bottom, Enter shows the row's file as it is (Esc or q back), / filters the rows (Esc clears), \
             s sorts by the next column, S reverses the order, c picks the columns.
             """,
         options: [

@@ -17,7 +17,7 @@ extension ListModel {
         scroll(page: page)
         drawHeader(&frame)
         if let detail {
-            drawDetail(&frame, id: detail.id, scroll: detail.scroll, page: page)
+            drawDetail(&frame, detail, page: page)
         } else if let picker {
             drawPicker(&frame, picker, page: page)
         } else {
@@ -118,20 +118,32 @@ extension ListModel {
         return false
     }
 
-    private func drawDetail(_ frame: inout Frame, id: String, scroll: Int, page: Int) {
-        guard let index = results.index(ofID: id) else {
-            frame.put("\(Display.escaped(id)) was deleted", row: 2, column: 2, style: Style(foreground: .red))
+    /// The file as it is on disk, with its error when it is invalid.
+    private func drawDetail(_ frame: inout Frame, _ file: FileView, page: Int) {
+        var title = Display.escaped(file.name)
+        if let error = fileError(file) {
+            title += file.id.flatMap { results.index(ofID: $0) } != nil
+                ? "  invalid: \(error.description) (the list shows the last valid value)"
+                : "  invalid: \(error.description)"
+        }
+        frame.put(title, row: 1, column: 1, style: Style(bold: true))
+        guard let lines = file.lines else {
+            frame.put("reading…", row: 2, column: 2, style: Style(dim: true))
             return
         }
-        let item = results[index]
-        var title = Display.escaped(item.fileName)
-        if let error = results.error(for: id) { title += "  (invalid now: \(error.description); showing the last valid value)" }
-        frame.put(title, row: 1, column: 1, style: Style(bold: true))
-        let json = Output.prettyJSON(.object(item.object))
-        let lines = json.split(separator: "\n", omittingEmptySubsequences: false).map { Display.escaped(String($0)) }
-        for (offset, line) in lines.dropFirst(min(scroll, max(0, lines.count - 1))).prefix(page).enumerated() {
+        if let problem = file.problem {
+            frame.put(Display.escaped(problem), row: 2, column: 2, style: Style(foreground: .red))
+            return
+        }
+        for (offset, line) in lines.dropFirst(min(file.scroll, max(0, lines.count - 1))).prefix(page).enumerated() {
             frame.put(line, row: 2 + offset, column: 2, style: Style())
         }
+    }
+
+    /// The error of the file shown, if it is invalid now.
+    private func fileError(_ file: FileView) -> StoreError? {
+        if let id = file.id, let error = results.error(for: id) { return error }
+        return invalidRows.first { $0.name == file.name }?.error
     }
 
     /// The column picker: one line per field, `[2] title` for the second column shown.

@@ -48,8 +48,11 @@ struct ListModel {
     private(set) var editingFilter = false
     /// The rows that match the filter, ascending; `nil` when there is no filter.
     private(set) var matches: [Int]?
-    /// The item shown whole, and how far it is scrolled.
-    private(set) var detail: (id: String, scroll: Int)?
+    /// The file shown whole (Enter), as it is on disk.
+    private(set) var detail: FileView?
+    /// The file the app is to read (again) for the detail view: set by Enter and by
+    /// changes that touch the file shown, cleared by `showFile`.
+    private(set) var fileToRead: String?
     /// Each row's text for the filter, laid out once and then kept up to date; `nil` until
     /// the filter or a background build needs it.
     private var searchIndex: SearchIndex?
@@ -97,6 +100,7 @@ struct ListModel {
                 highlights[UTF8Key(modification.new.id)] = (.modified, now + Self.highlightDuration)
             }
             widen(with: changes.inserted + changes.modified.map(\.new))
+            if let shown = detail?.name, Self.touches(changes, shown) { fileToRead = shown }
             let table = self.table
             searchIndex?.apply(changes, table: table)
             indexBuild?.changes.append(changes)
@@ -313,12 +317,14 @@ struct ListModel {
         if picker != nil { return handlePicker(key) }
         if let shown = detail {
             switch key {
-            case .escape, .character("q"), .enter: detail = nil
-            case .up, .character("k"): detail = (shown.id, max(0, shown.scroll - 1))
-            case .down, .character("j"): detail = (shown.id, shown.scroll + 1)
-            case .pageUp: detail = (shown.id, max(0, shown.scroll - page))
-            case .pageDown: detail = (shown.id, shown.scroll + page)
-            case .home, .character("g"): detail = (shown.id, 0)
+            case .escape, .character("q"), .enter:
+                detail = nil
+                fileToRead = nil
+            case .up, .character("k"): detail?.scroll = max(0, shown.scroll - 1)
+            case .down, .character("j"): detail?.scroll = shown.scroll + 1
+            case .pageUp: detail?.scroll = max(0, shown.scroll - page)
+            case .pageDown: detail?.scroll = shown.scroll + page
+            case .home, .character("g"): detail?.scroll = 0
             default: break
             }
             return .none
@@ -357,13 +363,41 @@ struct ListModel {
             filter = ""
             refilter()
         case .enter:
-            if let id = selectedID { detail = (id, 0) }
+            openSelectedFile()
             return .none
         default:
             return .none
         }
         clampSelection()
         return .none
+    }
+
+    /// Shows the selected row's file, an item's or an invalid file's; the app reads it.
+    private mutating func openSelectedFile() {
+        guard visibleCount > 0 else { return }
+        let row = row(atVisible: selected)
+        if row < results.count {
+            let item = results[row]
+            detail = FileView(name: item.fileName, id: item.id)
+        } else {
+            let file = invalidRows[row - results.count]
+            detail = FileView(name: file.name, id: file.id)
+        }
+        fileToRead = detail?.name
+    }
+
+    /// Takes what reading `name` gave, if it is still the file shown.
+    mutating func showFile(_ name: String, _ outcome: Result<[UInt8]?, StoreError>) {
+        guard detail?.name == name else { return }
+        detail?.show(outcome)
+        if fileToRead == name { fileToRead = nil }
+    }
+
+    /// Whether `changes` touch the file `name`.
+    private static func touches(_ changes: ChangeSet<Item>, _ name: String) -> Bool {
+        changes.invalid.contains { $0.name == name } || changes.resolved.contains(name)
+            || changes.modified.contains { $0.new.fileName == name }
+            || changes.inserted.contains { $0.fileName == name } || changes.deleted.contains { $0.fileName == name }
     }
 
     /// Moves the scroll position so the selection is on screen.

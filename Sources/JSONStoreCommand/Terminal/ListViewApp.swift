@@ -82,6 +82,7 @@ final class ListViewApp {
             }
             model.apply(change, now: Self.now(), clock: Self.clock())
             buildSearchIndex()
+            readFile()
             requestRender()
         }
     }
@@ -107,7 +108,21 @@ final class ListViewApp {
             case .sort: observeResults(warn: false)
             }
         }
+        readFile()
         requestRender()
+    }
+
+    /// Reads the file the detail view shows, when it is opened or a change touched it: one
+    /// file, within the store's size limit, opened so it cannot block or escape.
+    private func readFile() {
+        guard let name = model.fileToRead else { return }
+        let outcome: Result<[UInt8]?, StoreError>
+        do {
+            outcome = .success(try store._fileBytes(named: name))
+        } catch {
+            outcome = .failure(error)
+        }
+        model.showFile(name, outcome)
     }
 
     /// Lays out every row's text for the `/` filter on another thread, once a big store is
