@@ -130,7 +130,8 @@ struct CommandParsingTests {
         let demo = try DemoCommand.parse(["--interval", "0.25", "--count=3"])
         #expect(demo.interval == 0.25 && demo.count == 3)
         let defaults = try DemoCommand.parse([])
-        #expect(defaults.interval == 2 && defaults.count == 10)
+        #expect(defaults.interval == 2 && defaults.count == 10 && !defaults.keep)
+        #expect(try DemoCommand.parse(["--keep"]).keep)
         for bad in [["x"], ["--interval", "-1"], ["--interval", "nan"], ["--count", "0"], ["--count", "10001"]] {
             #expect(usageError { _ = try DemoCommand.parse(bad) }?.command == "demo", "\(bad)")
         }

@@ -221,14 +221,16 @@ struct CommandTests {
         }
     }
 
-    @Test("demo replaces only its own items; SIGTERM stops it between rounds")
-    func demo() async throws {
+    @Test("demo replaces only its own items, with the sample's fields; SIGTERM stops it between rounds and removes them unless --keep",
+          arguments: [false, true])
+    func demo(keep: Bool) async throws {
         let temp = try sampleStore()
+        try temp.writeFile("demo-1.json", "{\"title\": \"Not a demo item\"}\n")
         let path = temp.path
         let (status, output) = try await blocking { () -> (Int32, String) in
             let process = Process()
             process.executableURL = URL(fileURLWithPath: JSONStoreBinary.path)
-            process.arguments = ["--dir", path, "demo", "--interval", "0.05", "--count", "5"]
+            process.arguments = ["--dir", path, "demo", "--interval", "0.05", "--count", "5"] + (keep ? ["--keep"] : [])
             let pipe = Pipe()
             process.standardOutput = pipe
             try process.run()
@@ -248,12 +250,24 @@ struct CommandTests {
             process.waitUntilExit()
             return (process.terminationStatus, output)
         }
-        #expect(output.contains("round 3: 5 demo items"), "\(output)")
+        // Each round makes exactly the count it reports: distinct ids, none of another item.
+        let rounds = output.split(separator: "\n").filter { $0.hasPrefix("round ") }
+        #expect(rounds.count >= 3 && rounds.allSatisfy { $0.hasSuffix(": 5 demo items") }, "\(output)")
         #expect(status == 0)
         let items = try temp.store.load().items
         let demoItems = items.filter { $0["demo"] == true }
-        #expect((1...5).contains(demoItems.count), "a round was cut short: \(demoItems.map(\.id))")
-        #expect(items.filter { $0["demo"] == nil }.map(\.id) == ["bike", "taxes", "tea"])
+        if keep {
+            #expect(demoItems.count == 5, "a round was cut short: \(demoItems.map(\.id))")
+            #expect(!output.contains("removed"))
+            for item in demoItems {
+                #expect(Array(item.object.keys) == ["id", "title", "status", "priority", "tags", "updated", "demo"])
+            }
+        } else {
+            #expect(demoItems.isEmpty, "left behind: \(demoItems.map(\.id))")
+            #expect(output.hasSuffix("stopped: 5 demo items removed\n"), "\(output)")
+        }
+        #expect(items.filter { $0["demo"] == nil }.map(\.id) == ["bike", "demo-1", "taxes", "tea"])
+        #expect(temp.readFile("demo-1.json") == "{\"title\": \"Not a demo item\"}\n")
         let names = try temp.names()
         #expect(names.allSatisfy { $0.hasSuffix(".json") || $0 == ".jsonstore.lock" }, "left behind: \(names)")
     }
