@@ -19,7 +19,7 @@ extension ListCommand {
             if format.streams {
                 FollowJSON.start(store, self)
             } else if terminal && format == .table {
-                ListViewApp.start(store, self, color: color)
+                ListViewApp.start(store, self, color: color, environment: context.environment)
             } else {
                 FollowLines.start(store, self, format: format, width: width)
             }

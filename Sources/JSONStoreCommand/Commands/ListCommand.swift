@@ -12,7 +12,9 @@ struct ListCommand: Command {
 
             Keys in the list view: q or Ctrl-C quit, ↑ ↓ j k move, PgUp PgDn, g G top and \
             bottom, Enter shows the row's file as it is (Esc or q back), / filters the rows (Esc clears), \
-            s sorts by the next column, S reverses the order, c picks the columns.
+            s sorts by the next column, S reverses the order, c picks the columns, e edits \
+            the row's file in $VISUAL or $EDITOR (else vi), n creates an item from the \
+            selected one's members and edits it, d deletes the item (after y).
             """,
         options: [
             .flag("--follow", help: "keep following: on a terminal, a live list view (q quits); piped, the listing then one line per change (ADDED, MODIFIED, DELETED, INVALID); with -o json or ndjson, one JSON object per change (NDJSON)"),

@@ -50,6 +50,8 @@ extension ListModel {
         if let notice {
             frame.put(" " + notice, row: row, column: 0, style: Style(foreground: .yellow, reverse: true))
             return
+        } else if let promptText {
+            text = promptText
         } else if picker != nil {
             text = " space show/hide  ↑↓ jk move  Enter apply  Esc cancel"
         } else if detail != nil {
@@ -59,7 +61,7 @@ extension ListModel {
         } else if !filter.isEmpty {
             text = " filter \"\(Display.escaped(filter))\": \(Self.number(visibleCount)) of \(Self.number(rowCount))  Esc clear  q quit"
         } else {
-            text = " q quit  ↑↓ jk move  Enter show  / filter  s S sort  c columns"
+            text = " q quit  ↑↓ move  / filter  s S sort  c columns  e edit  n new  d delete"
         }
         frame.put(text, row: row, column: 0, style: bar)
     }

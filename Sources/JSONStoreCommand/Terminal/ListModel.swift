@@ -5,9 +5,15 @@ import JSONStore
 struct ListModel {
     enum Highlight { case inserted, modified }
 
-    /// What a key press asks the program to do: nothing more, quit, or observe the store
-    /// again in the order `sort` now says.
-    enum Action: Equatable { case none, quit, sort }
+    /// What a key press asks the program to do: nothing more, quit, observe the store
+    /// again in the order `sort` now says, open a file of the store in the editor, create
+    /// an item and open it, or delete one.
+    enum Action: Equatable {
+        case none, quit, sort
+        case edit(file: String)
+        case create(id: String, template: JSONObject)
+        case delete(id: String)
+    }
 
     /// How long rows stay highlighted after they changed, in seconds.
     static let highlightDuration = 1.0
@@ -23,8 +29,11 @@ struct ListModel {
     var sort: [SortField]
     /// The column picker, while it is open.
     var picker: ColumnPicker?
-    /// A message for the footer until the next key (a field no item has).
+    /// A message for the footer until the next key (a field no item has, an edit that
+    /// failed).
     var notice: String?
+    /// The question the footer asks (a new item's id, whether to delete), while it does.
+    var prompt: Prompt?
 
     private(set) var results = Results<Item>()
     private(set) var loaded = false
@@ -283,7 +292,7 @@ struct ListModel {
         }
         let found = retest.filter { SearchIndex.contains(index.text(of: $0.value, table: table), needle) }
             .keys.sorted()
-        matches = Self.merge(rows, found) + invalidRowMatches(needle)
+        matches = [Int].merge(rows, found) + invalidRowMatches(needle)
     }
 
     /// The rows of invalid files without an item (after the items' rows) that match.
@@ -291,30 +300,12 @@ struct ListModel {
         (results.count..<rowCount).filter { SearchIndex.contains(SearchIndex.fold(searchText($0)), needle) }
     }
 
-    /// Two ascending arrays of distinct rows as one.
-    private static func merge(_ a: [Int], _ b: [Int]) -> [Int] {
-        guard !b.isEmpty else { return a }
-        var merged: [Int] = []
-        merged.reserveCapacity(a.count + b.count)
-        var i = 0
-        var j = 0
-        while i < a.count || j < b.count {
-            if j == b.count || (i < a.count && a[i] < b[j]) {
-                merged.append(a[i])
-                i += 1
-            } else {
-                merged.append(b[j])
-                j += 1
-            }
-        }
-        return merged
-    }
-
     /// Handles a key; `page` is the number of rows on screen.
     mutating func handle(_ key: Key, page: Int) -> Action {
         if key == .interrupt { return .quit }
         notice = nil
         if picker != nil { return handlePicker(key) }
+        if prompt != nil { return handlePrompt(key) }
         if let shown = detail {
             switch key {
             case .escape, .character("q"), .enter:
@@ -359,6 +350,13 @@ struct ListModel {
         case .character("c"):
             openPicker()
             return .none
+        case .character("e"): return editSelected()
+        case .character("n"):
+            prompt = .newID("")
+            return .none
+        case .character("d"):
+            if let selectedID { prompt = .delete(selectedID) }
+            return .none
         case .escape:
             filter = ""
             refilter()
@@ -374,16 +372,25 @@ struct ListModel {
 
     /// Shows the selected row's file, an item's or an invalid file's; the app reads it.
     private mutating func openSelectedFile() {
-        guard visibleCount > 0 else { return }
+        guard let (name, id) = selectedFile else { return }
+        detail = FileView(name: name, id: id)
+        fileToRead = name
+    }
+
+    /// The selected row's file name and item id (an invalid file may have none).
+    var selectedFile: (name: String, id: String?)? {
+        guard visibleCount > 0 else { return nil }
         let row = row(atVisible: selected)
-        if row < results.count {
-            let item = results[row]
-            detail = FileView(name: item.fileName, id: item.id)
-        } else {
-            let file = invalidRows[row - results.count]
-            detail = FileView(name: file.name, id: file.id)
-        }
-        fileToRead = detail?.name
+        if row < results.count { return (results[row].fileName, results[row].id) }
+        let file = invalidRows[row - results.count]
+        return (file.name, file.id)
+    }
+
+    /// The selected item, if the row is one.
+    var selectedItem: Item? {
+        guard visibleCount > 0 else { return nil }
+        let row = row(atVisible: selected)
+        return row < results.count ? results[row] : nil
     }
 
     /// Takes what reading `name` gave, if it is still the file shown.
@@ -405,18 +412,5 @@ struct ListModel {
         if selected < top { top = selected }
         if selected >= top + page { top = selected - page + 1 }
         top = max(0, min(top, max(0, visibleCount - page)))
-    }
-}
-
-extension Array where Element == Int {
-    /// Where `value` is in this ascending array, found by binary search.
-    func position(ofAscending value: Int) -> Int? {
-        var low = 0
-        var high = count
-        while low < high {
-            let middle = (low + high) / 2
-            if self[middle] < value { low = middle + 1 } else { high = middle }
-        }
-        return low < count && self[low] == value ? low : nil
     }
 }

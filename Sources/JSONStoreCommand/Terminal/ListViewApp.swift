@@ -17,6 +17,7 @@ final class ListViewApp {
     private var screen: Screen
     private let terminal: TerminalSession
     private let store: JSONStore
+    private let environment: [String: String]
     /// The command as typed: its conditions, with the model's sort, make the query.
     private let list: ListCommand
     private var tokens: [ObservationToken] = []
@@ -29,17 +30,18 @@ final class ListViewApp {
     private var size = TerminalSession.size()
     private var lastRender = 0.0
 
-    static func start(_ store: JSONStore, _ settings: ListCommand, color: Bool) {
-        let app = ListViewApp(store: store, settings: settings, color: color)
+    static func start(_ store: JSONStore, _ settings: ListCommand, color: Bool, environment: [String: String]) {
+        let app = ListViewApp(store: store, settings: settings, color: color, environment: environment)
         current = app
         app.run()
     }
 
-    private init(store: JSONStore, settings: ListCommand, color: Bool) {
+    private init(store: JSONStore, settings: ListCommand, color: Bool, environment: [String: String]) {
         model = ListModel(storePath: store.path, requestedColumns: settings.columns, sort: settings.sort)
         screen = Screen(color: color)
         terminal = TerminalSession()
         self.store = store
+        self.environment = environment
         list = settings
     }
 
@@ -106,10 +108,64 @@ final class ListViewApp {
             case .none: break
             case .quit: quit()
             case .sort: observeResults(warn: false)
+            case .edit(let file): edit(file)
+            case .create(let id, let template): create(id, template)
+            case .delete(let id): delete(id)
             }
         }
         readFile()
         requestRender()
+    }
+
+    /// Opens the file `name` of the store in the editor, the terminal restored around it
+    /// as on exit. The main queue waits meanwhile: changes merge in the store's pipeline
+    /// and arrive as one update afterwards (the save among them).
+    private func edit(_ name: String) {
+        let command = ExternalEditor.command(environment: environment)
+        terminal.suspend()
+        let outcome = ExternalEditor.run(command, on: store.path + "/" + name)
+        terminal.resume()
+        size = TerminalSession.size()
+        screen.invalidate()
+        switch outcome {
+        case .failure(let error):
+            model.notice = "could not start the editor (\(Display.escaped(command))): \(error)"
+        case .success(let status) where status != 0:
+            model.notice = "the editor (\(Display.escaped(command))) exited with status \(status)"
+        case .success:
+            break
+        }
+        render()
+    }
+
+    /// Writes the new item `id` from `template` and opens it in the editor; if the
+    /// template comes back unchanged, the item is removed again, so `n` then quitting the
+    /// editor leaves nothing behind.
+    private func create(_ id: String, _ template: JSONObject) {
+        let name = id + ".json"
+        let written: [UInt8]?
+        do {
+            try store.put(id, template)
+            written = try store._fileBytes(named: name)
+        } catch {
+            model.notice = "\(error)"
+            return render()
+        }
+        edit(name)
+        if let written, (try? store._fileBytes(named: name)) == written {
+            _ = try? store.delete(id)
+            model.notice = "\(Display.escaped(id)) not created: the template was left as it was"
+            render()
+        }
+    }
+
+    /// Deletes the item `id`, after the footer's y/N.
+    private func delete(_ id: String) {
+        do {
+            if try !store.delete(id) { model.notice = CommandFailure.noItem(id, in: store.path) }
+        } catch {
+            model.notice = "\(error)"
+        }
     }
 
     /// Reads the file the detail view shows, when it is opened or a change touched it: one

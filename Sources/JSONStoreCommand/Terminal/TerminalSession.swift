@@ -11,6 +11,8 @@ final class TerminalSession {
     nonisolated static let leave = "\u{1B}[0m\u{1B}[?2026l\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l"
 
     private var restored = false
+    /// The terminal's raw mode, when it has one (stdin is a terminal).
+    private var raw: termios?
 
     /// Enters the list view's modes.
     init() {
@@ -21,21 +23,38 @@ final class TerminalSession {
             var raw = original
             cfmakeraw(&raw)
             raw.c_oflag |= tcflag_t(OPOST | ONLCR)  // keep newline translation for messages
-            tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw)
+            self.raw = raw
         }
         CrashRestore.install()
+        enterModes()
+    }
+
+    private func enterModes() {
+        if var raw { tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) }
         Output.write(fd: STDOUT_FILENO, Self.enter)
     }
 
-    /// Puts the terminal back as it was. Safe to call more than once.
-    func restore() {
+    /// Puts the terminal back as it was, as on exit, for another program (an editor) to
+    /// use; `resume()` enters the list view's modes again.
+    func suspend() {
         guard !restored else { return }
-        restored = true
         Output.write(fd: STDOUT_FILENO, Self.leave)
         if CrashRestore.hasTermios {
             var original = CrashRestore.saved
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
         }
+    }
+
+    /// Enters the list view's modes again after `suspend()`.
+    func resume() {
+        guard !restored else { return }
+        enterModes()
+    }
+
+    /// Puts the terminal back as it was. Safe to call more than once.
+    func restore() {
+        suspend()
+        restored = true
     }
 
     /// The terminal's size in columns and rows.
