@@ -11,28 +11,45 @@ struct ListCommand: Command {
             file as tab-separated values, whole, with a header line (-o picks the format).
 
             Keys in the list view: q or Ctrl-C quit, ↑ ↓ j k move, PgUp PgDn, g G top and \
-            bottom, Enter shows the row's file as it is (Esc or q back), / filters the rows (Esc clears), \
-            s sorts by the next column, S reverses the order, c picks the columns, e edits \
+            bottom, Enter shows the row's file as it is (Esc or q back), / filters the rows \
+            (Esc clears), s sorts by the next column, S reverses the order, c picks the columns, e edits \
             the row's file in $VISUAL or $EDITOR (else vi), n creates an item from the \
             selected one's members and edits it, d deletes the item (after y).
             """,
         options: [
-            .flag("--follow", help: "keep following: on a terminal, a live list view (q quits); piped, the listing then one line per change (ADDED, MODIFIED, DELETED, INVALID); with -o json or ndjson, one JSON object per change (NDJSON)"),
+            .flag(
+                "--follow",
+                help: """
+                    keep following: on a terminal, a live list view (q quits); piped, the listing \
+                    then one line per change (ADDED, MODIFIED, DELETED, INVALID); with -o json or \
+                    ndjson, one JSON object per change (NDJSON)
+                    """),
             .option(
                 "--output", "-o", value: "FORMAT",
-                help: "table (the default on a terminal), tsv (elsewhere: whole values, tab-separated), json (an array of the items, each with \"id\"), ndjson (one item per line) or ids (one id per line, for xargs)",
+                help: """
+                    table (the default on a terminal), tsv (elsewhere: whole values, \
+                    tab-separated), json (an array of the items, each with "id"), ndjson (one \
+                    item per line) or ids (one id per line, for xargs)
+                    """,
                 choices: ListFormat.allCases.map(\.rawValue)),
             .flag("--json", help: "the same as -o json"),
             .flag("--no-headers", help: "no line of column names (table and tsv)"),
             .option(
                 "--where", value: "COND",
-                help: "only items where COND holds: FIELD=VALUE, FIELD!=VALUE, FIELD<VALUE (<=, >, >=: numbers as numbers, text by bytes), FIELD~TEXT (contains, case ignored), FIELD (present), !FIELD (absent); FIELD may be a dotted path (owner.name); an array matches when any element does; repeat to narrow",
+                help: """
+                    only items where COND holds: FIELD=VALUE, FIELD!=VALUE, FIELD<VALUE (<=, >, \
+                    >=: numbers as numbers, text by bytes), FIELD~TEXT (contains, case ignored), \
+                    FIELD (present), !FIELD (absent); FIELD may be a dotted path (owner.name); an \
+                    array matches when any element does; repeat to narrow
+                    """,
                 repeats: true),
             .option(
                 "--sort", value: "[-]F,...",
                 help: "sort by these fields in turn (- for descending), ties by id; default: id", repeats: true),
-            .option("--columns", value: "F,G,...", help: "the columns after the id (default: the most common fields)"),
-            .option("--poll", value: "SECONDS", help: "watch by polling every SECONDS (network file systems)"),
+            .option(
+                "--columns", value: "F,G,...", help: "the columns after the id (default: the most common fields)"),
+            .option(
+                "--poll", value: "SECONDS", help: "watch by polling every SECONDS (network file systems)"),
         ])
 
     var follow: Bool
@@ -62,7 +79,8 @@ struct ListCommand: Command {
         for text in arguments.all("--where") { conditions.append(try Condition(parsing: text)) }
         for text in arguments.all("--sort") { sort += try SortField.parse(text) }
         if let text = arguments.value("--columns") {
-            let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
             guard !names.isEmpty else { throw UsageError("--columns takes F,G,...", command: "list") }
             columns = names
         }
@@ -72,7 +90,8 @@ struct ListCommand: Command {
     /// The library query: every condition, then the sort keys.
     var query: Query {
         let conditions = self.conditions
-        let filtered = conditions.isEmpty ? Query.all : Query.all.filter { item in conditions.allSatisfy { $0.matches(item) } }
+        let filtered =
+            conditions.isEmpty ? Query.all : Query.all.filter { item in conditions.allSatisfy { $0.matches(item) } }
         return SortField.sorted(filtered, by: sort)
     }
 

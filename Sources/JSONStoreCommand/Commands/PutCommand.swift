@@ -32,7 +32,8 @@ struct PutCommand: Command {
         do {
             value = try JSONReader().read(bytes)
         } catch {
-            throw CommandFailure("\(Display.escaped(name)):\(error.line):\(error.column): \(Display.escaped(error.reason))")
+            let location = "\(Display.escaped(name)):\(error.line):\(error.column)"
+            throw CommandFailure("\(location): \(Display.escaped(error.reason))")
         }
         guard case .object(let object) = value else {
             throw CommandFailure("\(Display.escaped(name)): an item must be a JSON object, not \(value.typeName)")
