@@ -2,98 +2,95 @@ import Foundation
 import Glibc
 import JSONStore
 
-/// The `jsonstore` command.
+/// The `jsonstore` command: the table of subcommands, the global options, and dispatch.
 public enum CommandLineTool {
     static let version = "0.1.0"
+
+    /// Every subcommand, in the order help lists them. Dispatch, help and the completion
+    /// scripts all read this table.
+    static var commands: [any Command.Type] {
+        [
+            ListCommand.self, GetCommand.self, PutCommand.self, SetCommand.self, DeleteCommand.self,
+            CheckCommand.self, DemoCommand.self, CompletionCommand.self, HelpCommand.self,
+        ]
+    }
+
+    /// The options every command accepts, before or after its name.
+    static let globalOptions: [OptionDeclaration] = [
+        .option("--dir", value: "DIR", help: "the store directory (default: $JSONSTORE_DIR, else ./data)"),
+        .option(
+            "--color", value: "WHEN", help: "colour on a terminal: auto (honours NO_COLOR, TERM=dumb), always, never",
+            choices: ColorChoice.allCases.map(\.rawValue)),
+        .flag("--help", "-h", help: "show the help of the command"),
+    ]
+
+    /// The options only taken before a command.
+    static let leadingOptions: [OptionDeclaration] = globalOptions + [
+        .flag("--version", help: "print the version")
+    ]
+
+    /// The subcommand called `name`.
+    static func command(named name: String) -> (any Command.Type)? {
+        commands.first { $0.configuration.name == name }
+    }
 
     /// Runs the command with `arguments` (without the program name) and exits.
     public static func main(_ arguments: [String]) -> Never {
         do {
-            exit(try run(arguments))
+            try run(arguments)
+            exit(ExitCode.success.rawValue)
         } catch {
             exit(report(error))
         }
     }
 
-    /// The options before the command, and the command's own arguments.
-    struct Context {
-        var directory: String
-        var color: ColorChoice
-        var environment: [String: String]
-
-        func open() throws -> JSONStore {
-            try JSONStore(directory: directory)
+    /// Parses the global options, finds the command, parses its arguments and runs it.
+    static func run(_ arguments: [String]) throws {
+        var context = Context(environment: ProcessInfo.processInfo.environment)
+        let (leading, name, rest) = try split(arguments)
+        context = try apply(leading, to: context)
+        if leading.has("--version") {
+            Output.line("jsonstore \(version)")
+            return
         }
+        guard let name else {
+            if leading.has("--help") { return Output.out(Help.overview) }
+            throw UsageError("no command given")
+        }
+        guard let command = command(named: name) else {
+            throw UsageError("unknown command '\(Display.escaped(name))'")
+        }
+        // `jsonstore --help list` is `jsonstore list --help`.
+        try run(command, leading.has("--help") ? ["--help"] + rest : rest, context)
     }
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let environment = ProcessInfo.processInfo.environment
-        var context = Context(
-            directory: environment["JSONSTORE_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "data",
-            color: .auto, environment: environment)
-        var rest = arguments[...]
-        while let first = rest.first, first.hasPrefix("-") {
-            rest.removeFirst()
-            let (name, inline) = split(first)
-            switch name {
-            case "--help", "-h":
-                Output.out(Help.overview)
-                return ExitStatus.success
-            case "--version":
-                Output.line("jsonstore \(version)")
-                return ExitStatus.success
-            case "--dir":
-                guard let dir = inline ?? rest.popFirst(), !dir.isEmpty else { throw UsageError("--dir needs a directory") }
-                context.directory = dir
-            case "--color":
-                guard let value = inline ?? rest.popFirst() else { throw UsageError("--color needs auto, always or never") }
-                context.color = try colorChoice(value)
-            default:
-                throw UsageError("unknown option '\(Display.escaped(first))'")
-            }
-        }
-        guard let command = rest.popFirst() else { throw UsageError("no command given") }
-        let arguments = Array(rest)
-        if arguments.contains("--help") || arguments.contains("-h") {
-            guard let text = Help.commands[command] else { throw UsageError("unknown command '\(Display.escaped(command))'") }
-            Output.out(text)
-            return ExitStatus.success
-        }
-        switch command {
-        case "list": return try ListCommand.run(arguments, context)
-        case "get": return try GetCommand.run(arguments, context)
-        case "put": return try PutCommand.run(arguments, context)
-        case "set": return try SetCommand.run(arguments, context)
-        case "delete": return try DeleteCommand.run(arguments, context)
-        case "check": return try CheckCommand.run(arguments, context)
-        case "demo": return try DemoCommand.run(arguments, context)
-        case "help":
-            guard let topic = arguments.first else {
-                Output.out(Help.overview)
-                return ExitStatus.success
-            }
-            guard let text = Help.commands[topic] else { throw UsageError("unknown command '\(Display.escaped(topic))'") }
-            Output.out(text)
-            return ExitStatus.success
-        default:
-            throw UsageError("unknown command '\(Display.escaped(command))'")
-        }
+    private static func apply(_ leading: Arguments, to context: Context) throws(UsageError) -> Context {
+        var context = context
+        try context.apply(leading)
+        return context
     }
 
-    static func split(_ argument: String) -> (String, String?) {
-        guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
-        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    private static func run<C: Command>(_ command: C.Type, _ arguments: [String], _ context: Context) throws {
+        let parsed = try C.arguments(arguments)
+        if parsed.has("--help") { return Output.out(Help.text(for: C.configuration)) }
+        var context = context
+        try context.apply(parsed)
+        try C(parsed).run(context)
     }
 
-    static func colorChoice(_ value: String, command: String? = nil) throws(UsageError) -> ColorChoice {
-        guard let choice = ColorChoice(rawValue: value) else {
-            throw UsageError("--color takes auto, always or never, not '\(Display.escaped(value))'", command: command)
+    /// The options before the command, the command's name, and the arguments after it.
+    static func split(_ arguments: [String]) throws(UsageError) -> (Arguments, String?, [String]) {
+        var index = arguments.startIndex
+        while index < arguments.endIndex, arguments[index].hasPrefix("-"), arguments[index] != "--" {
+            let (name, inline) = Arguments.split(arguments[index])
+            let takesValue = leadingOptions.contains { $0.names.contains(name) && $0.value != nil }
+            index += takesValue && inline == nil ? 2 : 1
         }
-        return choice
-    }
-
-    /// Checks every id before anything is touched.
-    static func validate(_ ids: [String]) throws {
-        for id in ids { try ItemID.validate(id) }
+        index = min(index, arguments.endIndex)
+        let leading = try Arguments(Array(arguments[..<index]), command: nil, options: leadingOptions)
+        if index < arguments.endIndex, arguments[index] == "--" { index += 1 }
+        let name = index < arguments.endIndex ? arguments[index] : nil
+        let rest = index < arguments.endIndex ? Array(arguments[(index + 1)...]) : []
+        return (leading, name, rest)
     }
 }

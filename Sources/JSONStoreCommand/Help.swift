@@ -1,98 +1,98 @@
-/// The help texts.
+/// The help texts, made from the command table: `jsonstore --help`, `jsonstore help
+/// COMMAND` and `COMMAND --help` print these, so they list exactly what the parser takes.
 enum Help {
-    static let overview = """
-        jsonstore: a directory of JSON files, one item per file, watched live.
+    /// The width help is wrapped to.
+    static let width = 80
 
-        usage: jsonstore [--dir DIR] [--color WHEN] COMMAND [ARGUMENTS]
+    /// `jsonstore --help`.
+    static var overview: String {
+        var text = """
+            jsonstore: a directory of JSON files, one item per file, watched live.
 
-        The store is DIR, else $JSONSTORE_DIR, else ./data.
+            usage: jsonstore [--dir DIR] [--color WHEN] COMMAND [ARGUMENTS] [OPTIONS]
 
-        commands:
-          list [--follow] [--json] [--sort [-]FIELD] [--where FIELD=VALUE]...
-               [--columns F,G,...] [--poll SECONDS]
-                                   print the items; --follow keeps the list live
-          get ID [--json]          print one item
-          put ID [FILE|-]          replace an item with the JSON object in FILE or stdin
-          set ID FIELD=STRING | FIELD:=JSON ...
-                                   change members (creates the item if missing)
-          delete ID...             delete items
-          check                    validate every file; exit 1 if any is invalid
-          demo [--interval SECONDS] [--count N]
-                                   every interval, replace the demo items with N new ones
+            The store is --dir DIR, else $JSONSTORE_DIR, else ./data. Global options go
+            before or after the command; -- ends the options.
 
-        options:
-          --dir DIR                the store directory
-          --color auto|always|never
-                                   colour on a terminal (auto honours NO_COLOR and TERM=dumb)
-          --help                   this text; COMMAND --help for one command
-          --version                the version
+            commands:
 
-        exit status: 0 success, 1 failure (the reason on stderr), 64 usage error.
+            """
+        let entries = CommandLineTool.commands.map { command in
+            let configuration = command.configuration
+            let name = [configuration.name, configuration.arguments].filter { !$0.isEmpty }.joined(separator: " ")
+            return (name, configuration.abstract)
+        }
+        text += table(entries)
+        text += "\noptions:\n"
+        text += table(CommandLineTool.leadingOptions.map { ($0.spellings, $0.help) })
+        text += """
 
-        """
+            'jsonstore COMMAND --help' or 'jsonstore help COMMAND' shows a command's options.
+            Exit status: 0 success, 1 failure (the reason on stderr), 64 usage error.
 
-    static let commands: [String: String] = [
-        "list": """
-            usage: jsonstore list [--follow] [--json] [--sort [-]FIELD] [--where FIELD=VALUE]...
-                                  [--columns F,G,...] [--poll SECONDS] [--color WHEN]
+            """
+        return text
+    }
 
-            Prints the items as a table fitted to the terminal (80 columns when not a terminal).
+    /// `jsonstore COMMAND --help`.
+    static func text(for configuration: CommandConfiguration) -> String {
+        var text = wrap(words: ["usage:"] + configuration.usageWords, indent: 7) + "\n\n"
+        text += wrap(capitalized(configuration.abstract) + ".") + "\n"
+        // Paragraphs are wrapped; one indented by two spaces is kept as written.
+        if !configuration.discussion.isEmpty {
+            text += "\n" + configuration.discussion.split(separator: "\n\n", omittingEmptySubsequences: false)
+                .map { $0.hasPrefix("  ") ? String($0) : wrap($0.split(separator: "\n").joined(separator: " ")) }
+                .joined(separator: "\n\n") + "\n"
+        }
+        if !configuration.options.isEmpty {
+            text += "\noptions:\n" + table(configuration.options.map { ($0.spellings, $0.help) })
+        }
+        text += "\nglobal options:\n" + table(CommandLineTool.globalOptions.map { ($0.spellings, $0.help) })
+        return text
+    }
 
-              --json             a JSON array of the items, each with "id"
-              --follow           keep following: on a terminal, a live list view (q quits);
-                                 piped, one line per change (ADDED, MODIFIED, DELETED, INVALID)
-              --follow --json    one JSON object per change (NDJSON), flushed per line
-              --sort [-]FIELD    sort by FIELD (descending with -), ties by id; default: id
-              --where FIELD=VALUE  only items whose FIELD equals VALUE (repeat to narrow)
-              --columns F,G,...  the columns after the id (default: the most common fields)
-              --poll SECONDS     watch by polling every SECONDS (network file systems)
+    /// Two columns, the second wrapped; a first column too wide for the table puts the
+    /// second on the lines after it.
+    static func table(_ rows: [(String, String)]) -> String {
+        let column = min(24, (rows.map(\.0.count).max() ?? 0) + 4)
+        var text = ""
+        for (left, right) in rows {
+            let head = "  " + left
+            let body = wrap(right, firstColumn: column, indent: column)
+            if head.count + 2 <= column {
+                text += head + String(repeating: " ", count: column - head.count) + body + "\n"
+            } else {
+                text += head + "\n" + String(repeating: " ", count: column) + body + "\n"
+            }
+        }
+        return text
+    }
 
-            Keys in the list view: q or Ctrl-C quit, ↑ ↓ j k move, PgUp PgDn, g G top and
-            bottom, Enter shows the item (Esc or q back), / filters the rows (Esc clears).
+    /// `text` as lines of at most `width` columns (a longer word has a line of its own).
+    /// The first line starts at `firstColumn`, after whatever the caller puts before it;
+    /// the others are indented by `indent` spaces.
+    static func wrap(_ text: String, firstColumn: Int = 0, indent: Int = 0, width: Int = Help.width) -> String {
+        wrap(words: text.split(separator: " ").map(String.init), firstColumn: firstColumn, indent: indent, width: width)
+    }
 
-            """,
-        "get": """
-            usage: jsonstore get ID [--json]
+    /// `words` joined by spaces as lines of at most `width` columns, as `wrap`.
+    static func wrap(words: [String], firstColumn: Int = 0, indent: Int = 0, width: Int = Help.width) -> String {
+        var lines: [String] = []
+        var line = ""
+        var start = firstColumn
+        for word in words {
+            if !line.isEmpty && start + line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+                start = indent
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n" + String(repeating: " ", count: indent))
+    }
 
-            Prints the item ID, as "field: value" lines, or as JSON with --json.
-
-            """,
-        "put": """
-            usage: jsonstore put ID [FILE|-]
-
-            Replaces (or creates) the item ID with the JSON object in FILE, or on stdin when
-            FILE is - or missing. The object is validated first; the write is atomic.
-
-            """,
-        "set": """
-            usage: jsonstore set ID FIELD=STRING | FIELD:=JSON ...
-
-            Changes members of the item ID, creating it if missing: FIELD=text sets a string,
-            FIELD:=json sets any JSON value (FIELD:=3, FIELD:=true, FIELD:='["a"]').
-            The read-modify-write holds the store's lock, so no concurrent update is lost.
-
-            """,
-        "delete": """
-            usage: jsonstore delete ID...
-
-            Deletes the items. Every id is checked before any file is touched; a missing item
-            is reported and makes the exit status 1.
-
-            """,
-        "check": """
-            usage: jsonstore check
-
-            Validates every file of the store and lists the problems (file:line:column:
-            reason). Exit status 1 if there are any.
-
-            """,
-        "demo": """
-            usage: jsonstore demo [--interval SECONDS] [--count N]
-
-            Every interval (default 2 s), deletes the demo items and adds N (default 10) new
-            ones with random ids, for watching a list view change live. Only items marked
-            "demo": true are deleted; other items are left alone. Ctrl-C stops it.
-
-            """,
-    ]
+    private static func capitalized(_ text: String) -> String {
+        text.prefix(1).uppercased() + text.dropFirst()
+    }
 }

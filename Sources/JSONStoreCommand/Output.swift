@@ -49,18 +49,3 @@ enum Output {
     /// Whether `fd` is a terminal.
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 }
-
-/// Whether to use colour: `--color=always|never|auto`; `auto` means a terminal, no
-/// `NO_COLOR`, and a `TERM` other than `dumb`.
-enum ColorChoice: String {
-    case auto, always, never
-
-    func enabled(environment: [String: String], terminal: Bool) -> Bool {
-        switch self {
-        case .always: true
-        case .never: false
-        case .auto:
-            terminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
-        }
-    }
-}

@@ -23,38 +23,6 @@ func sampleStore() throws -> TemporaryStore {
 
 @Suite("The jsonstore command")
 struct CommandTests {
-    @Test("list prints a table, sorted and filtered as asked")
-    func list() async throws {
-        let temp = try sampleStore()
-        var result = try await jsonstore(temp, ["list"])
-        #expect(result.status == 0)
-        #expect(result.stderr == "")
-        #expect(result.stdout == """
-            ID     TITLE         STATUS  PRIORITY
-            bike   Fix the bike  done    1
-            taxes  File taxes    todo    3
-            tea    Make tea      todo    2
-
-            """)
-        result = try await jsonstore(temp, ["list", "--sort", "-priority", "--where", "status=todo", "--columns", "priority,title"])
-        #expect(result.stdout == "ID     PRIORITY  TITLE\ntaxes  3         File taxes\ntea    2         Make tea\n")
-        result = try await jsonstore(temp, ["list", "--where", "priority=1"])
-        #expect(result.stdout.split(separator: "\n").count == 2)
-        result = try await jsonstore(temp, ["list"], environment: ["COLUMNS": "24"])
-        #expect(result.stdout.split(separator: "\n").allSatisfy { $0.count <= 24 })
-        #expect(result.stdout.contains("…"))
-    }
-
-    @Test("list --json prints the items as a JSON array, each with its id")
-    func listJSON() async throws {
-        let temp = try sampleStore()
-        let result = try await jsonstore(temp, ["list", "--json"])
-        #expect(result.status == 0)
-        let value = try JSONValue(parsing: result.stdout)
-        #expect(value.arrayValue?.compactMap { $0["id"]?.stringValue } == ["bike", "taxes", "tea"])
-        #expect(value.arrayValue?.first?["priority"] == 1)
-    }
-
     @Test("get prints an item; --json as JSON; a missing item fails")
     func get() async throws {
         let temp = try sampleStore()
@@ -137,8 +105,9 @@ struct CommandTests {
         #expect(result.status == 1)
         #expect(result.stdout == "\(temp.path)/bad.json:2:9: trailing comma before '}'\n")
         #expect(result.stderr == "jsonstore: 4 files, 1 invalid\n")
-        result = try await jsonstore(temp, ["list"])
+        result = try await jsonstore(temp, ["list", "-o", "ids"])
         #expect(result.status == 0)
+        #expect(result.stdout == "bike\ntaxes\ntea\n")
         #expect(result.stderr.contains("bad.json:2:9"))
     }
 
@@ -155,6 +124,47 @@ struct CommandTests {
         }
         result = try await jsonstore(temp, ["--version"])
         #expect(result.stdout.hasPrefix("jsonstore "))
+        // One text per command, however it is asked for.
+        for command in ["list", "get", "help"] {
+            let asked = try await jsonstore(temp, [command, "--help"])
+            #expect(try await jsonstore(temp, ["help", command]).stdout == asked.stdout)
+            #expect(try await jsonstore(temp, [command, "-h"]).stdout == asked.stdout)
+            #expect(try await jsonstore(temp, ["--help", command]).stdout == asked.stdout)
+        }
+        let overview = try await jsonstore(temp, ["--help"]).stdout
+        #expect(try await jsonstore(temp, ["help"]).stdout == overview)
+    }
+
+    @Test("-- ends the options: get -- --help reads the item --help; delete -- -x deletes -x")
+    func doubleDash() async throws {
+        let temp = try sampleStore()
+        try temp.writeFile("--help.json", "{\"title\": \"Help me\"}")
+        try temp.writeFile("-x.json", "{}")
+        var result = try await jsonstore(temp, ["get", "--", "--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "id: --help\ntitle: Help me\n")
+        result = try await jsonstore(temp, ["delete", "--", "-x"])
+        #expect(result.status == 0)
+        #expect(temp.readFile("-x.json") == nil)
+    }
+
+    @Test("global options go before or after the command; --dir wins over $JSONSTORE_DIR")
+    func globalOptionsAnywhere() async throws {
+        let temp = try sampleStore()
+        let other = try TemporaryStore()
+        let (path, otherPath) = (temp.path, other.path)
+        var result = try await blocking { try JSONStoreBinary.run(["get", "tea", "--dir", path]) }
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("id: tea\n"))
+        result = try await blocking {
+            try JSONStoreBinary.run(["get", "--dir=" + path, "tea"], environment: ["JSONSTORE_DIR": otherPath])
+        }
+        #expect(result.status == 0)
+        result = try await blocking { try JSONStoreBinary.run(["--dir", otherPath, "get", "tea", "--dir", path]) }
+        #expect(result.status == 0, "the later --dir wins")
+        result = try await blocking { try JSONStoreBinary.run(["list", "--color", "never", "--dir", path]) }
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Make tea"))
     }
 
     @Test("the store defaults to $JSONSTORE_DIR, then ./data")
@@ -177,8 +187,9 @@ struct CommandTests {
     static let usageErrors: [[String]] = [
         [], ["frobnicate"], ["--bogus"], ["--dir"], ["--color", "sometimes", "list"],
         ["list", "extra"], ["list", "--bogus"], ["list", "--sort"], ["list", "--sort", "-"],
-        ["list", "--where", "novalue"], ["list", "--where", "=x"], ["list", "--columns", ","],
+        ["list", "--where", "a!b"], ["list", "--where", "=x"], ["list", "--columns", ","],
         ["list", "--poll", "0"], ["list", "--poll", "soon"], ["list", "--json=yes"], ["list", "--color", "pink"],
+        ["list", "-o", "xml"], ["list", "-o", "tsv", "--json"], ["get", "--", "a", "b"],
         ["get"], ["get", "a", "b"], ["put"], ["put", "a", "b", "c"], ["set"], ["set", "a"],
         ["set", "a", "novalue"], ["set", "a", "=x"], ["delete"], ["check", "x"],
         ["demo", "x"], ["demo", "--interval", "-1"], ["demo", "--count", "0"], ["help", "nothing"],
@@ -210,14 +221,16 @@ struct CommandTests {
         }
     }
 
-    @Test("demo replaces only its own items; SIGTERM stops it between rounds")
-    func demo() async throws {
+    @Test("demo replaces only its own items, with the sample's fields; SIGTERM stops it between rounds and removes them unless --keep",
+          arguments: [false, true])
+    func demo(keep: Bool) async throws {
         let temp = try sampleStore()
+        try temp.writeFile("demo-1.json", "{\"title\": \"Not a demo item\"}\n")
         let path = temp.path
         let (status, output) = try await blocking { () -> (Int32, String) in
             let process = Process()
             process.executableURL = URL(fileURLWithPath: JSONStoreBinary.path)
-            process.arguments = ["--dir", path, "demo", "--interval", "0.05", "--count", "5"]
+            process.arguments = ["--dir", path, "demo", "--interval", "0.05", "--count", "5"] + (keep ? ["--keep"] : [])
             let pipe = Pipe()
             process.standardOutput = pipe
             try process.run()
@@ -237,12 +250,24 @@ struct CommandTests {
             process.waitUntilExit()
             return (process.terminationStatus, output)
         }
-        #expect(output.contains("round 3: 5 demo items"), "\(output)")
+        // Each round makes exactly the count it reports: distinct ids, none of another item.
+        let rounds = output.split(separator: "\n").filter { $0.hasPrefix("round ") }
+        #expect(rounds.count >= 3 && rounds.allSatisfy { $0.hasSuffix(": 5 demo items") }, "\(output)")
         #expect(status == 0)
         let items = try temp.store.load().items
         let demoItems = items.filter { $0["demo"] == true }
-        #expect((1...5).contains(demoItems.count), "a round was cut short: \(demoItems.map(\.id))")
-        #expect(items.filter { $0["demo"] == nil }.map(\.id) == ["bike", "taxes", "tea"])
+        if keep {
+            #expect(demoItems.count == 5, "a round was cut short: \(demoItems.map(\.id))")
+            #expect(!output.contains("removed"))
+            for item in demoItems {
+                #expect(Array(item.object.keys) == ["id", "title", "status", "priority", "tags", "updated", "demo"])
+            }
+        } else {
+            #expect(demoItems.isEmpty, "left behind: \(demoItems.map(\.id))")
+            #expect(output.hasSuffix("stopped: 5 demo items removed\n"), "\(output)")
+        }
+        #expect(items.filter { $0["demo"] == nil }.map(\.id) == ["bike", "demo-1", "taxes", "tea"])
+        #expect(temp.readFile("demo-1.json") == "{\"title\": \"Not a demo item\"}\n")
         let names = try temp.names()
         #expect(names.allSatisfy { $0.hasSuffix(".json") || $0 == ".jsonstore.lock" }, "left behind: \(names)")
     }
@@ -251,7 +276,7 @@ struct CommandTests {
     func hostileTitles() async throws {
         let temp = try TemporaryStore()
         try temp.writeFile("evil.json", "{\"title\": \"a\\u001b]0;pwned\\u0007b\\u001b[2Jc\\rd\\u202ee\\u009bf\\u2028g\"}")
-        for arguments in [["list"], ["get", "evil"], ["list", "--columns", "title"]] {
+        for arguments in [["list"], ["list", "-o", "table"], ["get", "evil"], ["list", "--columns", "title"]] {
             let result = try await jsonstore(temp, arguments, environment: ["COLUMNS": "200"])
             #expect(result.status == 0)
             #expect(result.stdout.contains("a^[]0;pwned^Gb^[[2Jc\\rd\\u{202E}e\\u{9B}f\\u{2028}g"), "\(arguments): \(result.stdout)")
@@ -263,94 +288,5 @@ struct CommandTests {
             #expect(result.stdout.contains("\\u001b]0;pwned\\u0007"))
             #expect(result.stdout.contains("\\u009b") && result.stdout.contains("\\u2028"))
         }
-    }
-
-    @Test("list --follow, piped: the table, then one line per change; --json: NDJSON, flushed per line",
-          .timeLimit(.minutes(1)))
-    func follow() async throws {
-        for json in [false, true] {
-            let temp = try sampleStore()
-            let path = temp.path
-            let output = try await blocking { () -> String in
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: JSONStoreBinary.path)
-                process.arguments = ["--dir", path, "list", "--follow"] + (json ? ["--json"] : [])
-                let pipe = Pipe()
-                process.standardOutput = pipe
-                try process.run()
-                defer {
-                    if process.isRunning { process.terminate() }
-                }
-                let reader = LineReader(pipe.fileHandleForReading)
-                let first = reader.next()  // the table's header, or the initial event
-                let store = try JSONStore(directory: path)
-                try store.put("new", ["title": "New"])
-                _ = reader.next(until: { $0.contains("new") })
-                try store.update("tea") { $0["status"] = "done" }
-                _ = reader.next(until: { $0.contains("tea") || $0.contains("\"modifications\":[2]") })
-                try FileManager.default.removeItem(atPath: path + "/bike.json")
-                _ = reader.next(until: { $0.contains("bike") && ($0.hasPrefix("DELETED") || $0.contains("deleted\":[{")) })
-                try "{".write(toFile: path + "/taxes.json", atomically: false, encoding: .utf8)
-                _ = reader.next(until: { $0.contains("INVALID") || $0.contains("\"line\":1") })
-                process.terminate()
-                process.waitUntilExit()
-                return ([first ?? ""] + reader.lines).joined(separator: "\n") + "\nstatus \(process.terminationStatus)"
-            }
-            if json {
-                let lines = output.split(separator: "\n").dropLast()
-                #expect(lines.count == 5, "\(output)")
-                let events = try lines.map { try JSONValue(parsing: String($0)) }
-                #expect(events.map { $0["event"]?.stringValue ?? "" } == ["initial", "update", "update", "update", "update"])
-                #expect(events[0]["items"]?.arrayValue?.count == 3)
-                #expect(events[1]["inserted"]?.arrayValue?.first?["id"] == "new")
-                #expect(events[4]["invalid"]?.arrayValue?.first?["file"] == "taxes.json")
-            } else {
-                #expect(output == """
-                    ID     TITLE         STATUS  PRIORITY
-                    bike   Fix the bike  done    1
-                    taxes  File taxes    todo    3
-                    tea    Make tea      todo    2
-                    ADDED new
-                    MODIFIED tea
-                    DELETED bike
-                    INVALID taxes: \(path)/taxes.json:1:2: unexpected end of input, expected a string key
-                    status 0
-                    """)
-            }
-        }
-    }
-}
-
-/// Reads a pipe line by line, blocking.
-final class LineReader {
-    private let handle: FileHandle
-    private var buffer = Data()
-    private(set) var lines: [String] = []
-
-    init(_ handle: FileHandle) {
-        self.handle = handle
-    }
-
-    /// The next line, or `nil` at the end.
-    func next() -> String? {
-        while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
-                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                buffer.removeSubrange(buffer.startIndex...newline)
-                return line
-            }
-            let data = handle.availableData
-            if data.isEmpty { return nil }
-            buffer.append(data)
-        }
-    }
-
-    /// Reads lines, keeping them, until one satisfies `condition`.
-    func next(until condition: (String) -> Bool) -> String? {
-        while let line = next() {
-            lines.append(line)
-            if condition(line) { return line }
-        }
-        return nil
     }
 }

@@ -186,6 +186,8 @@ struct ListViewTests {
         _ = model.handle(.down, page: 10)
         #expect(model.selectedID == "item-000010")
         _ = model.handle(.enter, page: 10)
+        #expect(model.fileToRead == "item-000010.json")
+        model.showFile("item-000010.json", .success(Array("{\n  \"title\": \"Task 10\"\n}\n".utf8)))
         var text = model.frame(width: 80, height: 20, now: 1).text.joined(separator: "\n")
         #expect(text.contains("\"title\": \"Task 10\""))
         _ = model.handle(.escape, page: 10)

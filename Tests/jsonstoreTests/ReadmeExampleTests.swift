@@ -131,4 +131,47 @@ struct ReadmeExampleTests {
                 "\(lines.withLock { $0 })")
         #expect(lines.withLock { $0 }.contains("now \(items.count) tasks"))
     }
+
+    /// The shell lines of the README's first section ("Two commands"), comments removed.
+    static func firstMinutes() throws -> [String] {
+        let text = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        guard let start = text.range(of: "## Two commands") else { return [] }
+        let section = text[start.upperBound...]
+        let end = section.range(of: "\n## ")?.lowerBound ?? section.endIndex
+        var lines: [String] = []
+        var inBlock = false
+        for line in section[..<end].split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("```") {
+                inBlock = line == "```sh"
+                continue
+            }
+            guard inBlock else { continue }
+            let command = line.split(separator: "#", maxSplits: 1).first ?? ""
+            lines.append(command.trimmingCharacters(in: .whitespaces))
+        }
+        return lines
+    }
+
+    @Test("the first minutes work as written: every jsonstore line runs through swift run, and the edit step edits")
+    func firstMinutes() async throws {
+        let lines = try Self.firstMinutes()
+        let invocations = lines.filter { $0.contains("jsonstore") }
+        #expect(invocations.count >= 3, "\(lines)")
+        let prefix = "swift run -c release jsonstore "
+        for line in invocations {
+            #expect(line.hasPrefix(prefix), "not runnable right after the set-up: \(line)")
+        }
+        // The one-off commands, run with the built binary where the README runs them: at the
+        // top of a checkout, whose data/ is the sample store.
+        let scratch = try Self.sampleCopy()
+        let path = scratch.path
+        for line in invocations where line.hasPrefix(prefix) {
+            let arguments = line.dropFirst(prefix.count).split(separator: " ").map(String.init)
+            guard arguments.first == "set" else { continue }  // list --follow and demo run until stopped
+            let result = try await blocking { try JSONStoreBinary.run(arguments, in: path) }
+            #expect(result.status == 0, "\(line): \(result.stderr)")
+        }
+        let store = try JSONStore(directory: path + "/data")
+        #expect(try store.item("water-plants")?["status"] == "done")
+    }
 }

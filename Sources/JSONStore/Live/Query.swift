@@ -27,8 +27,9 @@ public struct Query: Sendable {
         /// By the value of a top-level member, ties broken by id ascending. Items without
         /// the member come first when ascending.
         case field(String, descending: Bool)
-        /// By a key path of the decoded type (named by its description), ties broken by
-        /// id ascending. Items that do not decode come first when ascending.
+        /// By a key path of the decoded type (named by its description), or by a value
+        /// computed from each item (named by the caller), ties broken by id ascending.
+        /// Items that do not decode come first when ascending.
         case value(String, descending: Bool)
     }
 
@@ -119,6 +120,23 @@ public struct Query: Sendable {
                 let (x, y) = (a as! V, b as! V)
                 return x < y ? -1 : (y < x ? 1 : 0)
             })
+        return query
+    }
+
+    /// This query, sorted by a value computed from each item with `value` and compared
+    /// with `compare` (negative, zero or positive), ties by id.
+    ///
+    /// For orders a member name cannot say, such as several keys or nested members, as
+    /// the command's `--sort -priority,owner.name`. `name` names the order in `order`.
+    public func sorted<V: Sendable>(
+        named name: String, by value: @escaping @Sendable (Item) -> V,
+        comparing compare: @escaping @Sendable (V, V) -> Int
+    ) -> Query {
+        var query = self
+        query.order = .value(name, descending: false)
+        query.valueOrder = ValueOrder(
+            value: { item, _ in value(item) },
+            compare: { a, b in compare(a as! V, b as! V) })
         return query
     }
 

@@ -67,10 +67,10 @@ struct ValueOrder: Sendable {
 /// A total order on JSON values for sorting: missing < null < false < true < numbers <
 /// strings < arrays < objects; numbers by value, strings by their UTF-8 bytes (which is
 /// code point order), arrays element by element, objects by their text.
-enum JSONOrdering {
-    enum Result { case less, equal, greater }
+package enum JSONOrdering {
+    package enum Result { case less, equal, greater }
 
-    static func compare(_ a: JSONValue?, _ b: JSONValue?) -> Result {
+    package static func compare(_ a: JSONValue?, _ b: JSONValue?) -> Result {
         let (ra, rb) = (rank(a), rank(b))
         if ra != rb { return ra < rb ? .less : .greater }
         switch (a, b) {

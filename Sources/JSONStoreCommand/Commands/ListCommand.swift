@@ -1,134 +1,103 @@
-import Dispatch
 import Foundation
-import Glibc
 import JSONStore
 
-/// `jsonstore list [--follow] [--json] [--sort [-]FIELD] [--where FIELD=VALUE]...
-/// [--columns F,G,...] [--poll SECONDS]`
-enum ListCommand {
-    struct Settings {
-        var query = Query.all
-        var columns: [String]?
-        var follow = false
-        var json = false
-        var color: ColorChoice
-    }
+/// `jsonstore list`: the items as a table, JSON, or live.
+struct ListCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "list", abstract: "print the items; --follow keeps the list live",
+        discussion: """
+            Prints the items: on a terminal as a table fitted to its width (long values cut \
+            with …), the id and the items' most common fields, or --columns; to a pipe or a \
+            file as tab-separated values, whole, with a header line (-o picks the format).
 
-    static func run(_ arguments: [String], _ context: CommandLineTool.Context) throws -> Int32 {
-        let args = try Arguments(
-            arguments, command: "list", flags: ["--follow", "--json"],
-            options: ["--sort", "--where", "--columns", "--poll", "--color"])
-        guard args.positionals.isEmpty else {
-            throw UsageError("list takes no arguments, not '\(Display.escaped(args.positionals[0]))'", command: "list")
-        }
-        var settings = Settings(follow: args.has("--follow"), json: args.has("--json"), color: context.color)
-        if let color = args.value("--color") { settings.color = try CommandLineTool.colorChoice(color, command: "list") }
-        for condition in args.all("--where") {
-            guard let equals = condition.firstIndex(of: "="), equals != condition.startIndex else {
-                throw UsageError("--where takes FIELD=VALUE, not '\(Display.escaped(condition))'", command: "list")
+            Keys in the list view: q or Ctrl-C quit, ↑ ↓ j k move, PgUp PgDn, g G top and \
+            bottom, Enter shows the row's file as it is (Esc or q back), / filters the rows \
+            (Esc clears), s sorts by the next column, S reverses the order, c picks the columns, e edits \
+            the row's file in $VISUAL or $EDITOR (else vi), n creates an item from the \
+            selected one's members and edits it, d deletes the item (after y).
+            """,
+        options: [
+            .flag(
+                "--follow",
+                help: """
+                    keep following: on a terminal, a live list view (q quits); piped, the listing \
+                    then one line per change (ADDED, MODIFIED, DELETED, INVALID); with -o json or \
+                    ndjson, one JSON object per change (NDJSON)
+                    """),
+            .option(
+                "--output", "-o", value: "FORMAT",
+                help: """
+                    table (the default on a terminal), tsv (elsewhere: whole values, \
+                    tab-separated), json (an array of the items, each with "id"), ndjson (one \
+                    item per line) or ids (one id per line, for xargs)
+                    """,
+                choices: ListFormat.allCases.map(\.rawValue)),
+            .flag("--json", help: "the same as -o json"),
+            .flag("--no-headers", help: "no line of column names (table and tsv)"),
+            .option(
+                "--where", value: "COND",
+                help: """
+                    only items where COND holds: FIELD=VALUE, FIELD!=VALUE, FIELD<VALUE (<=, >, \
+                    >=: numbers as numbers, text by bytes), FIELD~TEXT (contains, case ignored), \
+                    FIELD (present), !FIELD (absent); FIELD may be a dotted path (owner.name); an \
+                    array matches when any element does; repeat to narrow
+                    """,
+                repeats: true),
+            .option(
+                "--sort", value: "[-]F,...",
+                help: "sort by these fields in turn (- for descending), ties by id; default: id", repeats: true),
+            .option(
+                "--columns", value: "F,G,...", help: "the columns after the id (default: the most common fields)"),
+            .option(
+                "--poll", value: "SECONDS", help: "watch by polling every SECONDS (network file systems)"),
+        ])
+
+    var follow: Bool
+    /// The output format, `nil` for a table on a terminal and TSV elsewhere.
+    var format: ListFormat?
+    var headers: Bool
+    /// The `--where` conditions, all of which an item must meet.
+    var conditions: [Condition] = []
+    /// The `--sort` keys, in order; empty for by id.
+    var sort: [SortField] = []
+    /// The columns asked for, `nil` for the most common fields.
+    var columns: [String]?
+    /// The polling interval, `nil` to watch with inotify.
+    var poll: Double?
+
+    init(_ arguments: Arguments) throws(UsageError) {
+        try arguments.expectNoPositionals()
+        follow = arguments.has("--follow")
+        headers = !arguments.has("--no-headers")
+        format = try arguments.choice("--output").flatMap(ListFormat.init(rawValue:))
+        if arguments.has("--json") {
+            guard format == nil || format == .json else {
+                throw UsageError("--json is -o json; it cannot go with -o \(format!.rawValue)", command: "list")
             }
-            let field = String(condition[..<equals])
-            let value = String(condition[condition.index(after: equals)...])
-            settings.query = settings.query.filter(field: field, equals: .string(value))
+            format = .json
         }
-        if var field = args.value("--sort") {
-            let descending = field.hasPrefix("-")
-            if descending { field.removeFirst() }
-            guard !field.isEmpty else { throw UsageError("--sort takes [-]FIELD", command: "list") }
-            settings.query = field == "id" && !descending ? settings.query.sortedByID() : settings.query.sorted(by: field, descending: descending)
-        }
-        if let columns = args.value("--columns") {
-            let names = columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        for text in arguments.all("--where") { conditions.append(try Condition(parsing: text)) }
+        for text in arguments.all("--sort") { sort += try SortField.parse(text) }
+        if let text = arguments.value("--columns") {
+            let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
             guard !names.isEmpty else { throw UsageError("--columns takes F,G,...", command: "list") }
-            settings.columns = names
+            columns = names
         }
-        var options = JSONStore.Options()
-        if let interval = try args.seconds("--poll", command: "list") { options.watchMode = .polling(interval: interval) }
-        let store = try JSONStore(directory: context.directory, options: options)
-
-        guard settings.follow else { return try printOnce(store, settings, width: tableWidth(context)) }
-        let terminal = Output.isTerminal(STDOUT_FILENO) && Output.isTerminal(STDIN_FILENO)
-            && (context.environment["TERM"] ?? "") != "dumb"
-        let color = settings.color.enabled(environment: context.environment, terminal: true)
-        let width = tableWidth(context)
-        // The command runs on the main thread, which `dispatchMain()` then gives to the
-        // main queue: the followers live on the main actor.
-        MainActor.assumeIsolated {
-            if settings.json {
-                FollowJSON.start(store, settings.query)
-            } else if terminal {
-                ListViewApp.start(store, settings, color: color)
-            } else {
-                FollowLines.start(store, settings, width: width)
-            }
-        }
-        dispatchMain()
+        poll = try arguments.seconds("--poll")
     }
 
-    /// The width of a printed table: the terminal's, else $COLUMNS, else 80.
-    static func tableWidth(_ context: CommandLineTool.Context) -> Int {
-        if Output.isTerminal(STDOUT_FILENO) { return TerminalSession.size().width }
-        return context.environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? 80
+    /// The library query: every condition, then the sort keys.
+    var query: Query {
+        let conditions = self.conditions
+        let filtered =
+            conditions.isEmpty ? Query.all : Query.all.filter { item in conditions.allSatisfy { $0.matches(item) } }
+        return SortField.sorted(filtered, by: sort)
     }
 
-    static func printOnce(_ store: JSONStore, _ settings: Settings, width: Int) throws -> Int32 {
-        let contents = try store.load()
-        let items = settings.query.apply(to: contents.items)
-        if settings.json {
-            Output.out(Output.prettyJSON(NDJSON.items(items)))
-        } else {
-            let table = Table(columns: Table.columns(for: items, requested: settings.columns))
-            Output.lines(table.lines(for: items, width: width))
-        }
-        for invalid in contents.invalid { Output.error(invalid.error.description) }
-        return ExitStatus.success
+    /// Every field the options name, with the option that named it.
+    var namedFields: [(path: FieldPath, option: String)] {
+        conditions.map { ($0.field, "--where") } + sort.map { ($0.field, "--sort") }
+            + (columns ?? []).map { (FieldPath($0), "--columns") }
     }
 }
-
-/// `list --follow --json`: the NDJSON stream.
-@MainActor
-enum FollowJSON {
-    static var tokens: [ObservationToken] = []
-    /// The state last reported, `nil` before the initial event.
-    static var lastState: String?
-
-    static func start(_ store: JSONStore, _ query: Query) {
-        Signals.exitOnInterrupt()
-        tokens.append(store.observe(query) { change in
-            if case .initial(let results) = change {
-                lastState = "live"
-                NDJSON.writeInitial(results) { var bytes = $0; Output.writeAll(fd: STDOUT_FILENO, &bytes) }
-            } else {
-                Output.out(NDJSON.event(change))
-            }
-        })
-        tokens.append(store.observeState { state in
-            // Loading is the initial event's business; after it, every change of state.
-            guard let previous = lastState, previous != state.name else { return }
-            lastState = state.name
-            Output.out(NDJSON.status(state))
-        })
-    }
-}
-
-/// `list --follow` to a pipe or a dumb terminal: the table, then one line per change.
-@MainActor
-enum FollowLines {
-    static var token: ObservationToken?
-
-    static func start(_ store: JSONStore, _ settings: ListCommand.Settings, width: Int) {
-        Signals.exitOnInterrupt()
-        token = store.observe(settings.query) { change in
-            switch change {
-            case .initial(let results):
-                let table = Table(columns: Table.columns(for: results, requested: settings.columns))
-                Output.lines(table.lines(for: results, width: width) + results.invalid.map(ChangeLines.invalid))
-            case .update(_, let changes):
-                Output.lines(ChangeLines.lines(changes))
-            case .error(let error):
-                Output.error(error.description)
-            }
-        }
-    }
-}
-

@@ -4,7 +4,14 @@ import JSONStore
 /// most common fields, each fitted to the width available, truncated with `…`.
 struct Table {
     /// The column names; the first is always `id`.
-    var columns: [String]
+    let columns: [String]
+    /// Each column's field, parsed once.
+    private let paths: [FieldPath]
+
+    init(columns: [String]) {
+        self.columns = columns
+        paths = columns.map(FieldPath.init)
+    }
 
     /// The most common top-level fields of `items` (at most `limit`), most common first,
     /// ties in the order first seen; or the requested columns.
@@ -42,7 +49,7 @@ struct Table {
 
     /// The cells of `item` for these columns.
     func cells(_ item: Item) -> [String] {
-        columns.map { $0 == "id" ? Display.escaped(item.id) : Self.cell(item[$0]) }
+        paths.map { $0.text == "id" ? Display.escaped(item.id) : Self.cell($0.value(in: item)) }
     }
 
     /// Column widths that fit `total` columns: natural widths, the widest shrunk first;
@@ -74,12 +81,15 @@ struct Table {
         return ([header] + rows).map { Self.line($0, widths) }
     }
 
-    /// One line of cells in these widths, trailing spaces trimmed.
+    /// One line of cells in these widths, with no trailing spaces (empty last cells leave
+    /// none behind).
     static func line(_ cells: [String], _ widths: [Int]) -> String {
         var parts: [String] = []
         for (i, width) in widths.enumerated() {
             parts.append(i == widths.count - 1 ? TextWidth.truncate(cells[i], to: width) : TextWidth.fit(cells[i], to: width))
         }
-        return parts.joined(separator: "  ")
+        var line = parts.joined(separator: "  ")
+        while line.last == " " { line.removeLast() }
+        return line
     }
 }

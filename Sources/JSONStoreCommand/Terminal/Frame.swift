@@ -77,12 +77,6 @@ struct Frame: Sendable {
         for col in max(0, from)..<min(width, to ?? width) { rows[row][col] = Cell(text: " ", style: style) }
     }
 
-    /// Changes the style of every cell of `row` with `change`.
-    mutating func restyle(row: Int, _ change: (inout Style) -> Void) {
-        guard row >= 0, row < height else { return }
-        for col in 0..<width { change(&rows[row][col].style) }
-    }
-
     /// The terminal bytes that draw `row` from its first column: text with as few style
     /// changes as the cells need, ending in a reset.
     func serialize(row: Int, color: Bool) -> String {

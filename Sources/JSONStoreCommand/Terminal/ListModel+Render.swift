@@ -17,7 +17,9 @@ extension ListModel {
         scroll(page: page)
         drawHeader(&frame)
         if let detail {
-            drawDetail(&frame, id: detail.id, scroll: detail.scroll, page: page)
+            drawDetail(&frame, detail, page: page)
+        } else if let picker {
+            drawPicker(&frame, picker, page: page)
         } else {
             drawList(&frame, page: page, now: now)
         }
@@ -35,6 +37,7 @@ extension ListModel {
         let invalid = invalidCount
         if invalid > 0 { parts.append("\(Self.number(invalid)) invalid") }
         parts.append(state.name)
+        if let sortDescription { parts.append("sort \(Display.escaped(sortDescription))") }
         if let lastChange { parts.append("last change \(lastChange)") }
         frame.put(parts.joined(separator: " · "), row: 0, column: 0, style: bar)
     }
@@ -44,14 +47,21 @@ extension ListModel {
         let bar = Style(reverse: true)
         frame.fill(row: row, style: bar)
         let text: String
-        if detail != nil {
+        if let notice {
+            frame.put(" " + notice, row: row, column: 0, style: Style(foreground: .yellow, reverse: true))
+            return
+        } else if let promptText {
+            text = promptText
+        } else if picker != nil {
+            text = " space show/hide  ↑↓ jk move  Enter apply  Esc cancel"
+        } else if detail != nil {
             text = " Esc back  ↑↓ scroll  q back  Ctrl-C quit"
         } else if editingFilter {
             text = " /" + Display.escaped(filter) + "▏  Enter keep  Esc clear"
         } else if !filter.isEmpty {
             text = " filter \"\(Display.escaped(filter))\": \(Self.number(visibleCount)) of \(Self.number(rowCount))  Esc clear  q quit"
         } else {
-            text = " q quit  ↑↓ jk move  PgUp PgDn  g G top/bottom  Enter show  / filter"
+            text = " q quit  ↑↓ move  / filter  s S sort  c columns  e edit  n new  d delete"
         }
         frame.put(text, row: row, column: 0, style: bar)
     }
@@ -110,19 +120,42 @@ extension ListModel {
         return false
     }
 
-    private func drawDetail(_ frame: inout Frame, id: String, scroll: Int, page: Int) {
-        guard let index = results.index(ofID: id) else {
-            frame.put("\(Display.escaped(id)) was deleted", row: 2, column: 2, style: Style(foreground: .red))
+    /// The file as it is on disk, with its error when it is invalid.
+    private func drawDetail(_ frame: inout Frame, _ file: FileView, page: Int) {
+        var title = Display.escaped(file.name)
+        if let error = fileError(file) {
+            title += file.id.flatMap { results.index(ofID: $0) } != nil
+                ? "  invalid: \(error.description) (the list shows the last valid value)"
+                : "  invalid: \(error.description)"
+        }
+        frame.put(title, row: 1, column: 1, style: Style(bold: true))
+        guard let lines = file.lines else {
+            frame.put("reading…", row: 2, column: 2, style: Style(dim: true))
             return
         }
-        let item = results[index]
-        var title = Display.escaped(item.fileName)
-        if let error = results.error(for: id) { title += "  (invalid now: \(error.description); showing the last valid value)" }
-        frame.put(title, row: 1, column: 1, style: Style(bold: true))
-        let json = Output.prettyJSON(.object(item.object))
-        let lines = json.split(separator: "\n", omittingEmptySubsequences: false).map { Display.escaped(String($0)) }
-        for (offset, line) in lines.dropFirst(min(scroll, max(0, lines.count - 1))).prefix(page).enumerated() {
+        if let problem = file.problem {
+            frame.put(Display.escaped(problem), row: 2, column: 2, style: Style(foreground: .red))
+            return
+        }
+        for (offset, line) in lines.dropFirst(min(file.scroll, max(0, lines.count - 1))).prefix(page).enumerated() {
             frame.put(line, row: 2 + offset, column: 2, style: Style())
+        }
+    }
+
+    /// The error of the file shown, if it is invalid now.
+    private func fileError(_ file: FileView) -> StoreError? {
+        if let id = file.id, let error = results.error(for: id) { return error }
+        return invalidRows.first { $0.name == file.name }?.error
+    }
+
+    /// The column picker: one line per field, `[2] title` for the second column shown.
+    private func drawPicker(_ frame: inout Frame, _ picker: ColumnPicker, page: Int) {
+        frame.put("Columns after the id, in the order chosen:", row: 1, column: 1, style: Style(bold: true))
+        let lines = picker.lines
+        let cursor = lines.firstIndex { $0.isCursor } ?? 0
+        let first = max(0, min(cursor - page + 1, lines.count - page))
+        for (offset, line) in lines.dropFirst(max(0, first)).prefix(page).enumerated() {
+            frame.put(Display.escaped(line.text), row: 2 + offset, column: 2, style: Style(reverse: line.isCursor))
         }
     }
 

@@ -5,8 +5,15 @@ import JSONStore
 struct ListModel {
     enum Highlight { case inserted, modified }
 
-    /// What a key press asks the program to do.
-    enum Action: Equatable { case none, quit }
+    /// What a key press asks the program to do: nothing more, quit, observe the store
+    /// again in the order `sort` now says, open a file of the store in the editor, create
+    /// an item and open it, or delete one.
+    enum Action: Equatable {
+        case none, quit, sort
+        case edit(file: String)
+        case create(id: String, template: JSONObject)
+        case delete(id: String)
+    }
 
     /// How long rows stay highlighted after they changed, in seconds.
     static let highlightDuration = 1.0
@@ -15,7 +22,18 @@ struct ListModel {
     static let overlayDelay = 0.15
 
     let storePath: String
-    let requestedColumns: [String]?
+    /// The columns asked for (`--columns`, or picked with `c`); `nil` for the most common
+    /// fields. Set through `relayColumns`.
+    var requestedColumns: [String]?
+    /// The order the results are observed in (`--sort`, or `s` and `S`); empty for by id.
+    var sort: [SortField]
+    /// The column picker, while it is open.
+    var picker: ColumnPicker?
+    /// A message for the footer until the next key (a field no item has, an edit that
+    /// failed).
+    var notice: String?
+    /// The question the footer asks (a new item's id, whether to delete), while it does.
+    var prompt: Prompt?
 
     private(set) var results = Results<Item>()
     private(set) var loaded = false
@@ -39,8 +57,11 @@ struct ListModel {
     private(set) var editingFilter = false
     /// The rows that match the filter, ascending; `nil` when there is no filter.
     private(set) var matches: [Int]?
-    /// The item shown whole, and how far it is scrolled.
-    private(set) var detail: (id: String, scroll: Int)?
+    /// The file shown whole (Enter), as it is on disk.
+    private(set) var detail: FileView?
+    /// The file the app is to read (again) for the detail view: set by Enter and by
+    /// changes that touch the file shown, cleared by `showFile`.
+    private(set) var fileToRead: String?
     /// Each row's text for the filter, laid out once and then kept up to date; `nil` until
     /// the filter or a background build needs it.
     private var searchIndex: SearchIndex?
@@ -54,9 +75,10 @@ struct ListModel {
     /// texts, while the results stay the same: a longer filter only needs to look at these.
     private var lastSearch: (needle: [UInt8], rows: [Int], texts: [[UInt8]])?
 
-    init(storePath: String, requestedColumns: [String]?) {
+    init(storePath: String, requestedColumns: [String]?, sort: [SortField] = []) {
         self.storePath = storePath
         self.requestedColumns = requestedColumns
+        self.sort = sort
     }
 
     var table: Table { Table(columns: columns) }
@@ -77,11 +99,7 @@ struct ListModel {
         case .initial(let results):
             self.results = results
             loaded = true
-            columns = Table.columns(for: results.prefix(1_000), requested: requestedColumns)
-            naturalWidths = columns.map { TextWidth.of($0.uppercased()) }
-            widen(with: results.prefix(1_000))
-            searchIndex = nil  // the columns, and so every row's text, may have changed
-            indexBuild = nil
+            layOutColumns()
         case .update(let results, let changes):
             update = (changes, self.results.count)
             self.results = results
@@ -91,6 +109,7 @@ struct ListModel {
                 highlights[UTF8Key(modification.new.id)] = (.modified, now + Self.highlightDuration)
             }
             widen(with: changes.inserted + changes.modified.map(\.new))
+            if let shown = detail?.name, Self.touches(changes, shown) { fileToRead = shown }
             let table = self.table
             searchIndex?.apply(changes, table: table)
             indexBuild?.changes.append(changes)
@@ -108,6 +127,26 @@ struct ListModel {
         } else if !filter.isEmpty {
             refilter()
         }
+        followSelection()
+    }
+
+    /// Chooses the columns (those asked for, or the most common fields of the first
+    /// thousand items) and their widths.
+    private mutating func layOutColumns() {
+        columns = Table.columns(for: results.prefix(1_000), requested: requestedColumns)
+        naturalWidths = columns.map { TextWidth.of($0.uppercased()) }
+        widen(with: results.prefix(1_000))
+        searchIndex = nil  // the columns, and so every row's text, may have changed
+        indexBuild = nil
+        lastSearch = nil
+    }
+
+    /// Shows `columns` (after the id), or the most common fields for `nil`: the rows'
+    /// text changes, so a filter is applied again.
+    mutating func relayColumns(_ columns: [String]?) {
+        requestedColumns = columns
+        layOutColumns()
+        if !filter.isEmpty { refilter() }
         followSelection()
     }
 
@@ -253,7 +292,7 @@ struct ListModel {
         }
         let found = retest.filter { SearchIndex.contains(index.text(of: $0.value, table: table), needle) }
             .keys.sorted()
-        matches = Self.merge(rows, found) + invalidRowMatches(needle)
+        matches = [Int].merge(rows, found) + invalidRowMatches(needle)
     }
 
     /// The rows of invalid files without an item (after the items' rows) that match.
@@ -261,36 +300,22 @@ struct ListModel {
         (results.count..<rowCount).filter { SearchIndex.contains(SearchIndex.fold(searchText($0)), needle) }
     }
 
-    /// Two ascending arrays of distinct rows as one.
-    private static func merge(_ a: [Int], _ b: [Int]) -> [Int] {
-        guard !b.isEmpty else { return a }
-        var merged: [Int] = []
-        merged.reserveCapacity(a.count + b.count)
-        var i = 0
-        var j = 0
-        while i < a.count || j < b.count {
-            if j == b.count || (i < a.count && a[i] < b[j]) {
-                merged.append(a[i])
-                i += 1
-            } else {
-                merged.append(b[j])
-                j += 1
-            }
-        }
-        return merged
-    }
-
     /// Handles a key; `page` is the number of rows on screen.
     mutating func handle(_ key: Key, page: Int) -> Action {
         if key == .interrupt { return .quit }
+        notice = nil
+        if picker != nil { return handlePicker(key) }
+        if prompt != nil { return handlePrompt(key) }
         if let shown = detail {
             switch key {
-            case .escape, .character("q"), .enter: detail = nil
-            case .up, .character("k"): detail = (shown.id, max(0, shown.scroll - 1))
-            case .down, .character("j"): detail = (shown.id, shown.scroll + 1)
-            case .pageUp: detail = (shown.id, max(0, shown.scroll - page))
-            case .pageDown: detail = (shown.id, shown.scroll + page)
-            case .home, .character("g"): detail = (shown.id, 0)
+            case .escape, .character("q"), .enter:
+                detail = nil
+                fileToRead = nil
+            case .up, .character("k"): detail?.scroll = max(0, shown.scroll - 1)
+            case .down, .character("j"): detail?.scroll = shown.scroll + 1
+            case .pageUp: detail?.scroll = max(0, shown.scroll - page)
+            case .pageDown: detail?.scroll = shown.scroll + page
+            case .home, .character("g"): detail?.scroll = 0
             default: break
             }
             return .none
@@ -320,11 +345,23 @@ struct ListModel {
         case .character("/"):
             editingFilter = true
             return .none
+        case .character("s"): return cycleSort()
+        case .character("S"): return reverseSort()
+        case .character("c"):
+            openPicker()
+            return .none
+        case .character("e"): return editSelected()
+        case .character("n"):
+            prompt = .newID("")
+            return .none
+        case .character("d"):
+            if let selectedID { prompt = .delete(selectedID) }
+            return .none
         case .escape:
             filter = ""
             refilter()
         case .enter:
-            if let id = selectedID { detail = (id, 0) }
+            openSelectedFile()
             return .none
         default:
             return .none
@@ -333,23 +370,47 @@ struct ListModel {
         return .none
     }
 
+    /// Shows the selected row's file, an item's or an invalid file's; the app reads it.
+    private mutating func openSelectedFile() {
+        guard let (name, id) = selectedFile else { return }
+        detail = FileView(name: name, id: id)
+        fileToRead = name
+    }
+
+    /// The selected row's file name and item id (an invalid file may have none).
+    var selectedFile: (name: String, id: String?)? {
+        guard visibleCount > 0 else { return nil }
+        let row = row(atVisible: selected)
+        if row < results.count { return (results[row].fileName, results[row].id) }
+        let file = invalidRows[row - results.count]
+        return (file.name, file.id)
+    }
+
+    /// The selected item, if the row is one.
+    var selectedItem: Item? {
+        guard visibleCount > 0 else { return nil }
+        let row = row(atVisible: selected)
+        return row < results.count ? results[row] : nil
+    }
+
+    /// Takes what reading `name` gave, if it is still the file shown.
+    mutating func showFile(_ name: String, _ outcome: Result<[UInt8]?, StoreError>) {
+        guard detail?.name == name else { return }
+        detail?.show(outcome)
+        if fileToRead == name { fileToRead = nil }
+    }
+
+    /// Whether `changes` touch the file `name`.
+    private static func touches(_ changes: ChangeSet<Item>, _ name: String) -> Bool {
+        changes.invalid.contains { $0.name == name } || changes.resolved.contains(name)
+            || changes.modified.contains { $0.new.fileName == name }
+            || changes.inserted.contains { $0.fileName == name } || changes.deleted.contains { $0.fileName == name }
+    }
+
     /// Moves the scroll position so the selection is on screen.
     mutating func scroll(page: Int) {
         if selected < top { top = selected }
         if selected >= top + page { top = selected - page + 1 }
         top = max(0, min(top, max(0, visibleCount - page)))
-    }
-}
-
-extension Array where Element == Int {
-    /// Where `value` is in this ascending array, found by binary search.
-    func position(ofAscending value: Int) -> Int? {
-        var low = 0
-        var high = count
-        while low < high {
-            let middle = (low + high) / 2
-            if self[middle] < value { low = middle + 1 } else { high = middle }
-        }
-        return low < count && self[low] == value ? low : nil
     }
 }

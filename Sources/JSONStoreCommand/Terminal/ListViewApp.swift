@@ -16,7 +16,13 @@ final class ListViewApp {
     private var model: ListModel
     private var screen: Screen
     private let terminal: TerminalSession
+    private let store: JSONStore
+    private let environment: [String: String]
+    /// The command as typed: its conditions, with the model's sort, make the query.
+    private let list: ListCommand
     private var tokens: [ObservationToken] = []
+    /// The observation of the results, replaced when the sort changes.
+    private var results: ObservationToken?
     private var input: DispatchSourceRead?
     private var spinner: DispatchSourceTimer?
     private var renderScheduled = false
@@ -24,19 +30,22 @@ final class ListViewApp {
     private var size = TerminalSession.size()
     private var lastRender = 0.0
 
-    static func start(_ store: JSONStore, _ settings: ListCommand.Settings, color: Bool) {
-        let app = ListViewApp(store: store, settings: settings, color: color)
+    static func start(_ store: JSONStore, _ settings: ListCommand, color: Bool, environment: [String: String]) {
+        let app = ListViewApp(store: store, settings: settings, color: color, environment: environment)
         current = app
-        app.run(store, settings.query)
+        app.run()
     }
 
-    private init(store: JSONStore, settings: ListCommand.Settings, color: Bool) {
-        model = ListModel(storePath: store.path, requestedColumns: settings.columns)
+    private init(store: JSONStore, settings: ListCommand, color: Bool, environment: [String: String]) {
+        model = ListModel(storePath: store.path, requestedColumns: settings.columns, sort: settings.sort)
         screen = Screen(color: color)
         terminal = TerminalSession()
+        self.store = store
+        self.environment = environment
+        list = settings
     }
 
-    private func run(_ store: JSONStore, _ query: Query) {
+    private func run() {
         Signals.handle([SIGINT, SIGTERM, SIGHUP], on: .main) { _ in
             MainActor.assumeIsolated { if let app = ListViewApp.current { app.quit() } }
         }
@@ -47,12 +56,7 @@ final class ListViewApp {
         input.setEventHandler { MainActor.assumeIsolated { ListViewApp.current?.readKeys() } }
         input.resume()
         self.input = input
-        tokens.append(store.observe(query) { [weak self] change in
-            guard let self else { return }
-            model.apply(change, now: Self.now(), clock: Self.clock())
-            buildSearchIndex()
-            requestRender()
-        })
+        observeResults(warn: true)
         tokens.append(store.observeState { [weak self] state in
             guard let self else { return }
             model.setState(state, now: Self.now())
@@ -60,6 +64,29 @@ final class ListViewApp {
             requestRender()
         })
         render()
+    }
+
+    /// Observes the results in the model's order; the first time, warns in the footer
+    /// about fields no item has.
+    private func observeResults(warn: Bool) {
+        var list = self.list
+        list.sort = model.sort
+        results?.invalidate()
+        var warned = !warn
+        results = store.observe(list.query) { [weak self] change in
+            guard let self else { return }
+            if !warned, case .initial(let results) = change {
+                warned = true
+                self.list.warnAboutUnknownFields(results, in: store) { [weak self] warnings in
+                    self?.model.notice = warnings.joined(separator: "; ")
+                    self?.requestRender()
+                }
+            }
+            model.apply(change, now: Self.now(), clock: Self.clock())
+            buildSearchIndex()
+            readFile()
+            requestRender()
+        }
     }
 
     private func resized() {
@@ -76,10 +103,82 @@ final class ListViewApp {
             return
         }
         let page = ListModel.page(height: size.height)
-        for key in Key.decode(Array(buffer[..<n])) where model.handle(key, page: page) == .quit {
-            quit()
+        for key in Key.decode(Array(buffer[..<n])) {
+            switch model.handle(key, page: page) {
+            case .none: break
+            case .quit: quit()
+            case .sort: observeResults(warn: false)
+            case .edit(let file): edit(file)
+            case .create(let id, let template): create(id, template)
+            case .delete(let id): delete(id)
+            }
         }
+        readFile()
         requestRender()
+    }
+
+    /// Opens the file `name` of the store in the editor, the terminal restored around it
+    /// as on exit. The main queue waits meanwhile: changes merge in the store's pipeline
+    /// and arrive as one update afterwards (the save among them).
+    private func edit(_ name: String) {
+        let command = ExternalEditor.command(environment: environment)
+        terminal.suspend()
+        let outcome = ExternalEditor.run(command, on: store.path + "/" + name)
+        terminal.resume()
+        size = TerminalSession.size()
+        screen.invalidate()
+        switch outcome {
+        case .failure(let error):
+            model.notice = "could not start the editor (\(Display.escaped(command))): \(error)"
+        case .success(let status) where status != 0:
+            model.notice = "the editor (\(Display.escaped(command))) exited with status \(status)"
+        case .success:
+            break
+        }
+        render()
+    }
+
+    /// Writes the new item `id` from `template` and opens it in the editor; if the
+    /// template comes back unchanged, the item is removed again, so `n` then quitting the
+    /// editor leaves nothing behind.
+    private func create(_ id: String, _ template: JSONObject) {
+        let name = id + ".json"
+        let written: [UInt8]?
+        do {
+            try store.put(id, template)
+            written = try store._fileBytes(named: name)
+        } catch {
+            model.notice = "\(error)"
+            return render()
+        }
+        edit(name)
+        if let written, (try? store._fileBytes(named: name)) == written {
+            _ = try? store.delete(id)
+            model.notice = "\(Display.escaped(id)) not created: the template was left as it was"
+            render()
+        }
+    }
+
+    /// Deletes the item `id`, after the footer's y/N.
+    private func delete(_ id: String) {
+        do {
+            if try !store.delete(id) { model.notice = CommandFailure.noItem(id, in: store.path) }
+        } catch {
+            model.notice = "\(error)"
+        }
+    }
+
+    /// Reads the file the detail view shows, when it is opened or a change touched it: one
+    /// file, within the store's size limit, opened so it cannot block or escape.
+    private func readFile() {
+        guard let name = model.fileToRead else { return }
+        let outcome: Result<[UInt8]?, StoreError>
+        do {
+            outcome = .success(try store._fileBytes(named: name))
+        } catch {
+            outcome = .failure(error)
+        }
+        model.showFile(name, outcome)
     }
 
     /// Lays out every row's text for the `/` filter on another thread, once a big store is
@@ -137,9 +236,10 @@ final class ListViewApp {
     }
 
     private func quit() -> Never {
+        results?.invalidate()
         for token in tokens { token.invalidate() }
         terminal.restore()
-        exit(ExitStatus.success)
+        exit(ExitCode.success.rawValue)
     }
 
     nonisolated static func now() -> Double {

@@ -1,0 +1,23 @@
+import JSONStore
+
+/// `jsonstore check`: every invalid file, with its line, column and reason.
+struct CheckCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "check", abstract: "validate every file; exit 1 if any is invalid",
+        discussion: """
+            Validates every file of the store and lists the problems on stdout \
+            (file:line:column: reason), then a count on stderr. Exit status 1 if there are any.
+            """)
+
+    init(_ arguments: Arguments) throws(UsageError) {
+        try arguments.expectNoPositionals()
+    }
+
+    func run(_ context: Context) throws {
+        let contents = try context.open().load()
+        Output.lines(contents.invalid.map(\.error.description))
+        let files = contents.items.count + contents.invalid.count
+        Output.error("\(files) files, \(contents.invalid.count) invalid")
+        if !contents.invalid.isEmpty { throw ExitCode.failure }
+    }
+}

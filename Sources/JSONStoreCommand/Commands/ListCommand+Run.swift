@@ -1,0 +1,70 @@
+import Dispatch
+import Glibc
+import JSONStore
+
+extension ListCommand {
+    func run(_ context: Context) throws {
+        var options = JSONStore.Options()
+        if let poll { options.watchMode = .polling(interval: poll) }
+        let store = try context.open(options: options)
+        let width = Self.tableWidth(context)
+        let format = self.format ?? .automatic(terminal: Output.isTerminal(STDOUT_FILENO))
+        guard follow else { return try printOnce(store, format: format, width: width) }
+        let terminal = Output.isTerminal(STDOUT_FILENO) && Output.isTerminal(STDIN_FILENO)
+            && (context.environment["TERM"] ?? "") != "dumb"
+        let color = context.color.enabled(environment: context.environment, terminal: true)
+        // The command runs on the main thread, which `dispatchMain()` then gives to the
+        // main queue: the followers live on the main actor.
+        MainActor.assumeIsolated {
+            if format.streams {
+                FollowJSON.start(store, self)
+            } else if terminal && format == .table {
+                ListViewApp.start(store, self, color: color, environment: context.environment)
+            } else {
+                FollowLines.start(store, self, format: format, width: width)
+            }
+        }
+        dispatchMain()
+    }
+
+    /// The width of a printed table: the terminal's, else $COLUMNS, else 80.
+    static func tableWidth(_ context: Context) -> Int {
+        if Output.isTerminal(STDOUT_FILENO) { return TerminalSession.size().width }
+        return context.environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? 80
+    }
+
+    func printOnce(_ store: JSONStore, format: ListFormat, width: Int) throws {
+        let contents = try store.load()
+        let items = query.apply(to: contents.items)
+        for warning in FieldPath.unknown(namedFields, in: contents.items) { Output.error(warning) }
+        let columns = Table.columns(for: items, requested: columns)
+        Output.lines(format.lines(for: items, columns: columns, headers: headers, width: width))
+        for invalid in contents.invalid { Output.error(invalid.error.description) }
+    }
+
+    /// Warns about the fields the options name that no item has, once the store's
+    /// initial results are in: on stderr, or to `deliver` (the list view's footer). The
+    /// results are filtered: when none is left, the fields are looked for in the whole
+    /// store, read again off the main queue.
+    @MainActor
+    func warnAboutUnknownFields(
+        _ results: Results<Item>, in store: JSONStore,
+        deliver: @escaping @MainActor ([String]) -> Void = { for warning in $0 { Output.error(warning) } }
+    ) {
+        let fields = namedFields
+        guard !fields.isEmpty else { return }
+        guard results.isEmpty, !conditions.isEmpty else {
+            let warnings = FieldPath.unknown(fields, in: results)
+            if !warnings.isEmpty { deliver(warnings) }
+            return
+        }
+        let deliverOnMain = { @Sendable (warnings: [String]) in
+            DispatchQueue.main.async { MainActor.assumeIsolated { deliver(warnings) } }
+        }
+        DispatchQueue.global(qos: .utility).async {
+            guard let items = try? store.load().items else { return }
+            let warnings = FieldPath.unknown(fields, in: items)
+            if !warnings.isEmpty { deliverOnMain(warnings) }
+        }
+    }
+}

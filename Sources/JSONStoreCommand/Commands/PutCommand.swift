@@ -1,0 +1,43 @@
+import JSONStore
+
+/// `jsonstore put ID [FILE|-]`: replaces or creates an item with a JSON object.
+struct PutCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "put", abstract: "replace an item with the JSON object in FILE or stdin",
+        arguments: "ID [FILE|-]",
+        discussion: """
+            Replaces (or creates) the item ID with the JSON object in FILE, or on stdin when \
+            FILE is - or missing. The object is validated first; the write is atomic.
+            """,
+        positionals: .idThenFile)
+
+    var id: String
+    /// The file to read, `nil` for stdin.
+    var file: String?
+
+    init(_ arguments: Arguments) throws(UsageError) {
+        let positionals = arguments.positionals
+        guard (1...2).contains(positionals.count) else {
+            throw UsageError(positionals.isEmpty ? "put needs an ID" : "put takes an ID and one FILE", command: "put")
+        }
+        id = positionals[0]
+        file = positionals.count == 2 && positionals[1] != "-" ? positionals[1] : nil
+    }
+
+    func run(_ context: Context) throws {
+        try ItemID.validate(id)
+        let name = file ?? "<stdin>"
+        let bytes = try InputFile.read(file, limit: JSONReader().maxSize)
+        let value: JSONValue
+        do {
+            value = try JSONReader().read(bytes)
+        } catch {
+            let location = "\(Display.escaped(name)):\(error.line):\(error.column)"
+            throw CommandFailure("\(location): \(Display.escaped(error.reason))")
+        }
+        guard case .object(let object) = value else {
+            throw CommandFailure("\(Display.escaped(name)): an item must be a JSON object, not \(value.typeName)")
+        }
+        try context.open().put(id, object)
+    }
+}

@@ -1,0 +1,20 @@
+import JSONStore
+
+/// The plain output of `list --follow` when stdout is not a terminal: one line per change.
+enum ChangeLines {
+    static func lines(_ changes: ChangeSet<Item>) -> [String] {
+        var out: [String] = []
+        for item in changes.deleted { out.append("DELETED \(Display.escaped(item.id))") }
+        for item in changes.inserted { out.append("ADDED \(Display.escaped(item.id))") }
+        let invalidNames = Set(changes.invalid.map(\.name))
+        for modification in changes.modified where !invalidNames.contains(modification.new.fileName) {
+            out.append("MODIFIED \(Display.escaped(modification.new.id))")
+        }
+        return out + changes.invalid.map(invalid)
+    }
+
+    /// `INVALID id: file:line:column: message`.
+    static func invalid(_ file: InvalidFile) -> String {
+        "INVALID \(Display.escaped(file.id ?? file.name)): \(file.error.description)"
+    }
+}

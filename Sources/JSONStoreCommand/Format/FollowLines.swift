@@ -1,0 +1,25 @@
+import JSONStore
+
+/// `list --follow` to a pipe or a dumb terminal: the listing (TSV, a table or ids), then
+/// one line per change.
+@MainActor
+enum FollowLines {
+    static var token: ObservationToken?
+
+    static func start(_ store: JSONStore, _ list: ListCommand, format: ListFormat, width: Int) {
+        Signals.exitOnInterrupt()
+        token = store.observe(list.query) { change in
+            switch change {
+            case .initial(let results):
+                list.warnAboutUnknownFields(results, in: store)
+                let columns = Table.columns(for: results, requested: list.columns)
+                let listing = format.lines(for: results, columns: columns, headers: list.headers, width: width)
+                Output.lines(listing + results.invalid.map(ChangeLines.invalid))
+            case .update(_, let changes):
+                Output.lines(ChangeLines.lines(changes))
+            case .error(let error):
+                Output.error(error.description)
+            }
+        }
+    }
+}

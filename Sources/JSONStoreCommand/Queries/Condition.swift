@@ -1,0 +1,110 @@
+import JSONStore
+
+/// One `--where`: a field, an operator and a value, as a person types it.
+///
+/// `status=todo`, `status!=done`, `priority>=2` (a number compares with numbers, as
+/// numbers; other text with strings, by their UTF-8 bytes), `title~tea` (a substring, case ignored), `tags` (the field is
+/// present), `!tags` (absent). A field holding an array matches when any element does
+/// (`tags=home`); `!=` matches exactly when `=` does not, items without the field too.
+struct Condition: Sendable, Equatable {
+    enum Operator: String, Sendable, CaseIterable {
+        case equal = "=", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">"
+        case greaterOrEqual = ">=", contains = "~", present, absent
+    }
+
+    let field: FieldPath
+    let op: Operator
+    /// The value compared with; empty for presence and absence.
+    let value: String
+
+    /// Parses `FIELD`, `!FIELD` or `FIELD OP VALUE`.
+    init(parsing text: String) throws(UsageError) {
+        let scalars = Array(text.unicodeScalars)
+        let operators: Set<Unicode.Scalar> = ["=", "!", "<", ">", "~"]
+        let start = scalars.first == "!" ? 1 : 0
+        guard let at = scalars[start...].firstIndex(where: operators.contains) else {
+            let name = String(String.UnicodeScalarView(scalars[start...]))
+            guard !name.isEmpty else { throw Self.error(text, "names no field") }
+            field = FieldPath(name)
+            op = start == 1 ? .absent : .present
+            value = ""
+            return
+        }
+        guard start == 0 else { throw Self.error(text, "mixes !FIELD with an operator") }
+        let two = at + 1 < scalars.count && scalars[at + 1] == "=" && scalars[at] != "=" && scalars[at] != "~"
+        let symbol = String(String.UnicodeScalarView(scalars[at..<(at + (two ? 2 : 1))]))
+        guard let op = Operator(rawValue: symbol) else { throw Self.error(text, "has no operator =, !=, <, <=, >, >= or ~") }
+        let name = String(String.UnicodeScalarView(scalars[..<at]))
+        guard !name.isEmpty else { throw Self.error(text, "names no field") }
+        field = FieldPath(name)
+        self.op = op
+        value = String(String.UnicodeScalarView(scalars[(at + symbol.unicodeScalars.count)...]))
+    }
+
+    private static func error(_ text: String, _ reason: String) -> UsageError {
+        UsageError(
+            "--where '\(Display.escaped(text))' \(reason) (FIELD=VALUE, FIELD!=VALUE, FIELD<VALUE, FIELD~TEXT, FIELD, !FIELD)",
+            command: "list")
+    }
+
+    /// Whether `item` satisfies the condition.
+    func matches(_ item: Item) -> Bool {
+        let member = field.value(in: item)
+        switch op {
+        case .present: return member != nil
+        case .absent: return member == nil
+        case .notEqual: return !(member.map { any($0, Self.equal) } ?? false)
+        case .equal: return member.map { any($0, Self.equal) } ?? false
+        case .contains:
+            let needle = value.lowercased()
+            return member.map { any($0) { element, _ in Self.text(element)?.lowercased().contains(needle) == true } } ?? false
+        case .less: return member.map { any($0) { Self.order($0, $1).map { $0 < 0 } ?? false } } ?? false
+        case .lessOrEqual: return member.map { any($0) { Self.order($0, $1).map { $0 <= 0 } ?? false } } ?? false
+        case .greater: return member.map { any($0) { Self.order($0, $1).map { $0 > 0 } ?? false } } ?? false
+        case .greaterOrEqual: return member.map { any($0) { Self.order($0, $1).map { $0 >= 0 } ?? false } } ?? false
+        }
+    }
+
+    /// Whether `test` holds for `member` or, for an array, for any of its elements.
+    private func any(_ member: JSONValue, _ test: (JSONValue, String) -> Bool) -> Bool {
+        if case .array(let elements) = member { return elements.contains { any($0, test) } }
+        return test(member, value)
+    }
+
+    /// Equality as typed: a string by its bytes, a number by value or text, a Boolean or
+    /// null by its literal.
+    private static func equal(_ member: JSONValue, _ text: String) -> Bool {
+        switch member {
+        case .string(let s): return UTF8Key.equal(s, text)
+        case .number(let n): return n.text == text || Double(text) == n.doubleValue
+        case .bool(let b): return String(b) == text
+        case .null: return text == "null"
+        default: return false
+        }
+    }
+
+    /// The member against the typed value: a number typed compares with numbers, as
+    /// numbers; other text with strings, by bytes. `nil` when they cannot be compared, so
+    /// `priority>2` never matches `"priority": "high"`.
+    private static func order(_ member: JSONValue, _ text: String) -> Int? {
+        let number = Double(text)
+        switch member {
+        case .number(let n):
+            guard let x = number else { return nil }
+            let y = n.doubleValue
+            return y < x ? -1 : (y > x ? 1 : 0)
+        case .string(let s) where number == nil: return UTF8Key.compare(s, text)
+        default: return nil
+        }
+    }
+
+    /// The text a substring is looked for in: strings, numbers and Booleans.
+    private static func text(_ member: JSONValue) -> String? {
+        switch member {
+        case .string(let s): s
+        case .number(let n): n.text
+        case .bool(let b): String(b)
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Glibc
+import JSONStore
+
+/// The editor the list view opens a file in: `$VISUAL`, else `$EDITOR`, else `vi`, run
+/// through `/bin/sh` (so `code --wait` works) in the foreground, with the signals this
+/// program ignores set back to their defaults for it.
+enum ExternalEditor {
+    /// The editor's command line, as the environment gives it.
+    static func command(environment: [String: String]) -> String {
+        for name in ["VISUAL", "EDITOR"] {
+            if let value = environment[name], !value.isEmpty { return value }
+        }
+        return "vi"
+    }
+
+    /// Runs `command` on `path` and waits for it; returns its exit status, or the error
+    /// that kept it from starting.
+    static func run(_ command: String, on path: String) -> Result<Int32, Errno> {
+        let arguments = ["/bin/sh", "-c", command + " \"$1\"", "jsonstore-editor", path]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGPIPE, SIGQUIT] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
+        var pid = pid_t()
+        let started = posix_spawn(&pid, "/bin/sh", nil, &attributes, &argv, environ)
+        guard started == 0 else { return .failure(Errno(rawValue: started)) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { return .failure(Errno(rawValue: errno)) }
+        }
+        // WIFEXITED / WEXITSTATUS, which Swift does not import.
+        return .success((status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F))
+    }
+}

@@ -1,0 +1,32 @@
+/// Rows as ascending arrays of indices: where a row is, and two such arrays as one.
+extension Array where Element == Int {
+    /// Where `value` is in this ascending array, found by binary search.
+    func position(ofAscending value: Int) -> Int? {
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if self[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low < count && self[low] == value ? low : nil
+    }
+
+    /// Two ascending arrays of distinct rows as one.
+    static func merge(_ a: [Int], _ b: [Int]) -> [Int] {
+        guard !b.isEmpty else { return a }
+        var merged: [Int] = []
+        merged.reserveCapacity(a.count + b.count)
+        var i = 0
+        var j = 0
+        while i < a.count || j < b.count {
+            if j == b.count || (i < a.count && a[i] < b[j]) {
+                merged.append(a[i])
+                i += 1
+            } else {
+                merged.append(b[j])
+                j += 1
+            }
+        }
+        return merged
+    }
+}
