@@ -36,6 +36,31 @@ enum DirectoryScan {
     }
 }
 
+extension DirectoryScan {
+    /// Calls `body` with every name in `directory` but `.` and `..`, as the NUL-terminated
+    /// bytes the directory holds (valid only during the call): no string is made.
+    static func forEachName(
+        in directory: FileDescriptor, _ body: (UnsafeBufferPointer<CChar>) -> Void
+    ) throws(Errno) {
+        let copy = try valueOrErrno { Syscall.dup(directory.rawValue) }
+        guard let stream = Syscall.fdopendir(copy) else {
+            let error = Errno.current
+            _ = Syscall.close(copy)
+            throw error
+        }
+        defer { _ = Syscall.closedir(stream) }
+        while let entry = Syscall.readdir(stream) {
+            withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+                let chars = raw.bindMemory(to: CChar.self)
+                let length = strnlen(chars.baseAddress!, chars.count)
+                let name = UnsafeBufferPointer(rebasing: chars[..<min(length + 1, chars.count)])
+                let dots = length <= 2 && name.prefix(length).allSatisfy { $0 == CChar(UInt8(ascii: ".")) }
+                if !dots { body(name) }
+            }
+        }
+    }
+}
+
 /// A store directory's listing sorted out: the ids of item files, and the names that are
 /// invalid by their name alone (an invalid id, bytes that are not UTF-8), by their bytes.
 struct StoreListing {

@@ -88,6 +88,14 @@ struct FileDescriptor: Hashable, Sendable {
         return FileStatus(buf)
     }
 
+    /// The status of the entry whose NUL-terminated name is `name`, not following a
+    /// symbolic link, with its change time; `nil` when it cannot be had (gone meanwhile).
+    func linkStatus(ofName name: UnsafeBufferPointer<CChar>) -> (FileStatus, timespec)? {
+        var buf = stat()
+        guard Syscall.fstatat(rawValue, name.baseAddress!, &buf, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+        return (FileStatus(buf), buf.st_ctim)
+    }
+
     /// Changes the file's permission bits.
     ///
     /// The corresponding C function is `fchmod`.

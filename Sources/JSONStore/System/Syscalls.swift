@@ -37,6 +37,9 @@ enum Syscall {
     static func fstatat(_ dir: CInt, _ path: String, _ buf: inout stat, _ flags: CInt) -> CInt {
         Glibc.fstatat(dir, path, &buf, flags)
     }
+    static func fstatat(_ dir: CInt, _ path: UnsafePointer<CChar>, _ buf: inout stat, _ flags: CInt) -> CInt {
+        Glibc.fstatat(dir, path, &buf, flags)
+    }
     static func fchmod(_ fd: CInt, _ mode: mode_t) -> CInt { Glibc.fchmod(fd, mode) }
     static func renameat(_ oldDir: CInt, _ old: String, _ newDir: CInt, _ new: String) -> CInt {
         Glibc.renameat(oldDir, old, newDir, new)

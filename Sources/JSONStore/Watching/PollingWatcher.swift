@@ -5,26 +5,25 @@ import Glibc
 /// (kind, size, modification and change times, inode) with the last listing.
 ///
 /// For network file systems, where inotify misses other machines' writes. Edits are seen
-/// up to one interval late; what changed is still decided by reading the files.
+/// up to two intervals late; what changed is still decided by reading the files.
+///
+/// Idle polls are cheap: the listing is kept as the directory's name bytes back to back
+/// (no string, no hash table), and while the names are the same as last time, each poll
+/// looks at every other entry's status in turn, so each entry's every second poll. When a
+/// name comes or goes, that poll looks at all of them and compares by name.
 ///
 /// `@unchecked Sendable`: its timer's handler holds it weakly, and that handler and every
 /// method run on the pipeline queue, which `poll()` checks with a `dispatchPrecondition`.
 final class PollingWatcher: DirectoryWatcher, @unchecked Sendable {
-    private struct Signature: Equatable {
-        var status: FileStatus
-        var changeTime: timespec
-
-        static func == (a: Signature, b: Signature) -> Bool {
-            a.status == b.status && a.changeTime.tv_sec == b.changeTime.tv_sec
-                && a.changeTime.tv_nsec == b.changeTime.tv_nsec
-        }
-    }
-
     private let path: String
     private let queue: DispatchQueue
     let control: SourceControl
     private let handler: @Sendable (WatchBatch) -> Void
-    private var last: [UTF8Key: Signature] = [:]
+    private var last = PollListing()
+    /// The directory's status when its names were last listed.
+    private var listedDirectory: FileStatus?
+    /// Which half of the entries the next idle poll looks at.
+    private var phase = 0
     private var gone = false
 
     init(path: String, interval: Double, queue: DispatchQueue,
@@ -36,65 +35,74 @@ final class PollingWatcher: DirectoryWatcher, @unchecked Sendable {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(10))
         control = SourceControl(timer)
-        last = (try? listing().get()) ?? [:]
+        if let dir = try? FileDescriptor.openDirectory(path) {
+            if var listing = try? PollListing(dir) {
+                listing.statusAll(in: dir)
+                last = listing
+            }
+            dir.close()
+        }
         timer.setEventHandler { [weak self] in
-            guard let batch = self?.poll(), !batch.isEmpty else { return }
+            guard let batch = self?.poll(everyEntry: false), !batch.isEmpty else { return }
             handler(batch)
         }
     }
 
-    /// Every entry's signature, or why the directory cannot be listed.
-    private func listing() -> Result<[UTF8Key: Signature], Errno> {
-        let dir: FileDescriptor
-        do {
-            dir = try FileDescriptor.openDirectory(path)
-        } catch {
-            return .failure(error)
-        }
-        defer { dir.close() }
-        let names: [DirectoryScan.Name]
-        do {
-            names = try DirectoryScan.names(in: dir)
-        } catch {
-            return .failure(error)
-        }
-        var result: [UTF8Key: Signature] = [:]
-        for case .text(let name) in names {
-            var buf = stat()
-            guard fstatat(dir.rawValue, name, &buf, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
-            result[UTF8Key(name)] = Signature(status: FileStatus(buf), changeTime: buf.st_ctim)
-        }
-        return .success(result)
-    }
-
-    private func poll() -> WatchBatch {
+    private func poll(everyEntry: Bool) -> WatchBatch {
         dispatchPrecondition(condition: .onQueue(queue))
         var batch = WatchBatch()
-        let current: [UTF8Key: Signature]
-        switch listing() {
-        case .success(let listed):
-            current = listed
-        case .failure(let error) where error == .noSuchFile || error == .notDirectory:
+        let dir: FileDescriptor
+        var current: PollListing
+        do throws(Errno) {
+            dir = try FileDescriptor.openDirectory(path)
+            do throws(Errno) {
+                let status = try dir.status()
+                if !everyEntry, status == listedDirectory, !Self.isRecent(status.modificationTime) {
+                    current = last  // no name came or went: no need to list them again
+                } else {
+                    current = try PollListing(dir)
+                    listedDirectory = status
+                }
+            } catch {
+                dir.close()
+                throw error
+            }
+        } catch let error where error == .noSuchFile || error == .notDirectory {
             if !gone {
                 gone = true
                 batch.directoryGone = true
             }
             return batch
-        case .failure:
+        } catch {
             // There but unreadable (permissions): the store looks and reports why.
             batch.directoryChanged = true
             return batch
         }
+        defer { dir.close() }
         gone = false
-        for (name, signature) in current where last[name] != signature { batch.readNow.insert(name) }
-        for name in last.keys where current[name] == nil { batch.readNow.insert(name) }
+        if current.hasSameNames(as: last) && !everyEntry {
+            phase ^= 1
+            for name in current.statusHalf(phase, in: dir, last: last) { batch.readNow.insert(name) }
+        } else {
+            current.statusAll(in: dir)
+            for name in current.differences(from: last) { batch.readNow.insert(name) }
+        }
         last = current
         return batch
     }
 
+    /// Whether `time` is within two seconds of now: a directory changed then may change
+    /// again within its clock's tick (a second, on some file systems) without its time
+    /// moving, so it is listed again until it is older.
+    private static func isRecent(_ time: timespec) -> Bool {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return now.tv_sec - time.tv_sec < 2
+    }
+
     func pollNow() {
         guard control.isRunning else { return }
-        let batch = poll()
+        let batch = poll(everyEntry: true)
         if !batch.isEmpty { handler(batch) }
     }
 }
