@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 import JSONStore
 
@@ -68,7 +68,7 @@ struct DemoCommand: Command {
             let id = "demo-\(Int.random(in: range))"
             if !others.contains(UTF8Key(id)) { ids.insert(id) }
         }
-        let updated = JSONValue.string(ISO8601DateFormatter().string(from: Date()))
+        let updated = JSONValue.string(Date().formatted(Date.ISO8601FormatStyle()))
         try store.write { tx in
             for id in existing { try tx.delete(id) }
             for id in ids {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import JSONStore
 
 /// `jsonstore list`: the items as a table, JSON, or live.
@@ -79,7 +79,7 @@ struct ListCommand: Command {
         for text in arguments.all("--where") { conditions.append(try Condition(parsing: text)) }
         for text in arguments.all("--sort") { sort += try SortField.parse(text) }
         if let text = arguments.value("--columns") {
-            let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            let names = text.split(separator: ",").map { String($0.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()) }
                 .filter { !$0.isEmpty }
             guard !names.isEmpty else { throw UsageError("--columns takes F,G,...", command: "list") }
             columns = names

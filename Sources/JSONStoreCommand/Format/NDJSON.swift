@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import JSONStore
 
 /// The NDJSON stream of `list --follow --json`: one JSON object per event, one per line.

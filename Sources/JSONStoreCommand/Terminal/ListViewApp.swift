@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Dispatch
 import Glibc
 import JSONStore
@@ -113,6 +113,7 @@ final class ListViewApp {
             case .delete(let id): delete(id)
             }
         }
+        buildSearchIndex()
         readFile()
         requestRender()
     }
@@ -183,8 +184,11 @@ final class ListViewApp {
 
     /// Lays out every row's text for the `/` filter on another thread, once a big store is
     /// loaded, and hands it to the model on the main queue.
+    /// Builds the search index off the main queue once the user opens the `/` filter (the
+    /// first key typed after `/` rarely comes before it is ready): a store that is only
+    /// watched does not hold every row's text twice.
     private func buildSearchIndex() {
-        guard let (results, table) = model.searchIndexToBuild() else { return }
+        guard model.editingFilter, let (results, table) = model.searchIndexToBuild() else { return }
         DispatchQueue.global(qos: .utility).async {
             let index = SearchIndex(results, table: table)
             DispatchQueue.main.async {
@@ -253,6 +257,7 @@ final class ListViewApp {
         var t = time(nil)
         var parts = tm()
         localtime_r(&t, &parts)
-        return String(format: "%02d:%02d:%02d", parts.tm_hour, parts.tm_min, parts.tm_sec)
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
     }
 }
