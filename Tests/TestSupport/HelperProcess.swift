@@ -28,23 +28,19 @@ public enum HelperProcess {
 
     /// The lines `pipe` carries, as they arrive, until it is closed.
     public static func lines(of pipe: Pipe) -> AnySequence<String> {
-        let handle = pipe.fileHandleForReading
-        var pending: [UInt8] = []
-        return AnySequence(AnyIterator {
-            while true {
-                if let newline = pending.firstIndex(of: 0x0A) {
-                    let line = String(decoding: pending[..<newline], as: UTF8.self)
-                    pending.removeSubrange(...newline)
-                    return line
-                }
-                let data = handle.availableData
-                if data.isEmpty {
-                    defer { pending.removeAll() }
-                    return pending.isEmpty ? nil : String(decoding: pending, as: UTF8.self)
-                }
-                pending += data
-            }
-        })
+        let reader = LineReader(pipe)
+        return AnySequence(AnyIterator { reader.next() })
+    }
+
+    /// Stops `process` with SIGTERM and waits for it, with SIGKILL if it has not exited
+    /// within `seconds`: a test never hangs on a process that ignores the signal.
+    public static func stop(_ process: Process, within seconds: Double = 10) {
+        guard process.isRunning else { return process.waitUntilExit() }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 
     /// Runs the worker to completion; returns its exit status and stdout.

@@ -235,19 +235,13 @@ struct CommandTests {
             process.standardOutput = pipe
             try process.run()
             // Wait for the third round's line (or give up after a minute), then SIGTERM.
-            let deadline = Date().addingTimeInterval(60)
-            var output = ""
-            let fd = pipe.fileHandleForReading.fileDescriptor
-            while !output.contains("round 3:"), Date() < deadline {
-                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                guard poll(&poller, 1, 1000) > 0 else { continue }
-                let chunk = pipe.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                output += String(decoding: chunk, as: UTF8.self)
-            }
+            let reader = LineReader(pipe)
+            _ = reader.next(until: { $0.hasPrefix("round 3:") }, within: 60)
             process.terminate()
-            output += String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            var lines = reader.lines
+            while let line = reader.next() { lines.append(line) }
             process.waitUntilExit()
+            let output = lines.map { $0 + "\n" }.joined()
             return (process.terminationStatus, output)
         }
         // Each round makes exactly the count it reports: distinct ids, none of another item.

@@ -100,22 +100,19 @@ struct ListCommandTests {
                 let pipe = Pipe()
                 process.standardOutput = pipe
                 try process.run()
-                defer {
-                    if process.isRunning { process.terminate() }
-                }
-                let reader = LineReader(pipe.fileHandleForReading)
-                let first = reader.next()  // the table's header, or the initial event
+                defer { HelperProcess.stop(process) }
+                let reader = LineReader(pipe)
+                let first = reader.next(within: 20)  // the table's header, or the initial event
                 let store = try JSONStore(directory: path)
                 try store.put("new", ["title": "New"])
-                _ = reader.next(until: { $0.contains("new") })
+                _ = reader.next(until: { $0.contains("new") }, within: 20)
                 try store.update("tea") { $0["status"] = "done" }
-                _ = reader.next(until: { $0.contains("tea") || $0.contains("\"modifications\":[2]") })
+                _ = reader.next(until: { $0.contains("tea") || $0.contains("\"modifications\":[2]") }, within: 20)
                 try FileManager.default.removeItem(atPath: path + "/bike.json")
-                _ = reader.next(until: { $0.contains("bike") && ($0.hasPrefix("DELETED") || $0.contains("deleted\":[{")) })
+                _ = reader.next(until: { $0.contains("bike") && ($0.hasPrefix("DELETED") || $0.contains("deleted\":[{")) }, within: 20)
                 try "{".write(toFile: path + "/taxes.json", atomically: false, encoding: .utf8)
-                _ = reader.next(until: { $0.contains("INVALID") || $0.contains("\"line\":1") })
-                process.terminate()
-                process.waitUntilExit()
+                _ = reader.next(until: { $0.contains("INVALID") || $0.contains("\"line\":1") }, within: 20)
+                HelperProcess.stop(process)
                 return ([first ?? ""] + reader.lines).joined(separator: "\n") + "\nstatus \(process.terminationStatus)"
             }
             if json {

@@ -145,13 +145,12 @@ struct QueryOptionTests {
                 process.standardOutput = out
                 process.standardError = err
                 try process.run()
-                let reader = LineReader(out.fileHandleForReading)
-                let errors = LineReader(err.fileHandleForReading)
-                let first = format == "json" ? reader.next() : [reader.next(), reader.next()].compactMap { $0 }.joined(separator: ",")
-                let warning = errors.next() ?? ""
-                process.terminate()
-                process.waitUntilExit()
-                return (first, warning)
+                defer { HelperProcess.stop(process) }
+                let (reader, errors) = (LineReader(out), LineReader(err))
+                let first = format == "json"
+                    ? reader.next(within: 20)
+                    : [reader.next(within: 20), reader.next(within: 20)].compactMap { $0 }.joined(separator: ",")
+                return (first, errors.next(within: 20) ?? "")
             }
             if format == "json" {
                 let event = try JSONValue(parsing: first ?? "")

@@ -57,10 +57,11 @@ struct KeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
         switch object[key.stringValue] {
-        case .number(let n)? where Int(n.text) != nil: return Int(n.text)
         case nil, .null?: return nil
-        default: return try child(key).decode(type)
+        case .number(let n)?: if let i = Int(n.text) { return i }
+        default: break
         }
+        return try child(key).decode(type)
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {

@@ -72,9 +72,7 @@ extension Results {
                 update.tree = shared
             } else if tree.sharesEntries {
                 // A file invalid since it appeared: the entries are no longer the results.
-                update.tree = ResultsTree(newSnapshot.entries.compactMap { _, entry in
-                    entry.item.map { item in (query.sortKey(item), item as! Element) }
-                })
+                update.tree = Results.initial(query, newSnapshot, coder: coder).tree
             }
         }
         let next = Results(

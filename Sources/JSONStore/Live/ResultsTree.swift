@@ -66,17 +66,18 @@ struct ResultsTree<Element: Sendable>: Sendable {
     /// Sets the element of `key`. Shared entries are left as they are: the results that
     /// share them take the next snapshot's entries whole (see `Results.applying`).
     mutating func updateValue(_ element: Element, forKey key: SortKey) {
-        guard case .own(var tree) = storage else { return }
-        storage = .entries(SortedTree())  // let go of the tree, so the edit copies nothing
-        tree.updateValue(element, forKey: key)
-        storage = .own(tree)
+        editOwnTree { $0.updateValue(element, forKey: key) }
     }
 
     /// Removes the element of `key`, as `updateValue` sets one.
     mutating func removeValue(forKey key: SortKey) {
+        editOwnTree { $0.removeValue(forKey: key) }
+    }
+
+    private mutating func editOwnTree(_ edit: (inout SortedTree<SortKey, Element>) -> Void) {
         guard case .own(var tree) = storage else { return }
-        storage = .entries(SortedTree())
-        tree.removeValue(forKey: key)
+        storage = .entries(SortedTree())  // let go of the tree, so the edit copies nothing
+        edit(&tree)
         storage = .own(tree)
     }
 

@@ -139,18 +139,17 @@ struct SortedTree<Key: Comparable & Hashable & Sendable, Value: Sendable>: Senda
     /// - Complexity: O(n): the treap of sorted keys is their Cartesian tree by priority,
     ///   built with one stack pass, then its nodes are made bottom-up.
     init(sortedDistinct elements: [(Key, Value)]) {
-        self.init(sortedDistinctCount: elements.count) { elements[$0] }
+        self.init(sortedDistinctCount: elements.count, key: { elements[$0].0 }, value: { elements[$0].1 })
     }
 
     /// Builds a tree from `count` elements given by position, whose keys are ascending
-    /// and distinct, with no array of the elements in between. `element` is called twice
-    /// for each position.
-    init(sortedDistinctCount n: Int, _ element: (Int) -> (Key, Value)) {
+    /// and distinct, with no array of the elements in between.
+    init(sortedDistinctCount n: Int, key: (Int) -> Key, value: (Int) -> Value) {
         guard n > 0 else {
             self.init()
             return
         }
-        let priorities = (0..<n).map { Self.priority(of: element($0).0) }
+        let priorities = (0..<n).map { Self.priority(of: key($0)) }
         var left = [Int32](repeating: -1, count: n)
         var right = [Int32](repeating: -1, count: n)
         var stack: [Int] = []
@@ -165,10 +164,10 @@ struct SortedTree<Key: Comparable & Hashable & Sendable, Value: Sendable>: Senda
         }
         func build(_ i: Int32) -> Node? {
             guard i >= 0 else { return nil }
-            let (key, value) = element(Int(i))
+            let i = Int(i)
             return Node(
-                key: key, value: value, priority: priorities[Int(i)],
-                left: build(left[Int(i)]), right: build(right[Int(i)]))
+                key: key(i), value: value(i), priority: priorities[i],
+                left: build(left[i]), right: build(right[i]))
         }
         self.init(root: build(Int32(stack[0])))
     }

@@ -64,14 +64,15 @@ struct StoreReducer: Sendable {
         }
         order.sort { UTF8Key.less(ids[$0], ids[$1]) }
         // Built straight from the outcomes: no second array of the whole store.
-        let entries = SortedTree<UTF8Key, Entry>(sortedDistinctCount: order.count) { k in
-            let i = order[k]
-            switch outcomes[i] {
-            case .item(let item): return (UTF8Key(ids[i]), Entry(item: item, error: nil))
-            case .invalid(let error): return (UTF8Key(ids[i]), Entry(item: nil, error: error))
-            case .missing: preconditionFailure("unreachable: missing files are not in the order")
-            }
-        }
+        let entries = SortedTree<UTF8Key, Entry>(
+            sortedDistinctCount: order.count, key: { UTF8Key(ids[order[$0]]) },
+            value: { k in
+                switch outcomes[order[k]] {
+                case .item(let item): Entry(item: item, error: nil)
+                case .invalid(let error): Entry(item: nil, error: error)
+                case .missing: preconditionFailure("unreachable: missing files are not in the order")
+                }
+            })
         working = StoreSnapshot(version: 1, entries: entries, invalid: invalid)
         published = working
         changedIDs.removeAll()

@@ -22,43 +22,59 @@ enum ItemFile {
     static func read(
         id: String, in directory: FileDescriptor, path: String, reader: JSONReader
     ) -> (Outcome, FileStatus?) {
-        let name = ItemID.fileName(id)
-        let file = join(path, name)
+        let file = join(path, ItemID.fileName(id))
+        let (read, status) = readBytes(
+            named: ItemID.fileName(id), in: directory, file: file, id: id, limit: reader.maxSize)
+        switch read {
+        case nil: return (.missing, nil)
+        case .failure(let error)?: return (.invalid(error), status)
+        case .success(let bytes)?: return (parse(bytes, id: id, file: file, reader: reader), status)
+        }
+    }
+
+    /// The bytes of the file `name` in `directory`, read safely: never through a symbolic
+    /// link (`O_NOFOLLOW`), never blocking on a FIFO (`O_NONBLOCK`), regular files only,
+    /// within `limit` bytes. `nil` when there is no such file; the status when it was had.
+    ///
+    /// - Parameters:
+    ///   - file: the file's path, for error messages.
+    ///   - id: the item's id, if the file is an item's, for error messages.
+    static func readBytes(
+        named name: String, in directory: FileDescriptor, file: String, id: String?, limit: Int
+    ) -> (Result<[UInt8], StoreError>?, FileStatus?) {
         let fd: FileDescriptor
         do {
             fd = try .open(name, relativeTo: directory, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
         } catch .noSuchFile {
-            return (.missing, nil)
+            return (nil, nil)
         } catch .tooManySymbolicLinks, .noSuchDeviceOrAddress {
             // ELOOP: a symlink (O_NOFOLLOW); ENXIO: a socket. lstat says which.
             let status = try? directory.linkStatus(of: name)
-            return (.invalid(notRegular(status?.kind ?? .symbolicLink, file: file, id: id)), status)
+            return (.failure(notRegular(status?.kind ?? .symbolicLink, file: file, id: id)), status)
         } catch {
-            return (.invalid(.system(error, "could not open", file: file, id: id)), nil)
+            return (.failure(.system(error, "could not open", file: file, id: id)), nil)
         }
         return fd.closeAfter { fd in
             let status: FileStatus
             do throws(Errno) {
                 status = try fd.status()
             } catch {
-                return (.invalid(.system(error, "could not stat", file: file, id: id)), nil)
+                return (.failure(.system(error, "could not stat", file: file, id: id)), nil)
             }
             guard status.kind == .regular else {
-                return (.invalid(notRegular(status.kind, file: file, id: id)), status)
+                return (.failure(notRegular(status.kind, file: file, id: id)), status)
             }
-            if status.size > reader.maxSize {
-                return (.invalid(tooLarge(status.size, limit: reader.maxSize, file: file, id: id)), status)
+            if status.size > limit {
+                return (.failure(tooLarge(status.size, limit: limit, file: file, id: id)), status)
             }
-            let bytes: [UInt8]
             do throws(Errno) {
-                guard let read = try fd.readAll(sizeHint: status.size, limit: reader.maxSize) else {
-                    return (.invalid(tooLarge(nil, limit: reader.maxSize, file: file, id: id)), status)
+                guard let bytes = try fd.readAll(sizeHint: status.size, limit: limit) else {
+                    return (.failure(tooLarge(nil, limit: limit, file: file, id: id)), status)
                 }
-                bytes = read
+                return (.success(bytes), status)
             } catch {
-                return (.invalid(.system(error, "could not read", file: file, id: id)), status)
+                return (.failure(.system(error, "could not read", file: file, id: id)), status)
             }
-            return (parse(bytes, id: id, file: file, reader: reader), status)
         }
     }
 
@@ -131,7 +147,7 @@ enum ItemFile {
             file: file, id: id)
     }
 
-    static func tooLarge(_ size: Int?, limit: Int, file: String, id: String) -> StoreError {
+    static func tooLarge(_ size: Int?, limit: Int, file: String, id: String?) -> StoreError {
         let actual = size.map { "is \(byteCount($0)), " } ?? ""
         return StoreError(
             code: .tooLarge, message: "\(actual)larger than the \(byteCount(limit)) limit for an item file",

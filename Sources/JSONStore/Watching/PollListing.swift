@@ -74,7 +74,7 @@ struct PollListing {
         var result: [UTF8Key: Signature?] = [:]
         result.reserveCapacity(starts.count)
         for i in starts.indices {
-            if let name = name(at: i) { result[name] = signatures.indices.contains(i) ? signatures[i] : nil }
+            if let name = name(at: i) { result[name] = signatures[i] }
         }
         return result
     }

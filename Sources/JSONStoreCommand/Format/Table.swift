@@ -21,8 +21,8 @@ struct Table {
         var count: [UTF8Key: Int] = [:]  // by the field name's bytes
         var order: [UTF8Key] = []
         for item in items {
-            for key in item.object.keys where key != "id" {
-                let field = UTF8Key(key)
+            for member in item.members where member.key != "id" {
+                let field = UTF8Key(member.key)
                 if count[field] == nil { order.append(field) }
                 count[field, default: 0] += 1
             }

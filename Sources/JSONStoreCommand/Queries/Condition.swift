@@ -16,19 +16,30 @@ struct Condition: Sendable, Equatable {
     let op: Operator
     /// The value compared with; empty for presence and absence.
     let value: String
+    /// `value` as a number, if it is one, and in lower case: worked out once, not for
+    /// every item.
+    private let number: Double?
+    private let needle: String
 
     /// Parses `FIELD`, `!FIELD` or `FIELD OP VALUE`.
     init(parsing text: String) throws(UsageError) {
+        (field, op, value) = try Self.parse(text)
+        number = Double(value)
+        needle = value.lowercased()
+    }
+
+    static func == (a: Condition, b: Condition) -> Bool {
+        a.field == b.field && a.op == b.op && a.value == b.value
+    }
+
+    private static func parse(_ text: String) throws(UsageError) -> (FieldPath, Operator, String) {
         let scalars = Array(text.unicodeScalars)
         let operators: Set<Unicode.Scalar> = ["=", "!", "<", ">", "~"]
         let start = scalars.first == "!" ? 1 : 0
         guard let at = scalars[start...].firstIndex(where: operators.contains) else {
             let name = String(String.UnicodeScalarView(scalars[start...]))
             guard !name.isEmpty else { throw Self.error(text, "names no field") }
-            field = FieldPath(name)
-            op = start == 1 ? .absent : .present
-            value = ""
-            return
+            return (FieldPath(name), start == 1 ? .absent : .present, "")
         }
         guard start == 0 else { throw Self.error(text, "mixes !FIELD with an operator") }
         let two = at + 1 < scalars.count && scalars[at + 1] == "=" && scalars[at] != "=" && scalars[at] != "~"
@@ -36,9 +47,7 @@ struct Condition: Sendable, Equatable {
         guard let op = Operator(rawValue: symbol) else { throw Self.error(text, "has no operator =, !=, <, <=, >, >= or ~") }
         let name = String(String.UnicodeScalarView(scalars[..<at]))
         guard !name.isEmpty else { throw Self.error(text, "names no field") }
-        field = FieldPath(name)
-        self.op = op
-        value = String(String.UnicodeScalarView(scalars[(at + symbol.unicodeScalars.count)...]))
+        return (FieldPath(name), op, String(String.UnicodeScalarView(scalars[(at + symbol.unicodeScalars.count)...])))
     }
 
     private static func error(_ text: String, _ reason: String) -> UsageError {
@@ -53,32 +62,32 @@ struct Condition: Sendable, Equatable {
         switch op {
         case .present: return member != nil
         case .absent: return member == nil
-        case .notEqual: return !(member.map { any($0, Self.equal) } ?? false)
-        case .equal: return member.map { any($0, Self.equal) } ?? false
-        case .contains:
-            let needle = value.lowercased()
-            return member.map { any($0) { element, _ in Self.text(element)?.lowercased().contains(needle) == true } } ?? false
-        case .less: return member.map { any($0) { Self.order($0, $1).map { $0 < 0 } ?? false } } ?? false
-        case .lessOrEqual: return member.map { any($0) { Self.order($0, $1).map { $0 <= 0 } ?? false } } ?? false
-        case .greater: return member.map { any($0) { Self.order($0, $1).map { $0 > 0 } ?? false } } ?? false
-        case .greaterOrEqual: return member.map { any($0) { Self.order($0, $1).map { $0 >= 0 } ?? false } } ?? false
+        case .equal: return any(member, equal)
+        case .notEqual: return !any(member, equal)
+        case .contains: return any(member) { Self.text($0)?.lowercased().contains(needle) == true }
+        case .less: return any(member) { order($0).map { $0 < 0 } ?? false }
+        case .lessOrEqual: return any(member) { order($0).map { $0 <= 0 } ?? false }
+        case .greater: return any(member) { order($0).map { $0 > 0 } ?? false }
+        case .greaterOrEqual: return any(member) { order($0).map { $0 >= 0 } ?? false }
         }
     }
 
-    /// Whether `test` holds for `member` or, for an array, for any of its elements.
-    private func any(_ member: JSONValue, _ test: (JSONValue, String) -> Bool) -> Bool {
+    /// Whether `test` holds for `member` or, for an array, for any of its elements;
+    /// false when there is no member.
+    private func any(_ member: JSONValue?, _ test: (JSONValue) -> Bool) -> Bool {
+        guard let member else { return false }
         if case .array(let elements) = member { return elements.contains { any($0, test) } }
-        return test(member, value)
+        return test(member)
     }
 
     /// Equality as typed: a string by its bytes, a number by value or text, a Boolean or
     /// null by its literal.
-    private static func equal(_ member: JSONValue, _ text: String) -> Bool {
+    private func equal(_ member: JSONValue) -> Bool {
         switch member {
-        case .string(let s): return UTF8Key.equal(s, text)
-        case .number(let n): return n.text == text || Double(text) == n.doubleValue
-        case .bool(let b): return String(b) == text
-        case .null: return text == "null"
+        case .string(let s): return UTF8Key.equal(s, value)
+        case .number(let n): return n.text == value || number == n.doubleValue
+        case .bool(let b): return String(b) == value
+        case .null: return value == "null"
         default: return false
         }
     }
@@ -86,14 +95,13 @@ struct Condition: Sendable, Equatable {
     /// The member against the typed value: a number typed compares with numbers, as
     /// numbers; other text with strings, by bytes. `nil` when they cannot be compared, so
     /// `priority>2` never matches `"priority": "high"`.
-    private static func order(_ member: JSONValue, _ text: String) -> Int? {
-        let number = Double(text)
+    private func order(_ member: JSONValue) -> Int? {
         switch member {
         case .number(let n):
             guard let x = number else { return nil }
             let y = n.doubleValue
             return y < x ? -1 : (y > x ? 1 : 0)
-        case .string(let s) where number == nil: return UTF8Key.compare(s, text)
+        case .string(let s) where number == nil: return UTF8Key.compare(s, value)
         default: return nil
         }
     }

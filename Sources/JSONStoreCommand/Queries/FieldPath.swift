@@ -26,7 +26,7 @@ struct FieldPath: Hashable, Sendable, CustomStringConvertible {
         if text == "id" { return .string(item.id) }
         if let member = item[text] { return member }
         guard isNested else { return nil }
-        return Self.follow(components[...], in: .object(item.object))
+        return Self.follow(components[...], in: .object(item.members))
     }
 
     private static func follow(_ path: ArraySlice<String>, in value: JSONValue) -> JSONValue? {

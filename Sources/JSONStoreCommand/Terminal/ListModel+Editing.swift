@@ -66,7 +66,7 @@ extension ListModel {
     static func template(from item: Item?) -> JSONObject {
         guard let item else { return ["title": ""] }
         var template = JSONObject()
-        for member in item.object where member.key != "id" {
+        for member in item.members where member.key != "id" {
             switch member.value {
             case .string: template[member.key] = ""
             case .number: template[member.key] = 0

@@ -182,11 +182,9 @@ final class ListViewApp {
         model.showFile(name, outcome)
     }
 
-    /// Lays out every row's text for the `/` filter on another thread, once a big store is
-    /// loaded, and hands it to the model on the main queue.
     /// Builds the search index off the main queue once the user opens the `/` filter (the
     /// first key typed after `/` rarely comes before it is ready): a store that is only
-    /// watched does not hold every row's text twice.
+    /// watched does not hold every row's text twice. The model takes it on the main queue.
     private func buildSearchIndex() {
         guard model.editingFilter, let (results, table) = model.searchIndexToBuild() else { return }
         DispatchQueue.global(qos: .utility).async {
