@@ -28,7 +28,7 @@ extension JSONStore {
             case .missing: continue  // removed since the listing
             }
         }
-        items.sort { UTF8Key.less($0.id, $1.id) }
+        // The listing's ids are sorted, and the outcomes come in their order.
         invalid.sort { UTF8Key.less($0.name, $1.name) }
         return StoreContents(items: items, invalid: invalid)
     }

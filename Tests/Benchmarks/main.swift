@@ -28,6 +28,9 @@ import JSONStoreCommand
 //                                     an item) to an untyped and a typed observer's
 //                                     callback, in a store of 1,000 items and one of N,
 //                                     edits alternating between them.
+//   jsonstore-bench floor DIR THREADS 1  the read floor of `list`: read every file of DIR
+//                                     and write it to stdout (THREADS > 1: read on that
+//                                     many threads, writing nothing).
 //   jsonstore-bench write DIR N RUNS  writing N new items: one batch synced with one syncfs,
 //                                     the same batch with an fsync per file, and N single
 //                                     puts, alternating, each into a fresh directory.
@@ -97,6 +100,10 @@ if arguments[1] == "render" {
 }
 if arguments[1] == "write" {
     try benchWrite(directory: arguments[2], count: n, runs: runs)
+    exit(0)
+}
+if arguments[1] == "floor" {
+    readFloor(directory: arguments[2], threads: n)
     exit(0)
 }
 if arguments[1] == "live" {

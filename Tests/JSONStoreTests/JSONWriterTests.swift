@@ -51,4 +51,50 @@ struct JSONWriterTests {
         #expect(try JSONReader().read(JSONWriter.pretty(value)) == value)
         #expect(try JSONReader().read(JSONWriter.compact(value)) == value)
     }
+
+    @Test("every character next to an escaped range is escaped or copied as it should be")
+    func escapingBoundaries() throws {
+        // Scalars on both sides of each escaped range, and ones sharing their lead bytes.
+        let palette: [UInt32] = [
+            0x00, 0x08, 0x0C, 0x1F, 0x20, 0x22, 0x5C, 0x7E, 0x7F, 0x80, 0x9B, 0x9F, 0xA0, 0xBF,
+            0xC2, 0xE9, 0x100, 0x2027, 0x2028, 0x2029, 0x202A, 0x20AC, 0x1F600,
+        ]
+        var random = SeededRandom(seed: 7)
+        for _ in 0..<500 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...12, using: &random) {
+                text.unicodeScalars.append(Unicode.Scalar(palette.randomElement(using: &random)!)!)
+            }
+            for strict in [false, true] {
+                let written = JSONWriter.compact(.string(text), escapingUnicodeLineBreaks: strict)
+                #expect(try JSONReader().read(written) == .string(text), "\(Array(text.utf8))")
+                let escaped: (Unicode.Scalar) -> Bool = {
+                    $0.value < 0x20
+                        || strict && ((0x7F...0x9F).contains($0.value) || [0x2028, 0x2029].contains($0.value))
+                }
+                let output = String(decoding: written, as: UTF8.self)
+                #expect(!output.unicodeScalars.contains(where: escaped), "\(output)")
+                let kept = text.unicodeScalars.filter { !escaped($0) && $0 != "\"" && $0 != "\\" }
+                #expect(kept.allSatisfy { output.unicodeScalars.contains($0) })
+            }
+        }
+    }
+
+    @Test("an item is written as its object would be, the id first when the file has none")
+    func items() {
+        let fingerprint = Fingerprint([UInt8]())
+        let withoutID = Item(id: "a\u{2028}", object: ["title": "x", "n": [1, 2]], fingerprint: fingerprint)
+        let withID = Item(id: "b", object: ["title": "y", "id": "b"], fingerprint: fingerprint)
+        let empty = Item(id: "c", object: [:], fingerprint: fingerprint)
+        for item in [withoutID, withID, empty] {
+            for strict in [false, true] {
+                var compact: [UInt8] = []
+                JSONWriter.appendItem(item, to: &compact, escapingUnicodeLineBreaks: strict)
+                #expect(compact == JSONWriter.compact(.object(item.object), escapingUnicodeLineBreaks: strict))
+                var pretty: [UInt8] = []
+                JSONWriter.appendItem(item, to: &pretty, pretty: true, escapingUnicodeLineBreaks: strict)
+                #expect(pretty + [0x0A] == JSONWriter.pretty(.object(item.object), escapingUnicodeLineBreaks: strict))
+            }
+        }
+    }
 }

@@ -9,7 +9,9 @@ struct NDJSONTests {
         // Enough items for several 64 KiB pieces, with text that must be escaped.
         let (results, _) = makeResults(3000) { "Task \($0) \u{2028} \"quoted\" \u{1B}[2J" }
         var pieces: [[UInt8]] = []
-        NDJSON.writeInitial(results) { pieces.append($0) }
+        var out = OutputBuffer { pieces.append($0) }
+        NDJSON.writeInitial(results, to: &out)
+        out.flush()
         #expect(pieces.count > 1)
         #expect(pieces.dropLast().allSatisfy { $0.count >= 1 << 16 })
         let whole = NDJSON.event(.initial(results))

@@ -47,6 +47,22 @@ public enum JSONWriter {
         write(value, into: &out, indent: 0, pretty: false, strict: escapingUnicodeLineBreaks)
     }
 
+    /// Appends `item`'s object to `out`, its `"id"` first when the file has none, as
+    /// `item.object` would be written but without making that object.
+    ///
+    /// - Parameters:
+    ///   - pretty: pretty-printed, nested at `indent` levels, without a trailing newline;
+    ///     else compact.
+    package static func appendItem(
+        _ item: Item, to out: inout [UInt8], pretty: Bool = false, indent: Int = 0,
+        escapingUnicodeLineBreaks: Bool = false
+    ) {
+        let id = item.members["id"] == nil ? item.id : nil
+        writeObject(
+            item.members, id: id, into: &out, indent: indent, pretty: pretty,
+            strict: escapingUnicodeLineBreaks)
+    }
+
     private static func write(
         _ value: JSONValue, into out: inout [UInt8], indent: Int, pretty: Bool,
         strict: Bool = false
@@ -54,7 +70,7 @@ public enum JSONWriter {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-        case .number(let n): out.append(contentsOf: n.text.utf8)
+        case .number(let n): appendUTF8(n.text, to: &out)
         case .string(let s): writeString(s, into: &out, strict: strict)
         case .array(let elements):
             guard !elements.isEmpty else { return out.append(contentsOf: "[]".utf8) }
@@ -67,19 +83,36 @@ public enum JSONWriter {
             newline(&out, indent, pretty)
             out.append(UInt8(ascii: "]"))
         case .object(let object):
-            guard !object.isEmpty else { return out.append(contentsOf: "{}".utf8) }
-            out.append(UInt8(ascii: "{"))
-            for (k, member) in object.members.enumerated() {
-                if k > 0 { out.append(UInt8(ascii: ",")) }
-                newline(&out, indent + 1, pretty)
-                writeString(member.key, into: &out, strict: strict)
-                out.append(UInt8(ascii: ":"))
-                if pretty { out.append(UInt8(ascii: " ")) }
-                write(member.value, into: &out, indent: indent + 1, pretty: pretty, strict: strict)
-            }
-            newline(&out, indent, pretty)
-            out.append(UInt8(ascii: "}"))
+            writeObject(object, id: nil, into: &out, indent: indent, pretty: pretty, strict: strict)
         }
+    }
+
+    /// Writes `object`, with a member `"id": id` first when `id` is given.
+    private static func writeObject(
+        _ object: JSONObject, id: String?, into out: inout [UInt8], indent: Int, pretty: Bool,
+        strict: Bool
+    ) {
+        guard !object.isEmpty || id != nil else { return out.append(contentsOf: "{}".utf8) }
+        out.append(UInt8(ascii: "{"))
+        var first = true
+        func key(_ key: String) {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            newline(&out, indent + 1, pretty)
+            writeString(key, into: &out, strict: strict)
+            out.append(UInt8(ascii: ":"))
+            if pretty { out.append(UInt8(ascii: " ")) }
+        }
+        if let id {
+            key("id")
+            writeString(id, into: &out, strict: strict)
+        }
+        for member in object.members {
+            key(member.key)
+            write(member.value, into: &out, indent: indent + 1, pretty: pretty, strict: strict)
+        }
+        newline(&out, indent, pretty)
+        out.append(UInt8(ascii: "}"))
     }
 
     private static func newline(_ out: inout [UInt8], _ indent: Int, _ pretty: Bool) {
@@ -88,39 +121,69 @@ public enum JSONWriter {
         out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
     }
 
+    private static func appendUTF8(_ s: String, to out: inout [UInt8]) {
+        UTF8Key.withBytes(s) { out.append(contentsOf: $0) }
+    }
+
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
+    /// Writes `s` quoted, escaping the quote, the backslash and control characters (with
+    /// `strict`, also U+007F to U+009F, U+2028 and U+2029). Runs of bytes that need no
+    /// escape are copied whole.
     private static func writeString(_ s: String, into out: inout [UInt8], strict: Bool) {
         out.append(UInt8(ascii: "\""))
-        if !strict {
-            for byte in s.utf8 {
-                switch byte {
-                case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
-                case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
-                case 0x0A: out.append(contentsOf: "\\n".utf8)
-                case 0x0D: out.append(contentsOf: "\\r".utf8)
-                case 0x09: out.append(contentsOf: "\\t".utf8)
-                case 0x08: out.append(contentsOf: "\\b".utf8)
-                case 0x0C: out.append(contentsOf: "\\f".utf8)
-                case 0x00..<0x20: unicodeEscape(UInt32(byte), into: &out)
-                default: out.append(byte)
+        UTF8Key.withBytes(s) { bytes in
+            var start = 0
+            var i = 0
+            while i < bytes.count {
+                let (width, scalar) = escape(in: bytes, at: i, strict: strict)
+                guard width > 0 else {
+                    i += 1
+                    continue
                 }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+                writeEscape(scalar, into: &out, strict: strict)
+                i += width
+                start = i
             }
-        } else {
-            for scalar in s.unicodeScalars {
-                switch scalar.value {
-                case 0x22: out.append(contentsOf: "\\\"".utf8)
-                case 0x5C: out.append(contentsOf: "\\\\".utf8)
-                case 0x0A: out.append(contentsOf: "\\n".utf8)
-                case 0x0D: out.append(contentsOf: "\\r".utf8)
-                case 0x09: out.append(contentsOf: "\\t".utf8)
-                case 0x00..<0x20, 0x7F...0x9F, 0x2028, 0x2029:
-                    unicodeEscape(scalar.value, into: &out)
-                default: out.append(contentsOf: String(scalar).utf8)
-                }
-            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// The length in bytes of the character at `i` and its scalar, when it must be escaped;
+    /// a width of 0 when the byte is copied as it is.
+    @inline(__always)
+    private static func escape(in bytes: UnsafeBufferPointer<UInt8>, at i: Int, strict: Bool)
+        -> (width: Int, scalar: UInt32)
+    {
+        let byte = bytes[i]
+        if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            return (1, UInt32(byte))
+        }
+        guard strict, byte >= 0x7F else { return (0, 0) }
+        switch byte {
+        case 0x7F: return (1, 0x7F)
+        case 0xC2 where i + 1 < bytes.count && bytes[i + 1] < 0xA0:
+            return (2, UInt32(bytes[i + 1]))  // U+0080 to U+009F: C2 80 to C2 9F
+        case 0xE2 where i + 2 < bytes.count && bytes[i + 1] == 0x80
+            && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9):
+            return (3, 0x2000 | UInt32(bytes[i + 2] & 0x3F))  // U+2028, U+2029: E2 80 A8/A9
+        default: return (0, 0)
+        }
+    }
+
+    private static func writeEscape(_ scalar: UInt32, into out: inout [UInt8], strict: Bool) {
+        switch scalar {
+        case 0x22: out.append(contentsOf: "\\\"".utf8)
+        case 0x5C: out.append(contentsOf: "\\\\".utf8)
+        case 0x0A: out.append(contentsOf: "\\n".utf8)
+        case 0x0D: out.append(contentsOf: "\\r".utf8)
+        case 0x09: out.append(contentsOf: "\\t".utf8)
+        case 0x08 where !strict: out.append(contentsOf: "\\b".utf8)
+        case 0x0C where !strict: out.append(contentsOf: "\\f".utf8)
+        default: unicodeEscape(scalar, into: &out)
+        }
     }
 
     private static func unicodeEscape(_ value: UInt32, into out: inout [UInt8]) {

@@ -153,7 +153,13 @@ public struct Query: Sendable {
     ///
     /// - Complexity: O(n log n).
     public func apply<S: Sequence>(to items: S) -> [Item] where S.Element == Item {
-        items.filter(includes).sorted { sortKey($0) < sortKey($1) }
+        var selected = predicates.isEmpty ? Array(items) : items.filter(includes)
+        if order == .id {
+            selected.sort { UTF8Key.less($0.id, $1.id) }  // one pass when sorted already
+        } else {
+            selected.sort { sortKey($0) < sortKey($1) }
+        }
+        return selected
     }
 
     /// Whether `item` belongs in the results.

@@ -48,6 +48,8 @@ enum DirectoryScan {
 /// A store directory's listing sorted out: the ids of item files, and the names that are
 /// invalid by their name alone (an invalid id, bytes that are not UTF-8), by their bytes.
 struct StoreListing {
+    /// The ids of the item files, sorted by their bytes: read in this order, the files'
+    /// outcomes come out in the store's order and need no sort of their own.
     var ids: [String] = []
     var badNames: [UTF8Key: InvalidFile] = [:]
 
@@ -67,6 +69,7 @@ struct StoreListing {
                 }
             }
         }
+        ids.sort(by: UTF8Key.less)
     }
 }
 

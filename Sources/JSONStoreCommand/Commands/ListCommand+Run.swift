@@ -37,8 +37,10 @@ extension ListCommand {
         let contents = try store.load()
         let items = query.apply(to: contents.items)
         for warning in FieldPath.unknown(namedFields, in: contents.items) { Output.error(warning) }
-        let columns = Table.columns(for: items, requested: columns)
-        Output.lines(format.lines(for: items, columns: columns, headers: headers, width: width))
+        let columns = format.hasColumns ? Table.columns(for: items, requested: columns) : ["id"]
+        var out = OutputBuffer.standardOutput()
+        format.write(items, columns: columns, headers: headers, width: width, to: &out)
+        out.flush()
         for invalid in contents.invalid { Output.error(invalid.error.description) }
     }
 

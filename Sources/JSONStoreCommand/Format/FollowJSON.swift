@@ -14,7 +14,9 @@ enum FollowJSON {
             if case .initial(let results) = change {
                 list.warnAboutUnknownFields(results, in: store)
                 lastState = "live"
-                NDJSON.writeInitial(results) { var bytes = $0; Output.writeAll(fd: STDOUT_FILENO, &bytes) }
+                var out = OutputBuffer.standardOutput()
+                NDJSON.writeInitial(results, to: &out)
+                out.flush()
             } else {
                 Output.out(NDJSON.event(change))
             }

@@ -12,9 +12,11 @@ enum FollowLines {
             switch change {
             case .initial(let results):
                 list.warnAboutUnknownFields(results, in: store)
-                let columns = Table.columns(for: results, requested: list.columns)
-                let listing = format.lines(for: results, columns: columns, headers: list.headers, width: width)
-                Output.lines(listing + results.invalid.map(ChangeLines.invalid))
+                let columns = format.hasColumns ? Table.columns(for: results, requested: list.columns) : ["id"]
+                var out = OutputBuffer.standardOutput()
+                format.write(results, columns: columns, headers: list.headers, width: width, to: &out)
+                for invalid in results.invalid { out.line(ChangeLines.invalid(invalid)) }
+                out.flush()
             case .update(_, let changes):
                 Output.lines(ChangeLines.lines(changes))
             case .error(let error):

@@ -14,35 +14,46 @@ enum ListFormat: String, CaseIterable {
     /// Whether `list --follow` in this format is the NDJSON stream.
     var streams: Bool { self == .json || self == .ndjson }
 
-    /// The lines that print `items`, each without its newline (JSON's pretty array is
-    /// several lines, returned as one string with newlines inside).
+    /// Whether the format shows columns (the others show whole items, or ids).
+    var hasColumns: Bool { self == .table || self == .tsv }
+
+    /// Writes the listing of `items` to `out`, each line with its newline.
     ///
     /// - Parameters:
     ///   - columns: the columns, `id` first (tables and TSV).
     ///   - headers: whether tables and TSV start with a line of column names.
     ///   - width: the width a table is fitted to.
-    func lines<C: Collection>(for items: C, columns: [String], headers: Bool, width: Int) -> [String]
-    where C.Element == Item {
+    func write<C: Collection>(
+        _ items: C, columns: [String], headers: Bool, width: Int, to out: inout OutputBuffer
+    ) where C.Element == Item {
         switch self {
         case .table:
             let lines = Table(columns: columns).lines(for: items, width: width)
-            return headers ? lines : Array(lines.dropFirst())
+            for line in lines.dropFirst(headers ? 0 : 1) { out.line(line) }
         case .tsv:
             let table = Table(columns: columns)
-            let rows = items.map { table.cells($0).joined(separator: "\t") }
-            return headers ? [columns.map(Display.escaped).joined(separator: "\t")] + rows : rows
+            if headers { out.line(columns.map(Display.escaped).joined(separator: "\t")) }
+            for item in items { out.line(table.cells(item).joined(separator: "\t")) }
         case .json:
-            var text = Output.prettyJSON(NDJSON.items(items))
-            if text.hasSuffix("\n") { text.removeLast() }
-            return [text]
+            // The pretty array `JSONWriter.pretty` would make of the items' objects.
+            guard !items.isEmpty else { return out.line("[]") }
+            for (n, item) in items.enumerated() {
+                out.append { bytes in
+                    bytes.append(contentsOf: (n == 0 ? "[\n  " : ",\n  ").utf8)
+                    JSONWriter.appendItem(
+                        item, to: &bytes, pretty: true, indent: 1, escapingUnicodeLineBreaks: true)
+                }
+            }
+            out.line("\n]")
         case .ndjson:
-            return items.map { item in
-                var line = NDJSON.line(item.object)
-                line.removeLast()
-                return line
+            for item in items {
+                out.append { bytes in
+                    JSONWriter.appendItem(item, to: &bytes, escapingUnicodeLineBreaks: true)
+                    bytes.append(0x0A)
+                }
             }
         case .ids:
-            return items.map { Display.escaped($0.id) }
+            for item in items { out.line(Display.escaped(item.id)) }
         }
     }
 }

@@ -25,7 +25,9 @@ enum NDJSON {
         switch change {
         case .initial(let results):
             var bytes: [UInt8] = []
-            writeInitial(results) { bytes += $0 }
+            var out = OutputBuffer { bytes += $0 }
+            writeInitial(results, to: &out)
+            out.flush()
             return String(decoding: bytes, as: UTF8.self)
         case .update(let results, let changes):
             let ints = { (values: [Int]) in JSONValue.array(values.map { .number(JSONNumber($0)) }) }
@@ -45,23 +47,21 @@ enum NDJSON {
         }
     }
 
-    /// Writes the initial event with `write`, in pieces of about 64 KiB: the items of a
-    /// large store are never built as one string.
-    static func writeInitial(_ results: Results<Item>, _ write: ([UInt8]) -> Void) {
-        var buffer = Array(#"{"event":"initial","version":\#(results.version),"items":["#.utf8)
-        buffer.reserveCapacity(1 << 16)
+    /// Writes the initial event to `out`: the items of a large store are never built as
+    /// one string.
+    static func writeInitial(_ results: Results<Item>, to out: inout OutputBuffer) {
+        out.append { $0.append(contentsOf: #"{"event":"initial","version":\#(results.version),"items":["#.utf8) }
         for (n, item) in results.enumerated() {
-            if n > 0 { buffer.append(UInt8(ascii: ",")) }
-            JSONWriter.appendCompact(.object(item.object), to: &buffer, escapingUnicodeLineBreaks: true)
-            if buffer.count >= 1 << 16 {
-                write(buffer)
-                buffer.removeAll(keepingCapacity: true)
+            out.append { bytes in
+                if n > 0 { bytes.append(UInt8(ascii: ",")) }
+                JSONWriter.appendItem(item, to: &bytes, escapingUnicodeLineBreaks: true)
             }
         }
-        buffer.append(contentsOf: #"],"invalid":"#.utf8)
-        JSONWriter.appendCompact(invalid(results.invalid), to: &buffer, escapingUnicodeLineBreaks: true)
-        buffer.append(contentsOf: "}\n".utf8)
-        write(buffer)
+        out.append { bytes in
+            bytes.append(contentsOf: #"],"invalid":"#.utf8)
+            JSONWriter.appendCompact(invalid(results.invalid), to: &bytes, escapingUnicodeLineBreaks: true)
+            bytes.append(contentsOf: "}\n".utf8)
+        }
     }
 
     static func status(_ state: StoreState) -> String {
