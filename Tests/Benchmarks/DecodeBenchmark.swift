@@ -51,6 +51,14 @@ func benchDecode(count: Int, runs: Int) throws {
     print(spread("one array, Foundation JSONDecoder", foundationLarge, unit: "s"))
     print(String(format: "typed decoding vs JSONDecoder, one large document: %.2fx faster",
                  median(foundationLarge) / median(oursLarge)))
+    let small = median(foundation) / median(ours)
+    let whole = median(foundationLarge) / median(oursLarge)
+    tableRow(
+        "typed decode, \(count) small items", spreadText(ours), String(format: "%.2fx JSONDecoder", small),
+        ">= 2x", small >= 2)
+    tableRow(
+        "typed decode, one array of \(count)", spreadText(oursLarge), String(format: "%.2fx JSONDecoder", whole),
+        ">= 1x", whole >= 1)
 }
 
 /// `name: median X (min-max)`, in seconds or milliseconds.

@@ -46,6 +46,8 @@ func benchReader(maxLength: Int, runs: Int) throws {
     print("shape     length      bytes   JSONReader  per doubling  JSONSerialization  faster")
     for shape in DocumentShape.all {
         var previous: Double?
+        var first: Double?
+        var slowest = Double.infinity  // the lowest ratio to JSONSerialization
         for length in lengths {
             let bytes = shape.make(length)
             let data = Data(bytes)
@@ -66,6 +68,18 @@ func benchReader(maxLength: Int, runs: Int) throws {
                              length, bytes.count, median(ours) * 1000, growth,
                              median(foundation) * 1000, median(foundation) / median(ours)))
             previous = median(ours)
+            first = first ?? median(ours)
+            slowest = min(slowest, median(foundation) / median(ours))
+        }
+        if let first, let last = previous, lengths.count > 1 {
+            let perDoubling = pow(last / first, 1 / Double(lengths.count - 1))
+            tableRow(
+                "reader, \(shape.name), \(lengths.first!) -> \(lengths.last!)",
+                String(format: "%.3f ms -> %.3f ms", first * 1000, last * 1000),
+                String(format: "%.2fx a doubling", perDoubling), "<= 2.5x", perDoubling <= 2.5)
+            tableRow(
+                "reader, \(shape.name), against JSONSerialization", "every length",
+                String(format: "%.2fx at worst", slowest), ">= 1.5x", slowest >= 1.5)
         }
     }
     // The largest item the store accepts, of each shape.

@@ -57,6 +57,19 @@ final class Laps {
     }
 }
 
+/// A row of `scripts/bench all`'s table: `row | case | measured | judged by | target | met`.
+/// `met` is nil where the case has no target.
+func tableRow(_ name: String, _ measured: String, _ judged: String, _ target: String, _ met: Bool?) {
+    let verdict = met.map { $0 ? "met" : "missed" } ?? "-"
+    print("row | \(name) | \(measured) | \(judged) | \(target) | \(verdict)")
+}
+
+/// `M (min-max)` of `values` times `scale`, with `digits` decimals.
+func spreadText(_ values: [Double], scale: Double = 1, digits: Int = 3, unit: String = "s") -> String {
+    let f = { String(format: "%.\(digits)f", $0 * scale) }
+    return "\(f(median(values))) \(unit) (\(f(values.min()!))-\(f(values.max()!)))"
+}
+
 func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
     return sorted[sorted.count / 2]
@@ -162,6 +175,12 @@ print(String(format: "parallel speed-up:     %.2fx", median(serial) / median(par
 print(String(format: "parse, JSONReader:     median %.3f s  (%.0f MB/s)", median(ours), mb / median(ours)))
 print(String(format: "parse, JSONSerialization: median %.3f s  (%.0f MB/s)", median(foundation), mb / median(foundation)))
 print(String(format: "JSONReader vs JSONSerialization: %.2fx faster", median(foundation) / median(ours)))
+tableRow(
+    "load \(n) items", spreadText(parallel), String(format: "%.0f items/s", Double(n) / median(parallel)), "-", nil)
+let smallItems = median(foundation) / median(ours)
+tableRow(
+    "reader, \(n) small items", spreadText(ours), String(format: "%.2fx JSONSerialization", smallItems),
+    ">= 1.5x", smallItems >= 1.5)
 
 /// Creates `count` items in `directory` with plain writes (no fsync: this is set-up).
 func fill(_ directory: String, count: Int) throws {
@@ -246,7 +265,11 @@ func benchLive(directory: String, big: Int, edits: Int) throws {
         }
     }
     for (kind, name) in ["untyped", "typed"].enumerated() {
-        print(String(format: "ratio %@ (%d items / 1000 items): %.2fx", name, big, medians[kind][1] / medians[kind][0]))
+        let ratio = medians[kind][1] / medians[kind][0]
+        print(String(format: "ratio %@ (%d items / 1000 items): %.2fx", name, big, ratio))
+        tableRow(
+            "edit -> \(name) observer, p50", String(format: "%.3f ms at 1,000, %.3f ms at %d", medians[kind][0] * 1000,
+            medians[kind][1] * 1000, big), String(format: "%.2fx", ratio), "<= 1.3x", ratio <= 1.3)
     }
     print(String(format: "typed vs untyped at %d items: %.2fx", big, medians[1][1] / medians[0][1]))
 }

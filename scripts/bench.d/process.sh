@@ -19,6 +19,25 @@ PY
 
 disk_bytes() { find "$1" -name '*.json' -print0 | du -cb --files0-from=- | tail -1 | cut -f1; }
 
+# median_of VALUES...: the median; spread_of VALUES...: "M (min-max)".
+median_of() { python3 -c 'import sys; v=sorted(map(float,sys.argv[1:])); print(v[len(v)//2])' "$@"; }
+spread_of() { python3 -c 'import sys; v=sorted(map(float,sys.argv[1:])); print("%s (%s-%s)" % (v[len(v)//2], v[0], v[-1]))' "$@"; }
+
+# wait_for PATTERN FILE SECONDS: until FILE holds PATTERN; fails after SECONDS.
+wait_for() {
+    local deadline=$(( $(date +%s) + $3 ))
+    until grep -q "$1" "$2" 2>/dev/null; do
+        [ "$(date +%s)" -lt "$deadline" ] || { echo "bench: '$1' not seen in $3 s" >&2; return 1; }
+        sleep 0.05
+    done
+}
+
+# row CASE MEASURED JUDGED TARGET VERDICT: a row of `scripts/bench all`'s table.
+row() { echo "row | $1 | $2 | $3 | $4 | $5"; }
+
+# verdict EXPR: "met" when the Python expression holds, else "missed".
+verdict() { python3 -c "print('met' if ($1) else 'missed')"; }
+
 # stats NAME VALUES...: "NAME: median M (min-max)"
 stats() {
     local name=$1; shift
@@ -57,6 +76,10 @@ bench_memory() {
     echo "items: $items, on disk: $bytes bytes; target 3 x disk + 30 MiB = $target MiB"
     stats "peak RSS, list --follow --json (MiB)" "${follow[@]}"
     stats "peak RSS, list view (MiB)" "${view[@]}"
+    row "peak RSS, list --follow --json, $items items" "$(spread_of "${follow[@]}") MiB" \
+        "$((bytes / 1000)) kB on disk" "<= $target MiB" "$(verdict "$(median_of "${follow[@]}") <= $target")"
+    row "peak RSS, list view, $items items" "$(spread_of "${view[@]}") MiB" \
+        "$((bytes / 1000)) kB on disk" "<= $target MiB" "$(verdict "$(median_of "${view[@]}") <= $target")"
 }
 
 # CPU share of a core and peak RSS of `list --follow --json --poll 1` while nothing changes.
@@ -80,17 +103,21 @@ bench_poll() {
     echo "items: $items, polling every 1 s, idle for 10 s a run"
     stats "idle CPU (% of a core)" "${cpu[@]}"
     stats "peak RSS (MiB)" "${rss[@]}"
+    local per100k; per100k=$(python3 -c "print(round($(median_of "${cpu[@]}") * 100000 / $items, 1))")
+    row "polling, idle, $items items" "$(spread_of "${cpu[@]}") % of a core" "$per100k % per 100,000 items" \
+        "<= 10 %" "$(verdict "$per100k <= 10")"
 }
 
-# `list --json` and `list -o tsv` against reading the files and nothing else (the floor,
-# cat over the same files) and jq over them, alternating, wall-clock seconds.
+# `list --json` and `list -o tsv` against reading the files and nothing else (the floor:
+# `jsonstore-bench floor`, which reads every file and writes its bytes out, as cat would)
+# and jq over the same files, alternating, wall-clock seconds.
 bench_list() {
     local store=$dir/store; make_store "$store" "$items"
     command -v jq >/dev/null || { apt-get install -y -qq jq >/dev/null 2>&1 || true; }
     local json=() tsv=() floor=() jqs=()
     t() { local s; s=$(date +%s.%N); "$@" > /dev/null; python3 -c "print(round($(date +%s.%N)-$s,3))"; }
     for _ in $(seq 1 "$runs"); do
-        floor+=("$(t sh -c "find '$store' -name '*.json' -print0 | xargs -0 cat")")
+        floor+=("$(t "$benchbin" floor "$store" 1 1)")
         json+=("$(t "$bin" --dir "$store" list --json)")
         tsv+=("$(t "$bin" --dir "$store" list -o tsv)")
         if command -v jq >/dev/null; then
@@ -98,15 +125,57 @@ bench_list() {
         fi
     done
     echo "items: $items, runs: $runs"
-    stats "read floor, find | xargs cat (s)" "${floor[@]}"
+    stats "read floor, jsonstore-bench floor (s)" "${floor[@]}"
     stats "jsonstore list --json (s)" "${json[@]}"
     stats "jsonstore list -o tsv (s)" "${tsv[@]}"
     [ ${#jqs[@]} -gt 0 ] && stats "jq -c . over the files (s)" "${jqs[@]}"
-    python3 - "${floor[*]}" "${json[*]}" "${tsv[*]}" "${jqs[*]:-}" <<'PY'
-import sys
-med = lambda s: sorted(map(float, s.split()))[len(s.split()) // 2] if s.split() else None
-floor, js, tsv, jq = (med(a) for a in sys.argv[1:5])
-print("list --json / floor: %.2fx; list -o tsv / floor: %.2fx" % (js / floor, tsv / floor))
-if jq: print("jq / list --json: %.2fx" % (jq / js))
-PY
+    local f j v; f=$(median_of "${floor[@]}"); j=$(median_of "${json[@]}"); v=$(median_of "${tsv[@]}")
+    local rj rv; rj=$(python3 -c "print('%.2f' % ($j / $f))"); rv=$(python3 -c "print('%.2f' % ($v / $f))")
+    echo "list --json / floor: ${rj}x; list -o tsv / floor: ${rv}x"
+    row "list --json, $items items" "$(spread_of "${json[@]}") s" "${rj}x the floor ($f s)" "<= 1.5x" \
+        "$(verdict "$rj <= 1.5")"
+    row "list -o tsv, $items items" "$(spread_of "${tsv[@]}") s" "${rv}x the floor" "<= 1.5x" "$(verdict "$rv <= 1.5")"
+    if [ ${#jqs[@]} -gt 0 ]; then
+        local q; q=$(python3 -c "print('%.2f' % ($(median_of "${jqs[@]}") / $j))")
+        echo "jq / list --json: ${q}x"
+        row "jq -c . over the files, $items items" "$(spread_of "${jqs[@]}") s" "${q}x list --json" ">= 3x" \
+            "$(verdict "$q >= 3")"
+    fi
+}
+
+# A million items (or ITEMS): the live benchmark's two stores (1,000 items and ITEMS, the
+# edit -> observer latency at each), then, on the big one, the time to the NDJSON initial
+# event and to the list view's first frame, and the peak RSS of each against the formula.
+bench_million() {
+    "$benchbin" live "$dir" "$items" "$runs"
+    local store=$dir/$items
+    local bytes; bytes=$(disk_bytes "$store")
+    local target=$(( (3 * bytes) / 1048576 + 30 ))
+    local start out pid
+    out=$(mktemp); start=$(date +%s.%N)
+    "$bin" --dir "$store" list --follow --json > "$out" &
+    pid=$!
+    wait_for '"invalid"' "$out" 1800
+    local load; load=$(python3 -c "print(round($(date +%s.%N) - $start, 2))")
+    sleep 0.5
+    local follow; follow=$(awk '/VmHWM/{print int($2/1024)}' /proc/$pid/status)
+    kill $pid; wait $pid 2>/dev/null; rm -f "$out"
+    out=$(mktemp); start=$(date +%s.%N)
+    TERM=xterm-256color script -qfc "$bin --dir $store list --follow" /dev/null > "$out" 2>&1 &
+    pid=""
+    for _ in $(seq 1 100); do pid=$(pgrep -f "^$bin --dir $store list --follow\$") && break; sleep 0.05; done
+    wait_for "item-0000" "$out" 1800
+    local drawn; drawn=$(python3 -c "print(round($(date +%s.%N) - $start, 2))")
+    sleep 1
+    local view; view=$(awk '/VmHWM/{print int($2/1024)}' /proc/$pid/status)
+    kill $pid; sleep 0.2; rm -f "$out"
+    echo "items: $items, on disk: $bytes bytes; target 3 x disk + 30 MiB = $target MiB"
+    echo "list --follow --json: initial event after $load s, peak RSS $follow MiB"
+    echo "list view: first frame after $drawn s, peak RSS $view MiB"
+    row "load $items items, list --follow --json" "$load s to the initial event" "-" "-" "-"
+    row "load $items items, list view" "$drawn s to the first frame" "-" "-" "-"
+    row "peak RSS, list --follow --json, $items items" "$follow MiB" "$((bytes / 1000000)) MB on disk" \
+        "<= $target MiB" "$(verdict "$follow <= $target")"
+    row "peak RSS, list view, $items items" "$view MiB" "$((bytes / 1000000)) MB on disk" "<= $target MiB" \
+        "$(verdict "$view <= $target")"
 }
