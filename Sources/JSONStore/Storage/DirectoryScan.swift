@@ -69,21 +69,3 @@ struct StoreListing {
         }
     }
 }
-
-extension InvalidFile {
-    /// A file named like an item whose name gives an invalid id.
-    static func badName(_ name: String, id: String, reason: String, path: String) -> InvalidFile {
-        let error = StoreError(
-            code: .invalidID, message: "the file name gives an invalid id: \(reason)",
-            file: join(path, name), id: id)
-        return InvalidFile(name: name, id: nil, error: error)
-    }
-
-    /// A file whose name is not UTF-8 (shown repaired), if it is named like an item.
-    static func undecodableName(_ repaired: String, path: String) -> InvalidFile? {
-        guard repaired.hasSuffix(".json"), !repaired.hasPrefix(".") else { return nil }
-        let error = StoreError(
-            code: .invalidID, message: "the file name is not valid UTF-8", file: join(path, repaired))
-        return InvalidFile(name: repaired, id: nil, error: error)
-    }
-}
