@@ -1,6 +1,6 @@
 import Glibc
 
-/// Listing the names in a store directory.
+/// Listing the names in a directory, through `fdopendir` and `readdir`.
 enum DirectoryScan {
     /// A directory entry's name: text, or bytes that are not UTF-8 (shown repaired).
     enum Name: Equatable {
@@ -40,31 +40,6 @@ enum DirectoryScan {
                 let name = UnsafeBufferPointer(rebasing: chars[..<min(length + 1, chars.count)])
                 let dots = length <= 2 && name.prefix(length).allSatisfy { $0 == CChar(UInt8(ascii: ".")) }
                 if !dots { body(name) }
-            }
-        }
-    }
-}
-
-/// A store directory's listing sorted out: the ids of item files, and the names that are
-/// invalid by their name alone (an invalid id, bytes that are not UTF-8), by their bytes.
-struct StoreListing {
-    var ids: [String] = []
-    var badNames: [UTF8Key: InvalidFile] = [:]
-
-    init(_ names: [DirectoryScan.Name], path: String) {
-        for name in names {
-            switch name {
-            case .text(let text):
-                switch EntryName(text) {
-                case .ignored: continue
-                case .item(let id): ids.append(id)
-                case .invalid(let id, let reason):
-                    badNames[UTF8Key(text)] = .badName(text, id: id, reason: reason, path: path)
-                }
-            case .notUTF8(let repaired):
-                if let file = InvalidFile.undecodableName(repaired, path: path) {
-                    badNames[UTF8Key(repaired)] = file
-                }
             }
         }
     }
