@@ -50,6 +50,7 @@ enum Syscall {
     }
     static func closedir(_ dir: OpaquePointer) -> CInt { Glibc.closedir(dir) }
     static func dup(_ fd: CInt) -> CInt { Glibc.dup(fd) }
+    static func sysconf(_ name: CInt) -> Int { Glibc.sysconf(name) }
     static func inotifyInit(_ flags: CInt) -> CInt { Glibc.inotify_init1(flags) }
     static func inotifyAddWatch(_ fd: CInt, _ path: String, _ mask: UInt32) -> CInt {
         Glibc.inotify_add_watch(fd, path, mask)
