@@ -71,16 +71,12 @@ enum AtomicFile {
     @discardableResult
     static func removeStale(in directory: FileDescriptor, olderThan age: Double) -> Int {
         guard let names = try? DirectoryScan.names(in: directory) else { return 0 }
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
         var removed = 0
         for case .text(let name) in names where isTemporaryName(name) {
             guard let status = try? directory.linkStatus(of: name), status.kind == .regular
             else { continue }
-            let modified = Double(status.modificationTime.tv_sec)
-                + Double(status.modificationTime.tv_nsec) / 1e9
-            let current = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-            if current - modified > age, (try? directory.unlink(name)) != nil { removed += 1 }
+            guard WallClock.secondsSince(status.modificationTime) > age else { continue }
+            if (try? directory.unlink(name)) != nil { removed += 1 }
         }
         return removed
     }

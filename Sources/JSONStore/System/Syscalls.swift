@@ -50,7 +50,13 @@ enum Syscall {
     }
     static func closedir(_ dir: OpaquePointer) -> CInt { Glibc.closedir(dir) }
     static func dup(_ fd: CInt) -> CInt { Glibc.dup(fd) }
+    static func clockGettime(_ clock: clockid_t, _ time: inout timespec) -> CInt {
+        Glibc.clock_gettime(clock, &time)
+    }
     static func sysconf(_ name: CInt) -> Int { Glibc.sysconf(name) }
+    static func getrlimit(_ resource: __rlimit_resource_t, _ limit: inout rlimit) -> CInt {
+        Glibc.getrlimit(resource, &limit)
+    }
     static func inotifyInit(_ flags: CInt) -> CInt { Glibc.inotify_init1(flags) }
     static func inotifyAddWatch(_ fd: CInt, _ path: String, _ mask: UInt32) -> CInt {
         Glibc.inotify_add_watch(fd, path, mask)
