@@ -7,7 +7,7 @@ public struct InvalidFile: Sendable, CustomStringConvertible {
     /// Why the file is not an item.
     public let error: StoreError
 
-    public init(name: String, id: String?, error: StoreError) {
+    init(name: String, id: String?, error: StoreError) {
         self.name = name
         self.id = id
         self.error = error

@@ -14,9 +14,9 @@ public struct Item: Sendable, Hashable, Identifiable {
     /// every item this way, a member fewer each (the id is in the name already).
     package let members: JSONObject
     /// The fingerprint of the file's bytes, to tell real edits from touches.
-    public let fingerprint: Fingerprint
+    let fingerprint: Fingerprint
 
-    public init(id: String, object: JSONObject, fingerprint: Fingerprint) {
+    init(id: String, object: JSONObject, fingerprint: Fingerprint) {
         self.id = id
         members = object
         self.fingerprint = fingerprint

@@ -6,7 +6,7 @@ public struct StoreContents: Sendable {
     /// The files that could not be read as items, sorted by name.
     public var invalid: [InvalidFile]
 
-    public init(items: [Item], invalid: [InvalidFile]) {
+    init(items: [Item], invalid: [InvalidFile]) {
         self.items = items
         self.invalid = invalid
     }
