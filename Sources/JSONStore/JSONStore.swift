@@ -86,7 +86,8 @@ public final class JSONStore: Sendable {
             } catch .fileExists {
                 // there already: `openDirectory` says whether it is a directory
             } catch {
-                throw StoreError.system(error, "could not create the store directory", file: directory)
+                throw StoreError.system(
+                    error, "could not create the store directory", file: directory)
             }
         }
         let dir = try openDirectory()
