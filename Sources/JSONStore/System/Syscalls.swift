@@ -1,7 +1,7 @@
 import Glibc
 
 // The raw system calls, in one place. Everything above this file speaks `Errno` and
-// `FileDescriptor`; nothing above it calls Glibc's file functions directly.
+// `FileDescriptor`; nothing above it makes a system call directly.
 
 /// Runs `body` until it does not fail with `EINTR`, turning `-1` into the thread's `Errno`.
 @inline(__always)
