@@ -1,4 +1,3 @@
-import Glibc
 import Synchronization
 
 /// A store: a directory of JSON files, one item per file.
@@ -81,8 +80,15 @@ public final class JSONStore: Sendable {
                 watchMode: options.watchMode, deletionGrace: options.deletionGracePeriod,
                 fallbackDelay: options.unclosedFileDelay, reattachInterval: options.reattachInterval,
                 parallelAbove: options.parallelLoadThreshold))
-        if options.createDirectory && mkdir(directory, 0o755) != 0 && Errno.current != .fileExists {
-            throw StoreError.system(.current, "could not create the store directory", file: directory)
+        if options.createDirectory {
+            do {
+                try FileDescriptor.makeDirectory(directory, permissions: 0o755)
+            } catch .fileExists {
+                // there already: `openDirectory` says whether it is a directory
+            } catch {
+                throw StoreError.system(
+                    error, "could not create the store directory", file: directory)
+            }
         }
         let dir = try openDirectory()
         defer { dir.close() }

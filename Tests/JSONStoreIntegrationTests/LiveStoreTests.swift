@@ -98,7 +98,7 @@ struct LiveStoreTests {
         await f.store.synchronize()
         var update = try #require(recorder.current.updates.last)
         #expect(update.deletions == [3] && update.insertions == [0])
-        #expect(update.moves == [ChangeSet<Item>.Move(from: 3, to: 0)])
+        #expect(update.moves.map { [$0.from, $0.to] } == [[3, 0]])
         try f.store.update("c") { $0["rank"] = -5 }  // leaves the filter
         await f.store.synchronize()
         update = try #require(recorder.current.updates.last)

@@ -80,7 +80,7 @@ struct TypedLiveTests {
         let changes = try #require(recorder.current.updates.first)
         #expect(changes.inserted.isEmpty && changes.deleted.isEmpty)
         #expect(changes.modified.map { [$0.old.priority, $0.new.priority] } == [[1, 9]])
-        #expect(changes.moves == [ChangeSet<Todo>.Move(from: 2, to: 0)])
+        #expect(changes.moves.map { [$0.from, $0.to] } == [[2, 0]])
         #expect(changes.deletions == [2] && changes.insertions == [0])
         #expect(recorder.current.results.map(\.id) == ["bike", "taxes", "tea"])
         #expect(recorder.current.violations.isEmpty)

@@ -1,4 +1,4 @@
-import JSONStore
+@testable import JSONStore
 import TestSupport
 import Testing
 

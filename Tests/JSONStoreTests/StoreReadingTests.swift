@@ -1,4 +1,4 @@
-import JSONStore
+@testable import JSONStore
 import TestSupport
 import Testing
 
@@ -55,6 +55,30 @@ struct StoreReadingTests {
         #expect(parallel.invalid.count == 10)
         #expect(parallel.items == oneByOne.items)
         #expect(parallel.invalid.map(\.name) == oneByOne.invalid.map(\.name))
+    }
+
+    @Test("createDirectory makes a missing store directory and opens an existing one")
+    func createsDirectory() throws {
+        let temp = try TemporaryStore()
+        var options = JSONStore.Options()
+        options.createDirectory = true
+        let made = try JSONStore(directory: temp.path + "/new", options: options)
+        try made.put("tea", ["title": "Tea"])
+        #expect(try JSONStore(directory: temp.path + "/new", options: options).item("tea") != nil)
+        do {
+            _ = try JSONStore(directory: temp.path + "/none/new", options: options)
+            Issue.record("created a directory whose parent is missing")
+        } catch {
+            #expect(error.code == .notFound)
+            #expect(error.message.starts(with: "could not create the store directory"))
+        }
+        try temp.writeFile("file", "")
+        do {
+            _ = try JSONStore(directory: temp.path + "/file", options: options)
+            Issue.record("opened a file as a store directory")
+        } catch {
+            #expect(error.code == .storeUnavailable)
+        }
     }
 
     @Test("item(_:) returns nil for a missing item and throws for an invalid one")

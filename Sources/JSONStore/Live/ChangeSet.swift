@@ -25,11 +25,6 @@ public struct ChangeSet<Element: Sendable>: Sendable {
     public struct Move: Sendable, Hashable {
         public let from: Int
         public let to: Int
-
-        public init(from: Int, to: Int) {
-            self.from = from
-            self.to = to
-        }
     }
 
     /// A changed element: its previous and its new value (equal when only its validity

@@ -1,5 +1,4 @@
 import Dispatch
-import Glibc
 
 extension LiveEngine {
     // MARK: Attaching and full scans
@@ -197,10 +196,7 @@ extension LiveEngine {
     /// be at work on it.
     private func isBeingWritten(_ name: String, in dir: FileDescriptor) -> Bool {
         guard let status = try? dir.linkStatus(of: name) else { return false }
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let age = Double(now.tv_sec - status.modificationTime.tv_sec)
-            + Double(now.tv_nsec - status.modificationTime.tv_nsec) / 1e9
+        let age = WallClock.secondsSince(status.modificationTime)
         return age >= 0 && age < configuration.fallbackDelay  // a future mtime (skew) is not "now"
     }
 

@@ -71,40 +71,13 @@ enum AtomicFile {
     @discardableResult
     static func removeStale(in directory: FileDescriptor, olderThan age: Double) -> Int {
         guard let names = try? DirectoryScan.names(in: directory) else { return 0 }
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
         var removed = 0
         for case .text(let name) in names where isTemporaryName(name) {
             guard let status = try? directory.linkStatus(of: name), status.kind == .regular
             else { continue }
-            let modified = Double(status.modificationTime.tv_sec)
-                + Double(status.modificationTime.tv_nsec) / 1e9
-            let current = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-            if current - modified > age, (try? directory.unlink(name)) != nil { removed += 1 }
+            guard WallClock.secondsSince(status.modificationTime) > age else { continue }
+            if (try? directory.unlink(name)) != nil { removed += 1 }
         }
         return removed
-    }
-}
-
-/// The store's lock: `flock` on `.jsonstore.lock` in the store directory.
-///
-/// Held for each write, so read-modify-write cycles of different processes, and of
-/// different threads of one process (each opens its own descriptor), never interleave.
-enum StoreLock {
-    static let fileName = ".jsonstore.lock"
-
-    /// Takes the lock, waiting for it; closing the returned descriptor releases it.
-    static func acquire(in directory: FileDescriptor) throws(Errno) -> FileDescriptor {
-        // Read-only: `flock` needs no write access, so a lock file another user created
-        // (0644) does not keep this one from writing a store both may write.
-        let fd = try FileDescriptor.open(
-            fileName, relativeTo: directory, flags: O_RDONLY | O_CREAT | O_NOFOLLOW, mode: 0o644)
-        do {
-            try fd.lockExclusive()
-        } catch {
-            fd.close()
-            throw error
-        }
-        return fd
     }
 }

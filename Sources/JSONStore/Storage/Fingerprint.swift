@@ -3,16 +3,16 @@
 /// Two reads with the same fingerprint are the same content, so a file rewritten with
 /// identical bytes, or only touched, is no change at all. The hash is for telling edits
 /// apart, not for resisting an attacker.
-public struct Fingerprint: Sendable, Hashable, CustomStringConvertible {
+struct Fingerprint: Sendable, Hashable, CustomStringConvertible {
     /// The number of bytes.
-    public let size: Int
+    let size: Int
     /// A hash of the bytes.
-    public let hash: UInt64
+    let hash: UInt64
 
     /// The fingerprint of `bytes`.
     ///
     /// - Complexity: O(n), eight bytes a step.
-    public init(_ bytes: UnsafeRawBufferPointer) {
+    init(_ bytes: UnsafeRawBufferPointer) {
         size = bytes.count
         var h: UInt64 = 0x243F_6A88_85A3_08D3 ^ UInt64(bytes.count)
         var i = 0
@@ -35,9 +35,9 @@ public struct Fingerprint: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The fingerprint of `bytes`.
-    public init(_ bytes: [UInt8]) {
+    init(_ bytes: [UInt8]) {
         self = bytes.withUnsafeBytes { Fingerprint($0) }
     }
 
-    public var description: String { "\(size):\(String(hash, radix: 16))" }
+    var description: String { "\(size):\(String(hash, radix: 16))" }
 }

@@ -14,9 +14,9 @@ public struct Item: Sendable, Hashable, Identifiable {
     /// every item this way, a member fewer each (the id is in the name already).
     package let members: JSONObject
     /// The fingerprint of the file's bytes, to tell real edits from touches.
-    public let fingerprint: Fingerprint
+    let fingerprint: Fingerprint
 
-    public init(id: String, object: JSONObject, fingerprint: Fingerprint) {
+    init(id: String, object: JSONObject, fingerprint: Fingerprint) {
         self.id = id
         members = object
         self.fingerprint = fingerprint
@@ -64,42 +64,5 @@ public struct Item: Sendable, Hashable, Identifiable {
             throw StoreError(
                 code: .invalidItem, message: "\(error)", file: fileName, id: id, underlying: error)
         }
-    }
-}
-
-/// A file the store could not read as an item, and why.
-public struct InvalidFile: Sendable, CustomStringConvertible {
-    /// The file's name in the store directory.
-    public let name: String
-    /// The id the name gives, or `nil` if the name does not give a valid id.
-    public let id: String?
-    /// Why the file is not an item.
-    public let error: StoreError
-
-    public init(name: String, id: String?, error: StoreError) {
-        self.name = name
-        self.id = id
-        self.error = error
-    }
-
-    /// The invalid file of item `id`.
-    init(itemID id: String, error: StoreError) {
-        self.init(name: ItemID.fileName(id), id: id, error: error)
-    }
-
-    public var description: String { error.description }
-}
-
-/// Everything a store holds at one moment: its items sorted by id (by the ids' UTF-8
-/// bytes), and the files that are not valid items.
-public struct StoreContents: Sendable {
-    /// The valid items, sorted by id.
-    public var items: [Item]
-    /// The files that could not be read as items, sorted by name.
-    public var invalid: [InvalidFile]
-
-    public init(items: [Item], invalid: [InvalidFile]) {
-        self.items = items
-        self.invalid = invalid
     }
 }

@@ -1,6 +1,5 @@
 import Dispatch
 import Glibc
-import Synchronization
 
 /// Reading one item file, safely.
 ///
@@ -166,25 +165,6 @@ enum ItemFile {
     private static func article(_ typeName: String) -> String {
         typeName == "array" || typeName == "object" ? "an \(typeName)" : "a \(typeName)"
     }
-}
-
-/// `directory/name`, without doubling a trailing slash.
-func join(_ directory: String, _ name: String) -> String {
-    directory.hasSuffix("/") ? directory + name : directory + "/" + name
-}
-
-/// A count of files read, shared between the readers and whoever shows progress.
-final class ProgressCounter: Sendable {
-    private let count = Atomic<Int>(0)
-
-    func add(_ n: Int) { count.add(n, ordering: .relaxed) }
-
-    var value: Int { count.load(ordering: .relaxed) }
-}
-
-/// The number of cores to spread a load over.
-enum Cores {
-    static let count = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 }
 
 /// Result slots for `concurrentPerform`: each index is written by exactly one iteration

@@ -18,6 +18,13 @@ struct FileDescriptor: Hashable, Sendable {
         return FileDescriptor(rawValue: fd)
     }
 
+    /// Creates the directory `path`, with `permissions` as filtered by the umask.
+    ///
+    /// The corresponding C function is `mkdir`.
+    static func makeDirectory(_ path: String, permissions: mode_t) throws(Errno) {
+        _ = try valueOrErrno { Syscall.mkdir(path, permissions) }
+    }
+
     /// Opens a directory for use as the anchor of `*at` calls.
     static func openDirectory(_ path: String) throws(Errno) -> FileDescriptor {
         try open(path, flags: O_RDONLY | O_DIRECTORY)
@@ -149,50 +156,5 @@ struct FileDescriptor: Hashable, Sendable {
         if count > limit { return nil }
         bytes.removeLast(bytes.count - count)
         return bytes
-    }
-}
-
-/// The parts of `struct stat` the store looks at.
-struct FileStatus: Sendable, Hashable {
-    enum Kind: Sendable, Hashable {
-        case regular, directory, symbolicLink, fifo, socket, characterDevice, blockDevice, unknown
-    }
-
-    var kind: Kind
-    var size: Int
-    var permissions: mode_t
-    var modificationTime: timespec
-    var inode: UInt64
-    var device: UInt64
-
-    init(_ buf: stat) {
-        switch buf.st_mode & S_IFMT {
-        case S_IFREG: kind = .regular
-        case S_IFDIR: kind = .directory
-        case S_IFLNK: kind = .symbolicLink
-        case S_IFIFO: kind = .fifo
-        case S_IFSOCK: kind = .socket
-        case S_IFCHR: kind = .characterDevice
-        case S_IFBLK: kind = .blockDevice
-        default: kind = .unknown
-        }
-        size = Int(buf.st_size)
-        permissions = buf.st_mode & 0o7777
-        modificationTime = buf.st_mtim
-        inode = UInt64(buf.st_ino)
-        device = UInt64(buf.st_dev)
-    }
-
-    static func == (a: FileStatus, b: FileStatus) -> Bool {
-        a.kind == b.kind && a.size == b.size && a.permissions == b.permissions
-            && a.modificationTime.tv_sec == b.modificationTime.tv_sec
-            && a.modificationTime.tv_nsec == b.modificationTime.tv_nsec
-            && a.inode == b.inode && a.device == b.device
-    }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(inode)
-        hasher.combine(size)
-        hasher.combine(modificationTime.tv_nsec)
     }
 }

@@ -1,18 +1,16 @@
 import Glibc
 
 // The raw system calls, in one place. Everything above this file speaks `Errno` and
-// `FileDescriptor`; nothing above it calls Glibc's file functions directly.
+// `FileDescriptor`; nothing above it makes a system call directly.
 
 /// Runs `body` until it does not fail with `EINTR`, turning `-1` into the thread's `Errno`.
 @inline(__always)
-func valueOrErrno<I: FixedWidthInteger>(retryingOnInterrupt: Bool = true, _ body: () -> I)
-    throws(Errno) -> I
-{
+func valueOrErrno<I: FixedWidthInteger>(_ body: () -> I) throws(Errno) -> I {
     while true {
         let result = body()
         if result != -1 { return result }
         let error = Errno.current
-        if retryingOnInterrupt && error == .interrupted { continue }
+        if error == .interrupted { continue }
         throw error
     }
 }
@@ -20,9 +18,6 @@ func valueOrErrno<I: FixedWidthInteger>(retryingOnInterrupt: Bool = true, _ body
 enum Syscall {
     static func openat(_ dir: CInt, _ path: String, _ flags: CInt, _ mode: mode_t) -> CInt {
         Glibc.openat(dir, path, flags, mode)
-    }
-    static func open(_ path: String, _ flags: CInt) -> CInt {
-        Glibc.open(path, flags)
     }
     static func read(_ fd: CInt, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
         Glibc.read(fd, buffer, count)
@@ -44,6 +39,7 @@ enum Syscall {
     static func renameat(_ oldDir: CInt, _ old: String, _ newDir: CInt, _ new: String) -> CInt {
         Glibc.renameat(oldDir, old, newDir, new)
     }
+    static func mkdir(_ path: String, _ mode: mode_t) -> CInt { Glibc.mkdir(path, mode) }
     static func unlinkat(_ dir: CInt, _ path: String, _ flags: CInt) -> CInt {
         Glibc.unlinkat(dir, path, flags)
     }
@@ -54,6 +50,13 @@ enum Syscall {
     }
     static func closedir(_ dir: OpaquePointer) -> CInt { Glibc.closedir(dir) }
     static func dup(_ fd: CInt) -> CInt { Glibc.dup(fd) }
+    static func clockGettime(_ clock: clockid_t, _ time: inout timespec) -> CInt {
+        Glibc.clock_gettime(clock, &time)
+    }
+    static func sysconf(_ name: CInt) -> Int { Glibc.sysconf(name) }
+    static func getrlimit(_ resource: __rlimit_resource_t, _ limit: inout rlimit) -> CInt {
+        Glibc.getrlimit(resource, &limit)
+    }
     static func inotifyInit(_ flags: CInt) -> CInt { Glibc.inotify_init1(flags) }
     static func inotifyAddWatch(_ fd: CInt, _ path: String, _ mask: UInt32) -> CInt {
         Glibc.inotify_add_watch(fd, path, mask)

@@ -40,11 +40,10 @@ enum InotifySetupError: Error {
             message = "inotify_init1: \(e): the system's table of open files is full; close files, \(fallback)"
         case .instance(let e):
             let instances = Self.sysctl("fs/inotify/max_user_instances")
-            var limit = rlimit()
-            getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+            let files = ProcessLimits.openFiles().map(String.init) ?? "?"
             message = "inotify_init1: \(e): the limit of inotify instances per user "
                 + "(fs.inotify.max_user_instances = \(instances)) or of open files per process "
-                + "(ulimit -n = \(limit.rlim_cur)) is reached; raise it "
+                + "(ulimit -n = \(files)) is reached; raise it "
                 + "(sysctl fs.inotify.max_user_instances=\(Self.doubled(instances))), \(fallback)"
         case .watch(let e):
             let watches = Self.sysctl("fs/inotify/max_user_watches")

@@ -1,0 +1,10 @@
+import Synchronization
+
+/// A count of files read, shared between the readers and whoever shows progress.
+final class ProgressCounter: Sendable {
+    private let count = Atomic<Int>(0)
+
+    func add(_ n: Int) { count.add(n, ordering: .relaxed) }
+
+    var value: Int { count.load(ordering: .relaxed) }
+}

@@ -1,0 +1,27 @@
+/// A store directory's listing sorted out: the ids of item files, and the names that are
+/// invalid by their name alone (an invalid id, bytes that are not UTF-8), by their bytes.
+struct StoreListing {
+    /// The ids of the item files, sorted by their bytes: read in this order, the files'
+    /// outcomes come out in the store's order and need no sort of their own.
+    var ids: [String] = []
+    var badNames: [UTF8Key: InvalidFile] = [:]
+
+    init(_ names: [DirectoryScan.Name], path: String) {
+        for name in names {
+            switch name {
+            case .text(let text):
+                switch EntryName(text) {
+                case .ignored: continue
+                case .item(let id): ids.append(id)
+                case .invalid(let id, let reason):
+                    badNames[UTF8Key(text)] = .badName(text, id: id, reason: reason, path: path)
+                }
+            case .notUTF8(let repaired):
+                if let file = InvalidFile.undecodableName(repaired, path: path) {
+                    badNames[UTF8Key(repaired)] = file
+                }
+            }
+        }
+        ids.sort(by: UTF8Key.less)
+    }
+}

@@ -1,0 +1,24 @@
+import Glibc
+
+/// The store's lock: `flock` on `.jsonstore.lock` in the store directory.
+///
+/// Held for each write, so read-modify-write cycles of different processes, and of
+/// different threads of one process (each opens its own descriptor), never interleave.
+enum StoreLock {
+    static let fileName = ".jsonstore.lock"
+
+    /// Takes the lock, waiting for it; closing the returned descriptor releases it.
+    static func acquire(in directory: FileDescriptor) throws(Errno) -> FileDescriptor {
+        // Read-only: `flock` needs no write access, so a lock file another user created
+        // (0644) does not keep this one from writing a store both may write.
+        let fd = try FileDescriptor.open(
+            fileName, relativeTo: directory, flags: O_RDONLY | O_CREAT | O_NOFOLLOW, mode: 0o644)
+        do {
+            try fd.lockExclusive()
+        } catch {
+            fd.close()
+            throw error
+        }
+        return fd
+    }
+}

@@ -1,0 +1,11 @@
+/// How a store watches its directory.
+public enum WatchMode: Sendable, Equatable {
+    /// Linux inotify: every edit is seen at once, with no polling.
+    case inotify
+    /// Compare directory listings and file signatures every `interval` seconds, for network
+    /// file systems (NFS, SMB, FUSE) where inotify does not see other machines' writes.
+    case polling(interval: Double)
+    /// inotify, or polling every `interval` seconds when inotify's limits are reached
+    /// (`fs.inotify.max_user_instances`, `max_user_watches`, the descriptor limit).
+    case inotifyOrPolling(interval: Double)
+}
