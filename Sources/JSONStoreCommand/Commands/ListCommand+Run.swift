@@ -42,6 +42,9 @@ extension ListCommand {
         format.write(items, columns: columns, headers: headers, width: width, to: &out)
         out.flush()
         for invalid in contents.invalid { Output.error(invalid.error.description) }
+        // The process exits next, which frees everything at once: releasing a large store's
+        // items one by one first would only delay the exit.
+        _ = Unmanaged.passRetained(KeptUntilExit((contents, items)))
     }
 
     /// Warns about the fields the options name that no item has, once the store's
@@ -69,4 +72,10 @@ extension ListCommand {
             if !warnings.isEmpty { deliverOnMain(warnings) }
         }
     }
+}
+
+/// A value left for the process's exit to free.
+private final class KeptUntilExit {
+    let value: Any
+    init(_ value: Any) { self.value = value }
 }
