@@ -57,6 +57,17 @@ final class TerminalSession {
         restored = true
     }
 
+    /// What the terminal sent since the last read (at most 256 bytes): empty when nothing
+    /// could be read, `nil` when the terminal is gone.
+    ///
+    /// The corresponding C function is `read` on standard input.
+    func readInput() -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let n = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+        if n == 0 { return nil }
+        return n > 0 ? Array(buffer[..<n]) : []
+    }
+
     /// The terminal's size in columns and rows.
     nonisolated static func size() -> (width: Int, height: Int) {
         var size = winsize()
