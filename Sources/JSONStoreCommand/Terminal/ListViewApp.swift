@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Dispatch
 import Glibc
 import JSONStore
