@@ -4,7 +4,8 @@ import Glibc
 /// The terminal in the list view's modes: alternate screen, raw input without echo,
 /// cursor hidden, no line wrap. `restore()` puts it back, on every way out: quitting,
 /// signals (SIGINT, SIGTERM, SIGHUP) and crashes (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
-/// SIGTRAP), after which the crash goes on as it would have.
+/// SIGTRAP), after which the crash goes on as it would have. The view reads its keys and
+/// the terminal's size here too.
 @MainActor
 final class TerminalSession {
     nonisolated static let enter = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[2J"
