@@ -71,12 +71,12 @@ enum Help {
     /// `text` as lines of at most `width` columns (a longer word has a line of its own).
     /// The first line starts at `firstColumn`, after whatever the caller puts before it;
     /// the others are indented by `indent` spaces.
-    static func wrap(_ text: String, firstColumn: Int = 0, indent: Int = 0, width: Int = Help.width) -> String {
-        wrap(words: text.split(separator: " ").map(String.init), firstColumn: firstColumn, indent: indent, width: width)
+    static func wrap(_ text: String, firstColumn: Int = 0, indent: Int = 0) -> String {
+        wrap(words: text.split(separator: " ").map(String.init), firstColumn: firstColumn, indent: indent)
     }
 
     /// `words` joined by spaces as lines of at most `width` columns, as `wrap`.
-    static func wrap(words: [String], firstColumn: Int = 0, indent: Int = 0, width: Int = Help.width) -> String {
+    static func wrap(words: [String], firstColumn: Int = 0, indent: Int = 0) -> String {
         var lines: [String] = []
         var line = ""
         var start = firstColumn

@@ -95,9 +95,7 @@ final class PollingWatcher: DirectoryWatcher, @unchecked Sendable {
     /// again within its clock's tick (a second, on some file systems) without its time
     /// moving, so it is listed again until it is older.
     private static func isRecent(_ time: timespec) -> Bool {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return now.tv_sec - time.tv_sec < 2
+        WallClock.now().tv_sec - time.tv_sec < 2
     }
 
     func pollNow() {

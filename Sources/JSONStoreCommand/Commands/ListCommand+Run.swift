@@ -12,7 +12,7 @@ extension ListCommand {
         guard follow else { return try printOnce(store, format: format, width: width) }
         let terminal = Output.isTerminal(STDOUT_FILENO) && Output.isTerminal(STDIN_FILENO)
             && (context.environment["TERM"] ?? "") != "dumb"
-        let color = context.color.enabled(environment: context.environment, terminal: true)
+        let color = context.color.enabled(environment: context.environment, terminal: terminal)
         // The command runs on the main thread, which `dispatchMain()` then gives to the
         // main queue: the followers live on the main actor.
         MainActor.assumeIsolated {

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import JSONStore
 
 /// `jsonstore list`: the items as a table, JSON, or live.

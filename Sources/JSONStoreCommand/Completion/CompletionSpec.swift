@@ -33,9 +33,9 @@ struct CompletionSpec {
 
     var commandNames: [String] { commands.map(\.name) }
 
-    /// The option's help, cut to about `limit` characters at a word, for a completion
-    /// menu.
-    static func summary(_ help: String, limit: Int = 60) -> String {
+    /// The option's help, cut to about 60 characters at a word, for a completion menu.
+    static func summary(_ help: String) -> String {
+        let limit = 60
         let first = help.split(separator: ";", maxSplits: 1).first.map(String.init) ?? help
         guard first.count > limit else { return first }
         var cut = ""
@@ -49,12 +49,5 @@ struct CompletionSpec {
     /// `text` in single quotes for a POSIX shell.
     static func quoted(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
-}
-
-extension String {
-    /// This string with every `target` replaced by `replacement` (no Foundation).
-    func replacingOccurrences(of target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

@@ -1,4 +1,3 @@
-import Glibc
 import JSONStore
 
 /// `list --follow --json`: the NDJSON stream.

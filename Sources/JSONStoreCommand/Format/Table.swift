@@ -7,6 +7,8 @@ struct Table {
     let columns: [String]
     /// Each column's field, parsed once.
     private let paths: [FieldPath]
+    /// The spaces between two columns.
+    static let gap = 2
 
     init(columns: [String]) {
         self.columns = columns
@@ -54,7 +56,7 @@ struct Table {
 
     /// Column widths that fit `total` columns: natural widths, the widest shrunk first;
     /// columns that cannot fit at all are dropped from the right.
-    static func widths(natural: [Int], total: Int, gap: Int = 2) -> [Int] {
+    static func widths(natural: [Int], total: Int) -> [Int] {
         var widths = natural
         let minimum = 4
         func sum() -> Int { widths.reduce(0, +) + gap * max(0, widths.count - 1) }
@@ -88,7 +90,7 @@ struct Table {
         for (i, width) in widths.enumerated() {
             parts.append(i == widths.count - 1 ? TextWidth.truncate(cells[i], to: width) : TextWidth.fit(cells[i], to: width))
         }
-        var line = parts.joined(separator: "  ")
+        var line = parts.joined(separator: String(repeating: " ", count: gap))
         while line.last == " " { line.removeLast() }
         return line
     }

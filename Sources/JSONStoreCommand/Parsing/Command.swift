@@ -7,7 +7,7 @@ import JSONStore
 /// Parsing does no I/O and throws only `UsageError`, so every command's parsing is tested
 /// without a store. `run` does the work and throws what went wrong (`StoreError`,
 /// `CommandFailure`, `ExitCode`); it writes data to stdout, but never an error message:
-/// `report` turns errors into text and an exit status in one place.
+/// `CommandLineTool.report` turns errors into text and an exit status in one place.
 protocol Command {
     /// The command's name, arguments, options and help.
     static var configuration: CommandConfiguration { get }

@@ -1,41 +1,13 @@
-/// How a cell looks.
-struct Style: Equatable, Sendable {
-    enum Color: UInt8, Sendable {
-        case black = 0, red, green, yellow, blue, magenta, cyan, white
-    }
-
-    var foreground: Color?
-    var background: Color?
-    var bold = false
-    var dim = false
-    var reverse = false
-
-    static let plain = Style()
-
-    /// The SGR sequence that sets exactly this style from a reset.
-    func sgr(color: Bool) -> String {
-        var codes = ["0"]
-        if bold { codes.append("1") }
-        if dim { codes.append("2") }
-        if reverse { codes.append("7") }
-        if color {
-            if let foreground { codes.append(String(30 + Int(foreground.rawValue))) }
-            if let background { codes.append(String(40 + Int(background.rawValue))) }
-        }
-        return "\u{1B}[" + codes.joined(separator: ";") + "m"
-    }
-}
-
-/// One screen cell: the text drawn there (one character, or empty after a wide one).
-struct Cell: Equatable, Sendable {
-    var text: String
-    var style: Style
-
-    static let blank = Cell(text: " ", style: .plain)
-}
-
 /// A screen's worth of cells: what the list view wants the terminal to show.
 struct Frame: Sendable {
+    /// One screen cell: the text drawn there (one character, or empty after a wide one).
+    struct Cell: Equatable, Sendable {
+        var text: String
+        var style: Style
+
+        static let blank = Cell(text: " ", style: .plain)
+    }
+
     let width: Int
     let height: Int
     private(set) var rows: [[Cell]]

@@ -2,6 +2,10 @@ import JSONStore
 
 /// The list view's state: what is shown, what is selected, what is highlighted. Pure
 /// logic, no terminal: the tests drive it directly, and `frame` draws it.
+///
+/// This file takes the store's changes and state; `ListModel+Keys` what a key does and the
+/// selection, `ListModel+Filter` the `/` filter, `ListModel+Columns` sorting and the column
+/// picker, `ListModel+Editing` the `e`/`n`/`d` keys, and `ListModel+Render` draws a frame.
 struct ListModel {
     enum Highlight { case inserted, modified }
 
@@ -35,6 +39,7 @@ struct ListModel {
     /// The question the footer asks (a new item's id, whether to delete), while it does.
     var prompt: Prompt?
 
+    // What the store says: set only in this file, as changes and states arrive.
     private(set) var results = Results<Item>()
     private(set) var loaded = false
     private(set) var state = StoreState.loading(done: 0, total: 0)
@@ -50,30 +55,30 @@ struct ListModel {
     private(set) var invalidCount = 0
     private(set) var highlights: [UTF8Key: (kind: Highlight, until: Double)] = [:]
 
-    private(set) var selected = 0
-    private(set) var selectedID: String?
-    private(set) var top = 0
-    private(set) var filter = ""
-    private(set) var editingFilter = false
+    // What the keys and the filter move: set in ListModel+Keys and ListModel+Filter (a
+    // setter kept `private` would reach no further than this file); the app and the tests
+    // only read it and send keys.
+    var selected = 0
+    var selectedID: String?
+    var top = 0
+    var filter = ""
+    var editingFilter = false
     /// The rows that match the filter, ascending; `nil` when there is no filter.
-    private(set) var matches: [Int]?
+    var matches: [Int]?
     /// The file shown whole (Enter), as it is on disk.
-    private(set) var detail: FileView?
+    var detail: FileView?
     /// The file the app is to read (again) for the detail view: set by Enter and by
     /// changes that touch the file shown, cleared by `showFile`.
-    private(set) var fileToRead: String?
+    var fileToRead: String?
     /// Each row's text for the filter, laid out once and then kept up to date; `nil` until
     /// the filter or a background build needs it.
-    private var searchIndex: SearchIndex?
+    var searchIndex: SearchIndex?
     /// The version of the results whose search index is being built off the main queue,
     /// and the change sets applied since, to bring it up to date when it arrives.
-    private var indexBuild: (version: Int, changes: [ChangeSet<Item>])?
-    /// From this many rows on, the search index is built off the main queue as soon as
-    /// the store is loaded, so the first key typed into the filter does not wait for it.
-    static let backgroundIndexThreshold = 10_000
+    var indexBuild: (version: Int, changes: [ChangeSet<Item>])?
     /// The folded filter that `matches` was found for, with the matching items' rows and
     /// texts, while the results stay the same: a longer filter only needs to look at these.
-    private var lastSearch: (needle: [UInt8], rows: [Int], texts: [[UInt8]])?
+    var lastSearch: (needle: [UInt8], rows: [Int], texts: [[UInt8]])?
 
     init(storePath: String, requestedColumns: [String]?, sort: [SortField] = []) {
         self.storePath = storePath
@@ -175,224 +180,6 @@ struct ListModel {
         return highlights.values.map(\.until).min()
     }
 
-    // MARK: Selection and filter
-
-    /// Keeps the selection on its item when rows come and go above it.
-    private mutating func followSelection() {
-        if let id = selectedID, let index = results.index(ofID: id) {
-            if let matches {
-                if let position = matches.position(ofAscending: index) { selected = position }
-            } else {
-                selected = index
-            }
-        }
-        clampSelection()
-    }
-
-    private mutating func clampSelection() {
-        selected = max(0, min(selected, visibleCount - 1))
-        let row = visibleCount > 0 ? row(atVisible: selected) : -1
-        selectedID = row >= 0 && row < results.count ? results[row].id : nil
-    }
-
-    /// The text of row `row`, for filtering: its cells, or the invalid file and error.
-    func searchText(_ row: Int) -> String {
-        if row < results.count { return table.cells(results[row]).joined(separator: " ") }
-        let file = invalidRows[row - results.count]
-        return Display.escaped(file.name) + " " + file.error.description
-    }
-
-    /// Finds the rows that match the filter.
-    ///
-    /// - Complexity: O(n) byte scans; rows are laid out only the first time (and then only
-    ///   as change sets touch them). A key typed onto the end of the filter looks only at
-    ///   the rows that matched before it: O(m) for m of them.
-    private mutating func refilter() {
-        guard !filter.isEmpty else {
-            matches = nil
-            lastSearch = nil
-            return
-        }
-        let needle = SearchIndex.fold(filter)
-        let table = self.table
-        let index = searchIndex ?? SearchIndex(results, table: table)
-        if searchIndex == nil {
-            searchIndex = index
-            indexBuild = nil  // built here after all; the one on its way is not needed
-        }
-        var rows: [Int] = []
-        var texts: [[UInt8]] = []
-        if let last = lastSearch, needle.starts(with: last.needle) {
-            for (row, text) in zip(last.rows, last.texts) where SearchIndex.contains(text, needle) {
-                rows.append(row)
-                texts.append(text)
-            }
-        } else {
-            for (row, item) in results.enumerated() {
-                let text = index.text(of: item, table: table)
-                guard SearchIndex.contains(text, needle) else { continue }
-                rows.append(row)
-                texts.append(text)
-            }
-        }
-        lastSearch = (needle, rows, texts)
-        matches = rows + invalidRowMatches(needle)
-    }
-
-    /// What to build a search index of off the main queue, if the store is big enough for
-    /// it to matter and none is built or on its way; `install` takes the result.
-    mutating func searchIndexToBuild() -> (results: Results<Item>, table: Table)? {
-        guard loaded, searchIndex == nil, indexBuild == nil,
-            results.count >= Self.backgroundIndexThreshold
-        else { return nil }
-        indexBuild = (results.version, [])
-        return (results, table)
-    }
-
-    /// Takes a search index built off the main queue for results `version`, bringing it up
-    /// to date with the change sets applied since. One that is no longer wanted (the
-    /// results were replaced, or the filter built its own) is dropped.
-    mutating func install(_ index: SearchIndex, for version: Int) {
-        guard let build = indexBuild, build.version == version, searchIndex == nil else { return }
-        var index = index
-        for changes in build.changes { index.apply(changes, table: table) }
-        searchIndex = index
-        indexBuild = nil
-    }
-
-    var hasSearchIndex: Bool { searchIndex != nil }
-
-    /// Carries the filter's matches through one update: the rows that stay move by the
-    /// deletions and insertions around them, and only the inserted and modified items are
-    /// tested, so a live store with a filter on does not scan every row per change.
-    ///
-    /// - Complexity: O(m + k log k) for m matches and k changes.
-    private mutating func refilter(through changes: ChangeSet<Item>, previousCount: Int) {
-        guard let old = matches, !filter.isEmpty, let index = searchIndex else { return refilter() }
-        let needle = SearchIndex.fold(filter)
-        let table = self.table
-        // The new results' rows to test again, with their items.
-        var retest: [Int: Item] = [:]
-        for row in changes.insertions + changes.modificationsNew { retest[row] = results[row] }
-        var rows: [Int] = []
-        rows.reserveCapacity(old.count)
-        var deletion = 0
-        var insertion = 0
-        let deletions = changes.deletions
-        let insertions = changes.insertions
-        for row in old where row < previousCount {
-            while deletion < deletions.count && deletions[deletion] < row { deletion += 1 }
-            if deletion < deletions.count && deletions[deletion] == row { continue }
-            let remaining = row - deletion  // its index once the deletions are gone
-            while insertion < insertions.count && insertions[insertion] <= remaining + insertion {
-                insertion += 1
-            }
-            let new = remaining + insertion
-            if retest[new] == nil { rows.append(new) }
-        }
-        let found = retest.filter { SearchIndex.contains(index.text(of: $0.value, table: table), needle) }
-            .keys.sorted()
-        matches = [Int].merge(rows, found) + invalidRowMatches(needle)
-    }
-
-    /// The rows of invalid files without an item (after the items' rows) that match.
-    private func invalidRowMatches(_ needle: [UInt8]) -> [Int] {
-        (results.count..<rowCount).filter { SearchIndex.contains(SearchIndex.fold(searchText($0)), needle) }
-    }
-
-    /// Handles a key; `page` is the number of rows on screen.
-    mutating func handle(_ key: Key, page: Int) -> Action {
-        if key == .interrupt { return .quit }
-        notice = nil
-        if picker != nil { return handlePicker(key) }
-        if prompt != nil { return handlePrompt(key) }
-        if let shown = detail {
-            switch key {
-            case .escape, .character("q"), .enter:
-                detail = nil
-                fileToRead = nil
-            case .up, .character("k"): detail?.scroll = max(0, shown.scroll - 1)
-            case .down, .character("j"): detail?.scroll = shown.scroll + 1
-            case .pageUp: detail?.scroll = max(0, shown.scroll - page)
-            case .pageDown: detail?.scroll = shown.scroll + page
-            case .home, .character("g"): detail?.scroll = 0
-            default: break
-            }
-            return .none
-        }
-        if editingFilter {
-            switch key {
-            case .escape:
-                editingFilter = false
-                filter = ""
-            case .enter: editingFilter = false
-            case .backspace: if !filter.isEmpty { filter.removeLast() }
-            case .character(let c): filter.append(c)
-            default: return .none
-            }
-            refilter()
-            followSelection()
-            return .none
-        }
-        switch key {
-        case .character("q"): return .quit
-        case .up, .character("k"): selected -= 1
-        case .down, .character("j"): selected += 1
-        case .pageUp: selected -= max(1, page)
-        case .pageDown: selected += max(1, page)
-        case .home, .character("g"): selected = 0
-        case .end, .character("G"): selected = visibleCount - 1
-        case .character("/"):
-            editingFilter = true
-            return .none
-        case .character("s"): return cycleSort()
-        case .character("S"): return reverseSort()
-        case .character("c"):
-            openPicker()
-            return .none
-        case .character("e"): return editSelected()
-        case .character("n"):
-            prompt = .newID("")
-            return .none
-        case .character("d"):
-            if let selectedID { prompt = .delete(selectedID) }
-            return .none
-        case .escape:
-            filter = ""
-            refilter()
-        case .enter:
-            openSelectedFile()
-            return .none
-        default:
-            return .none
-        }
-        clampSelection()
-        return .none
-    }
-
-    /// Shows the selected row's file, an item's or an invalid file's; the app reads it.
-    private mutating func openSelectedFile() {
-        guard let (name, id) = selectedFile else { return }
-        detail = FileView(name: name, id: id)
-        fileToRead = name
-    }
-
-    /// The selected row's file name and item id (an invalid file may have none).
-    var selectedFile: (name: String, id: String?)? {
-        guard visibleCount > 0 else { return nil }
-        let row = row(atVisible: selected)
-        if row < results.count { return (results[row].fileName, results[row].id) }
-        let file = invalidRows[row - results.count]
-        return (file.name, file.id)
-    }
-
-    /// The selected item, if the row is one.
-    var selectedItem: Item? {
-        guard visibleCount > 0 else { return nil }
-        let row = row(atVisible: selected)
-        return row < results.count ? results[row] : nil
-    }
-
     /// Takes what reading `name` gave, if it is still the file shown.
     mutating func showFile(_ name: String, _ outcome: Result<[UInt8]?, StoreError>) {
         guard detail?.name == name else { return }
@@ -405,12 +192,5 @@ struct ListModel {
         changes.invalid.contains { $0.name == name } || changes.resolved.contains(name)
             || changes.modified.contains { $0.new.fileName == name }
             || changes.inserted.contains { $0.fileName == name } || changes.deleted.contains { $0.fileName == name }
-    }
-
-    /// Moves the scroll position so the selection is on screen.
-    mutating func scroll(page: Int) {
-        if selected < top { top = selected }
-        if selected >= top + page { top = selected - page + 1 }
-        top = max(0, min(top, max(0, visibleCount - page)))
     }
 }

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Dispatch
 import Glibc
 import JSONStore
@@ -59,7 +58,7 @@ final class ListViewApp {
         observeResults(warn: true)
         tokens.append(store.observeState { [weak self] state in
             guard let self else { return }
-            model.setState(state, now: Self.now())
+            model.setState(state, now: ViewClock.now())
             updateSpinner()
             requestRender()
         })
@@ -82,7 +81,7 @@ final class ListViewApp {
                     self?.requestRender()
                 }
             }
-            model.apply(change, now: Self.now(), clock: Self.clock())
+            model.apply(change, now: ViewClock.now(), clock: ViewClock.timeOfDay())
             buildSearchIndex()
             readFile()
             requestRender()
@@ -96,14 +95,10 @@ final class ListViewApp {
     }
 
     private func readKeys() {
-        var buffer = [UInt8](repeating: 0, count: 256)
-        let n = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-        guard n > 0 else {
-            if n == 0 { quit() }  // the terminal is gone
-            return
-        }
+        guard let bytes = terminal.readInput() else { quit() }  // the terminal is gone
+        guard !bytes.isEmpty else { return }
         let page = ListModel.page(height: size.height)
-        for key in Key.decode(Array(buffer[..<n])) {
+        for key in Key.decode(bytes) {
             switch model.handle(key, page: page) {
             case .none: break
             case .quit: quit()
@@ -199,7 +194,7 @@ final class ListViewApp {
     private func requestRender() {
         guard !renderScheduled else { return }
         renderScheduled = true
-        let wait = max(0, lastRender + 1.0 / 60 - Self.now())
+        let wait = max(0, lastRender + 1.0 / 60 - ViewClock.now())
         DispatchQueue.main.asyncAfter(deadline: .now() + wait) {
             MainActor.assumeIsolated {
                 guard let app = ListViewApp.current else { return }
@@ -210,7 +205,7 @@ final class ListViewApp {
     }
 
     private func render() {
-        let now = Self.now()
+        let now = ViewClock.now()
         let next = model.expireHighlights(now: now)
         let frame = model.frame(width: size.width, height: size.height, now: now)
         let bytes = screen.update(to: frame)
@@ -242,20 +237,5 @@ final class ListViewApp {
         for token in tokens { token.invalidate() }
         terminal.restore()
         exit(ExitCode.success.rawValue)
-    }
-
-    nonisolated static func now() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
-
-    /// The local time as `15:04:05`.
-    nonisolated static func clock() -> String {
-        var t = time(nil)
-        var parts = tm()
-        localtime_r(&t, &parts)
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
     }
 }

@@ -4,7 +4,8 @@ import Glibc
 /// The terminal in the list view's modes: alternate screen, raw input without echo,
 /// cursor hidden, no line wrap. `restore()` puts it back, on every way out: quitting,
 /// signals (SIGINT, SIGTERM, SIGHUP) and crashes (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
-/// SIGTRAP), after which the crash goes on as it would have.
+/// SIGTRAP), after which the crash goes on as it would have. The view reads its keys and
+/// the terminal's size here too.
 @MainActor
 final class TerminalSession {
     nonisolated static let enter = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[2J"
@@ -55,6 +56,17 @@ final class TerminalSession {
     func restore() {
         suspend()
         restored = true
+    }
+
+    /// What the terminal sent since the last read (at most 256 bytes): empty when nothing
+    /// could be read, `nil` when the terminal is gone.
+    ///
+    /// The corresponding C function is `read` on standard input.
+    func readInput() -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let n = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+        if n == 0 { return nil }
+        return n > 0 ? Array(buffer[..<n]) : []
     }
 
     /// The terminal's size in columns and rows.
