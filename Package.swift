@@ -24,12 +24,17 @@ let package = Package(
         ),
         // The README's Swift blocks, each a program quoted there verbatim; jsonstoreTests
         // checks the quotes and runs the programs. Not products.
-        .executableTarget(name: "readme-observe", dependencies: ["JSONStore"], path: "Tests/ReadmeExamples/Observe"),
-        .executableTarget(name: "readme-basics", dependencies: ["JSONStore"], path: "Tests/ReadmeExamples/Basics"),
-        .executableTarget(name: "readme-async", dependencies: ["JSONStore"], path: "Tests/ReadmeExamples/Async"),
+        .executableTarget(
+            name: "readme-observe", dependencies: ["JSONStore"],
+            path: "Tests/ReadmeExamples/Observe"),
+        .executableTarget(
+            name: "readme-basics", dependencies: ["JSONStore"], path: "Tests/ReadmeExamples/Basics"),
+        .executableTarget(
+            name: "readme-async", dependencies: ["JSONStore"], path: "Tests/ReadmeExamples/Async"),
         // Benchmarks, run in a release build by scripts/bench. Not a product.
         .executableTarget(
-            name: "jsonstore-bench", dependencies: ["JSONStore", "JSONStoreCommand", "TestSupport"],
+            name: "jsonstore-bench",
+            dependencies: ["JSONStore", "JSONStoreCommand", "TestSupport"],
             path: "Tests/Benchmarks"),
         .testTarget(name: "JSONStoreTests", dependencies: ["JSONStore", "TestSupport"]),
         .testTarget(

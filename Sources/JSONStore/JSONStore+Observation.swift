@@ -40,7 +40,9 @@ extension JSONStore {
 
     /// The changes of the items `query` selects, decoded as `T`, as an asynchronous
     /// sequence. Ending the iteration or cancelling its task stops the observation.
-    public func changes<T: Decodable & Sendable>(_ type: T.Type, _ query: Query = .all) -> StoreChanges<T> {
+    public func changes<T: Decodable & Sendable>(_ type: T.Type, _ query: Query = .all)
+        -> StoreChanges<T>
+    {
         changes(query, decoding(type))
     }
 
@@ -64,7 +66,8 @@ extension JSONStore {
 
     /// Observes the items `query` selects, as `Item`s; `onChange` runs on the main actor.
     public func observe(
-        _ query: Query = .all, _ onChange: @escaping @MainActor @Sendable (StoreChange<Item>) -> Void
+        _ query: Query = .all,
+        _ onChange: @escaping @MainActor @Sendable (StoreChange<Item>) -> Void
     ) -> ObservationToken {
         observeOnMainActor(query, .items, onChange)
     }

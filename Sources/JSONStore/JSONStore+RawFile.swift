@@ -9,7 +9,8 @@ extension JSONStore {
     /// - Throws: `StoreError` naming the file: not a regular file, too large, unreadable;
     ///   `.invalidID` for a name that is not one entry of the directory.
     package func _fileBytes(named name: String) throws(StoreError) -> [UInt8]? {
-        guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\0") else {
+        guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\0")
+        else {
             throw StoreError.invalidID(name, "not a file name in the store directory")
         }
         let dir = try openDirectory()

@@ -10,7 +10,8 @@ extension JSONStore {
     public func observeState(
         on queue: DispatchQueue, _ onChange: @escaping @Sendable (StoreState) -> Void
     ) -> ObservationToken {
-        observeState(delivery: .queue(DispatchQueue(label: "jsonstore.state", target: queue)), onChange)
+        observeState(
+            delivery: .queue(DispatchQueue(label: "jsonstore.state", target: queue)), onChange)
     }
 
     /// Follows the store's state on the main actor, first with the current state.

@@ -26,7 +26,8 @@ extension JSONStore {
         do {
             lock = try StoreLock.acquire(in: dir)
         } catch {
-            throw StoreError.system(error, "could not take the store lock", file: join(path, StoreLock.fileName))
+            throw StoreError.system(
+                error, "could not take the store lock", file: join(path, StoreLock.fileName))
         }
         defer { lock.close() }
         // A batch another writer left half done is finished first, so this one starts
@@ -34,7 +35,9 @@ extension JSONStore {
         do {
             try BatchJournal.recover(in: dir)
         } catch {
-            throw StoreError.system(error, "could not finish an interrupted batch", file: join(path, BatchJournal.fileName))
+            throw StoreError.system(
+                error, "could not finish an interrupted batch",
+                file: join(path, BatchJournal.fileName))
         }
         if !staleFilesSwept.exchange(true, ordering: .relaxed) {
             // Under the lock, so no live writer's temp file is taken for a dead one's.
@@ -69,7 +72,8 @@ extension JSONStore {
     }
 
     /// Creates or replaces the item `value.id` with `value` encoded.
-    public func put<T: Encodable & Identifiable>(_ value: T) throws(StoreError) where T.ID == String {
+    public func put<T: Encodable & Identifiable>(_ value: T) throws(StoreError)
+    where T.ID == String {
         try put(value.id, value)
     }
 

@@ -78,7 +78,8 @@ public final class JSONStore: Sendable {
                 path: directory,
                 reader: JSONReader(maxDepth: options.maxDepth, maxSize: options.maxFileSize),
                 watchMode: options.watchMode, deletionGrace: options.deletionGracePeriod,
-                fallbackDelay: options.unclosedFileDelay, reattachInterval: options.reattachInterval,
+                fallbackDelay: options.unclosedFileDelay,
+                reattachInterval: options.reattachInterval,
                 parallelAbove: options.parallelLoadThreshold))
         if options.createDirectory {
             do {

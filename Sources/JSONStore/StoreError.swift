@@ -138,11 +138,14 @@ extension StoreError {
         case .valueNotFound(_, let c): (context, detail) = (c, c.debugDescription)
         case .keyNotFound(_, let c): (context, detail) = (c, c.debugDescription)
         case .dataCorrupted(let c): (context, detail) = (c, c.debugDescription)
-        @unknown default: return StoreError(code: .invalidItem, message: "\(error)", file: file, id: id)
+        @unknown default:
+            return StoreError(code: .invalidItem, message: "\(error)", file: file, id: id)
         }
         var path = ""
         for key in context.codingPath {
-            if let index = key.intValue { path += "[\(index)]" } else {
+            if let index = key.intValue {
+                path += "[\(index)]"
+            } else {
                 path += path.isEmpty ? key.stringValue : "." + key.stringValue
             }
         }

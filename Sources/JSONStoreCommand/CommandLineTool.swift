@@ -17,17 +17,21 @@ public enum CommandLineTool {
 
     /// The options every command accepts, before or after its name.
     static let globalOptions: [OptionDeclaration] = [
-        .option("--dir", value: "DIR", help: "the store directory (default: $JSONSTORE_DIR, else ./data)"),
         .option(
-            "--color", value: "WHEN", help: "colour on a terminal: auto (honours NO_COLOR, TERM=dumb), always, never",
+            "--dir", value: "DIR",
+            help: "the store directory (default: $JSONSTORE_DIR, else ./data)"),
+        .option(
+            "--color", value: "WHEN",
+            help: "colour on a terminal: auto (honours NO_COLOR, TERM=dumb), always, never",
             choices: ColorChoice.allCases.map(\.rawValue)),
         .flag("--help", "-h", help: "show the help of the command"),
     ]
 
     /// The options only taken before a command.
-    static let leadingOptions: [OptionDeclaration] = globalOptions + [
-        .flag("--version", help: "print the version")
-    ]
+    static let leadingOptions: [OptionDeclaration] =
+        globalOptions + [
+            .flag("--version", help: "print the version")
+        ]
 
     /// The subcommand called `name`.
     static func command(named name: String) -> (any Command.Type)? {
@@ -64,13 +68,17 @@ public enum CommandLineTool {
         try run(command, leading.has("--help") ? ["--help"] + rest : rest, context)
     }
 
-    private static func apply(_ leading: Arguments, to context: Context) throws(UsageError) -> Context {
+    private static func apply(_ leading: Arguments, to context: Context) throws(UsageError)
+        -> Context
+    {
         var context = context
         try context.apply(leading)
         return context
     }
 
-    private static func run<C: Command>(_ command: C.Type, _ arguments: [String], _ context: Context) throws {
+    private static func run<C: Command>(
+        _ command: C.Type, _ arguments: [String], _ context: Context
+    ) throws {
         let parsed = try C.arguments(arguments)
         if parsed.has("--help") { return Output.out(Help.text(for: C.configuration)) }
         var context = context
@@ -81,13 +89,15 @@ public enum CommandLineTool {
     /// The options before the command, the command's name, and the arguments after it.
     static func split(_ arguments: [String]) throws(UsageError) -> (Arguments, String?, [String]) {
         var index = arguments.startIndex
-        while index < arguments.endIndex, arguments[index].hasPrefix("-"), arguments[index] != "--" {
+        while index < arguments.endIndex, arguments[index].hasPrefix("-"), arguments[index] != "--"
+        {
             let (name, inline) = Arguments.split(arguments[index])
             let takesValue = leadingOptions.contains { $0.names.contains(name) && $0.value != nil }
             index += takesValue && inline == nil ? 2 : 1
         }
         index = min(index, arguments.endIndex)
-        let leading = try Arguments(Array(arguments[..<index]), command: nil, options: leadingOptions)
+        let leading = try Arguments(
+            Array(arguments[..<index]), command: nil, options: leadingOptions)
         if index < arguments.endIndex, arguments[index] == "--" { index += 1 }
         let name = index < arguments.endIndex ? arguments[index] : nil
         let rest = index < arguments.endIndex ? Array(arguments[(index + 1)...]) : []

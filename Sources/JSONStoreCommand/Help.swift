@@ -19,7 +19,8 @@ enum Help {
             """
         let entries = CommandLineTool.commands.map { command in
             let configuration = command.configuration
-            let name = [configuration.name, configuration.arguments].filter { !$0.isEmpty }.joined(separator: " ")
+            let name = [configuration.name, configuration.arguments].filter { !$0.isEmpty }.joined(
+                separator: " ")
             return (name, configuration.abstract)
         }
         text += table(entries)
@@ -40,14 +41,23 @@ enum Help {
         text += wrap(capitalized(configuration.abstract) + ".") + "\n"
         // Paragraphs are wrapped; one indented by two spaces is kept as written.
         if !configuration.discussion.isEmpty {
-            text += "\n" + configuration.discussion.split(separator: "\n\n", omittingEmptySubsequences: false)
-                .map { $0.hasPrefix("  ") ? String($0) : wrap($0.split(separator: "\n").joined(separator: " ")) }
+            text +=
+                "\n"
+                + configuration.discussion.split(
+                    separator: "\n\n", omittingEmptySubsequences: false
+                )
+                .map {
+                    $0.hasPrefix("  ")
+                        ? String($0) : wrap($0.split(separator: "\n").joined(separator: " "))
+                }
                 .joined(separator: "\n\n") + "\n"
         }
         if !configuration.options.isEmpty {
             text += "\noptions:\n" + table(configuration.options.map { ($0.spellings, $0.help) })
         }
-        text += "\nglobal options:\n" + table(CommandLineTool.globalOptions.map { ($0.spellings, $0.help) })
+        text +=
+            "\nglobal options:\n"
+            + table(CommandLineTool.globalOptions.map { ($0.spellings, $0.help) })
         return text
     }
 
@@ -72,7 +82,9 @@ enum Help {
     /// The first line starts at `firstColumn`, after whatever the caller puts before it;
     /// the others are indented by `indent` spaces.
     static func wrap(_ text: String, firstColumn: Int = 0, indent: Int = 0) -> String {
-        wrap(words: text.split(separator: " ").map(String.init), firstColumn: firstColumn, indent: indent)
+        wrap(
+            words: text.split(separator: " ").map(String.init), firstColumn: firstColumn,
+            indent: indent)
     }
 
     /// `words` joined by spaces as lines of at most `width` columns, as `wrap`.

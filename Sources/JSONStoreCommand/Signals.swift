@@ -8,7 +8,9 @@ enum Signals {
     nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
 
     /// Calls `handler` on `queue` for each of `signals`; their default actions are off.
-    static func handle(_ signals: [Int32], on queue: DispatchQueue, _ handler: @escaping @Sendable (Int32) -> Void) {
+    static func handle(
+        _ signals: [Int32], on queue: DispatchQueue, _ handler: @escaping @Sendable (Int32) -> Void
+    ) {
         for number in signals {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)

@@ -24,7 +24,8 @@ func benchDecode(count: Int, runs: Int) throws {
         var t = now()
         var total = 0
         for bytes in documents {
-            total += try JSONValueDecoder().decode(BenchTask.self, from: JSONReader().read(bytes)).priority
+            total += try JSONValueDecoder().decode(BenchTask.self, from: JSONReader().read(bytes))
+                .priority
         }
         ours.append(now() - t)
         t = now()
@@ -35,7 +36,8 @@ func benchDecode(count: Int, runs: Int) throws {
         precondition(total == total2)
 
         t = now()
-        let a = try JSONValueDecoder().decode([BenchTask].self, from: JSONReader(maxSize: .max).read(large))
+        let a = try JSONValueDecoder().decode(
+            [BenchTask].self, from: JSONReader(maxSize: .max).read(large))
         oursLarge.append(now() - t)
         t = now()
         let b = try JSONDecoder().decode([BenchTask].self, from: largeData)
@@ -46,18 +48,28 @@ func benchDecode(count: Int, runs: Int) throws {
     print("items: \(count) (\(String(format: "%.1f", mb)) MB), runs: \(runs)")
     print(spread("small items, JSONReader + JSONValueDecoder", ours, unit: "s"))
     print(spread("small items, Foundation JSONDecoder", foundation, unit: "s"))
-    print(String(format: "typed decoding vs JSONDecoder, small items: %.2fx faster", median(foundation) / median(ours)))
-    print(spread("one array of \(count) items (\(String(format: "%.1f", Double(large.count) / 1e6)) MB), ours", oursLarge, unit: "s"))
+    print(
+        String(
+            format: "typed decoding vs JSONDecoder, small items: %.2fx faster",
+            median(foundation) / median(ours)))
+    print(
+        spread(
+            "one array of \(count) items (\(String(format: "%.1f", Double(large.count) / 1e6)) MB), ours",
+            oursLarge, unit: "s"))
     print(spread("one array, Foundation JSONDecoder", foundationLarge, unit: "s"))
-    print(String(format: "typed decoding vs JSONDecoder, one large document: %.2fx faster",
-                 median(foundationLarge) / median(oursLarge)))
+    print(
+        String(
+            format: "typed decoding vs JSONDecoder, one large document: %.2fx faster",
+            median(foundationLarge) / median(oursLarge)))
     let small = median(foundation) / median(ours)
     let whole = median(foundationLarge) / median(oursLarge)
     tableRow(
-        "typed decode, \(count) small items", spreadText(ours), String(format: "%.2fx JSONDecoder", small),
+        "typed decode, \(count) small items", spreadText(ours),
+        String(format: "%.2fx JSONDecoder", small),
         ">= 2x", small >= 2)
     tableRow(
-        "typed decode, one array of \(count)", spreadText(oursLarge), String(format: "%.2fx JSONDecoder", whole),
+        "typed decode, one array of \(count)", spreadText(oursLarge),
+        String(format: "%.2fx JSONDecoder", whole),
         ">= 1x", whole >= 1)
 }
 
@@ -65,6 +77,7 @@ func benchDecode(count: Int, runs: Int) throws {
 func spread(_ name: String, _ values: [Double], unit: String) -> String {
     let scale = unit == "ms" ? 1000.0 : 1.0
     let sorted = values.sorted()
-    return String(format: "%@: median %.3f %@ (%.3f-%.3f)", name, median(values) * scale, unit,
-                  sorted.first! * scale, sorted.last! * scale)
+    return String(
+        format: "%@: median %.3f %@ (%.3f-%.3f)", name, median(values) * scale, unit,
+        sorted.first! * scale, sorted.last! * scale)
 }

@@ -10,9 +10,12 @@ func readFloor(directory: String, threads: Int) {
     guard let dir = opendir(directory) else { fatalError("cannot open \(directory)") }
     var names: [[CChar]] = []
     while let entry = readdir(dir) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.bindMemory(to: CChar.self)) }
+        let name = withUnsafeBytes(of: entry.pointee.d_name) {
+            Array($0.bindMemory(to: CChar.self))
+        }
         let length = name.firstIndex(of: 0) ?? name.count
-        guard length > 5, String(decoding: name[..<length].map(UInt8.init), as: UTF8.self).hasSuffix(".json")
+        guard length > 5,
+            String(decoding: name[..<length].map(UInt8.init), as: UTF8.self).hasSuffix(".json")
         else { continue }
         names.append(Array(name[...length]))
     }

@@ -21,16 +21,21 @@ struct DocumentShape: Sendable {
             return Array((text + "]").utf8)
         },
         DocumentShape(name: "strings") { n in  // escapes and non-ASCII
-            let words = [#""plain words here""#, #""tab\there \"quoted\" \\ back""#,
-                         #""café naïve 日本語 ✓""#, #""line\nbreak \u00e9\ud83d\ude00""#]
+            let words = [
+                #""plain words here""#, #""tab\there \"quoted\" \\ back""#,
+                #""café naïve 日本語 ✓""#, #""line\nbreak \u00e9\ud83d\ude00""#,
+            ]
             return Array(("[" + (0..<n).map { words[$0 % 4] }.joined(separator: ",") + "]").utf8)
         },
         DocumentShape(name: "members") { n in  // one wide object
-            Array(("{" + (0..<n).map { "\"key\($0)\":\($0 % 1000)" }.joined(separator: ",") + "}").utf8)
+            Array(
+                ("{" + (0..<n).map { "\"key\($0)\":\($0 % 1000)" }.joined(separator: ",") + "}")
+                    .utf8)
         },
         DocumentShape(name: "deep") { n in  // nesting in every element
             let one = #"{"a":{"b":{"c":[1,{"d":[null,[true,[false]]]}]}}}"#
-            return Array(("[" + Array(repeating: one, count: n / 8).joined(separator: ",") + "]").utf8)
+            return Array(
+                ("[" + Array(repeating: one, count: n / 8).joined(separator: ",") + "]").utf8)
         },
     ]
 }
@@ -64,9 +69,10 @@ func benchReader(maxLength: Int, runs: Int) throws {
             let growth = previous.map { String(format: "%.2fx", median(ours) / $0) } ?? "-"
             print(
                 shape.name.padding(toLength: 8, withPad: " ", startingAt: 0)
-                    + String(format: "%9d %10d %10.3f ms %12@ %14.3f ms %7.2fx",
-                             length, bytes.count, median(ours) * 1000, growth,
-                             median(foundation) * 1000, median(foundation) / median(ours)))
+                    + String(
+                        format: "%9d %10d %10.3f ms %12@ %14.3f ms %7.2fx",
+                        length, bytes.count, median(ours) * 1000, growth,
+                        median(foundation) * 1000, median(foundation) / median(ours)))
             previous = median(ours)
             first = first ?? median(ours)
             slowest = min(slowest, median(foundation) / median(ours))
@@ -94,8 +100,10 @@ func benchReader(maxLength: Int, runs: Int) throws {
             _ = try JSONReader().read(bytes)
             times.append(now() - t)
         }
-        print(String(format: "%@: a %.1f MiB item reads in median %.3f s (min %.3f, max %.3f)",
-                     shape.name, Double(bytes.count) / 1_048_576, median(times),
-                     times.min()!, times.max()!))
+        print(
+            String(
+                format: "%@: a %.1f MiB item reads in median %.3f s (min %.3f, max %.3f)",
+                shape.name, Double(bytes.count) / 1_048_576, median(times),
+                times.min()!, times.max()!))
     }
 }

@@ -45,6 +45,9 @@ func benchStall(directory: String, count: Int, seconds: Int) throws {
     }
     let mb = { (bytes: Int) in Double(bytes) / 1_048_576 }
     print("items: \(count), rewrites: \(rewrites) in \(seconds) s, reader stalled throughout")
-    print(String(format: "jsonstore list --follow --json RSS: start %.1f MiB, max %.1f MiB, end %.1f MiB",
-                 mb(start), mb(samples.max() ?? 0), mb(samples.last ?? 0)))
+    print(
+        String(
+            format:
+                "jsonstore list --follow --json RSS: start %.1f MiB, max %.1f MiB, end %.1f MiB",
+            mb(start), mb(samples.max() ?? 0), mb(samples.last ?? 0)))
 }

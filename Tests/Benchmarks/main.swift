@@ -59,13 +59,16 @@ final class Laps {
 
 /// A row of `scripts/bench all`'s table: `row | case | measured | judged by | target | met`.
 /// `met` is nil where the case has no target.
-func tableRow(_ name: String, _ measured: String, _ judged: String, _ target: String, _ met: Bool?) {
+func tableRow(_ name: String, _ measured: String, _ judged: String, _ target: String, _ met: Bool?)
+{
     let verdict = met.map { $0 ? "met" : "missed" } ?? "-"
     print("row | \(name) | \(measured) | \(judged) | \(target) | \(verdict)")
 }
 
 /// `M (min-max)` of `values` times `scale`, with `digits` decimals.
-func spreadText(_ values: [Double], scale: Double = 1, digits: Int = 3, unit: String = "s") -> String {
+func spreadText(_ values: [Double], scale: Double = 1, digits: Int = 3, unit: String = "s")
+    -> String
+{
     let f = { String(format: "%.\(digits)f", $0 * scale) }
     return "\(f(median(values))) \(unit) (\(f(values.min()!))-\(f(values.max()!)))"
 }
@@ -138,7 +141,9 @@ serialOptions.parallelLoadThreshold = .max
 let serialStore = try JSONStore(directory: arguments[2], options: serialOptions)
 
 // Bytes of every file, for the parser-only comparison.
-let files = try FileManager.default.contentsOfDirectory(atPath: arguments[2]).filter { $0.hasSuffix(".json") }
+let files = try FileManager.default.contentsOfDirectory(atPath: arguments[2]).filter {
+    $0.hasSuffix(".json")
+}
 let contents = try files.map { try Data(contentsOf: URL(fileURLWithPath: arguments[2] + "/" + $0)) }
 let totalBytes = contents.reduce(0) { $0 + $1.count }
 let byteArrays = contents.map { [UInt8]($0) }
@@ -162,24 +167,44 @@ for _ in 0..<runs {
     ours.append(now() - t)
     t = now()
     var members2 = 0
-    for data in contents { members2 += (try JSONSerialization.jsonObject(with: data) as! [String: Any]).count }
+    for data in contents {
+        members2 += (try JSONSerialization.jsonObject(with: data) as! [String: Any]).count
+    }
     foundation.append(now() - t)
     precondition(members == members2)
 }
 
 let mb = Double(totalBytes) / 1e6
-print("items: \(n), bytes: \(totalBytes), runs: \(runs), cores: \(ProcessInfo.processInfo.activeProcessorCount)")
-print(String(format: "load, one by one:      median %.3f s  (%.0f items/s)", median(serial), Double(n) / median(serial)))
-print(String(format: "load, parallel:        median %.3f s  (%.0f items/s)", median(parallel), Double(n) / median(parallel)))
+print(
+    "items: \(n), bytes: \(totalBytes), runs: \(runs), cores: \(ProcessInfo.processInfo.activeProcessorCount)"
+)
+print(
+    String(
+        format: "load, one by one:      median %.3f s  (%.0f items/s)", median(serial),
+        Double(n) / median(serial)))
+print(
+    String(
+        format: "load, parallel:        median %.3f s  (%.0f items/s)", median(parallel),
+        Double(n) / median(parallel)))
 print(String(format: "parallel speed-up:     %.2fx", median(serial) / median(parallel)))
-print(String(format: "parse, JSONReader:     median %.3f s  (%.0f MB/s)", median(ours), mb / median(ours)))
-print(String(format: "parse, JSONSerialization: median %.3f s  (%.0f MB/s)", median(foundation), mb / median(foundation)))
-print(String(format: "JSONReader vs JSONSerialization: %.2fx faster", median(foundation) / median(ours)))
+print(
+    String(
+        format: "parse, JSONReader:     median %.3f s  (%.0f MB/s)", median(ours), mb / median(ours)
+    ))
+print(
+    String(
+        format: "parse, JSONSerialization: median %.3f s  (%.0f MB/s)", median(foundation),
+        mb / median(foundation)))
+print(
+    String(
+        format: "JSONReader vs JSONSerialization: %.2fx faster", median(foundation) / median(ours)))
 tableRow(
-    "load \(n) items", spreadText(parallel), String(format: "%.0f items/s", Double(n) / median(parallel)), "-", nil)
+    "load \(n) items", spreadText(parallel),
+    String(format: "%.0f items/s", Double(n) / median(parallel)), "-", nil)
 let smallItems = median(foundation) / median(ours)
 tableRow(
-    "reader, \(n) small items", spreadText(ours), String(format: "%.2fx JSONSerialization", smallItems),
+    "reader, \(n) small items", spreadText(ours),
+    String(format: "%.2fx JSONSerialization", smallItems),
     ">= 1.5x", smallItems >= 1.5)
 
 /// Creates `count` items in `directory` with plain writes (no fsync: this is set-up).
@@ -187,7 +212,9 @@ func fill(_ directory: String, count: Int) throws {
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     for i in 0..<count {
         let bytes = JSONWriter.pretty(.object(item(i)))
-        let fd = open(directory + "/" + String(format: "item-%06d.json", i), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let fd = open(
+            directory + "/" + String(format: "item-%06d.json", i), O_WRONLY | O_CREAT | O_TRUNC,
+            0o644)
         _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         close(fd)
     }
@@ -226,18 +253,23 @@ func benchLive(directory: String, big: Int, edits: Int) throws {
             let start = now()
             let queue = DispatchQueue(label: "bench.\(k)")
             if kind == 0 {
-                tokens.append(entry.store.observe(on: queue) { _ in
-                    latch.delivered = now()
-                    latch.semaphore.signal()
-                })
+                tokens.append(
+                    entry.store.observe(on: queue) { _ in
+                        latch.delivered = now()
+                        latch.semaphore.signal()
+                    })
             } else {
-                tokens.append(entry.store.observe(BenchTask.self, on: queue) { _ in
-                    latch.delivered = now()
-                    latch.semaphore.signal()
-                })
+                tokens.append(
+                    entry.store.observe(BenchTask.self, on: queue) { _ in
+                        latch.delivered = now()
+                        latch.semaphore.signal()
+                    })
             }
             latch.semaphore.wait()  // .initial
-            print(String(format: "%@, %@: initial load and first results in %.3f s", entry.name, name, latch.delivered - start))
+            print(
+                String(
+                    format: "%@, %@: initial load and first results in %.3f s", entry.name, name,
+                    latch.delivered - start))
         }
         for edit in 0..<edits {
             for (k, entry) in stores.enumerated() {
@@ -259,17 +291,23 @@ func benchLive(directory: String, big: Int, edits: Int) throws {
         medians.append(latencies.map(median))
         for (k, entry) in stores.enumerated() {
             let sorted = latencies[k].sorted()
-            print(String(format: "%@, %@: edit → callback, median %.3f ms (p90 %.3f, max %.3f) over %d edits",
-                         entry.name, name, median(sorted) * 1000, sorted[sorted.count * 9 / 10] * 1000,
-                         sorted.last! * 1000, edits))
+            print(
+                String(
+                    format:
+                        "%@, %@: edit → callback, median %.3f ms (p90 %.3f, max %.3f) over %d edits",
+                    entry.name, name, median(sorted) * 1000, sorted[sorted.count * 9 / 10] * 1000,
+                    sorted.last! * 1000, edits))
         }
     }
     for (kind, name) in ["untyped", "typed"].enumerated() {
         let ratio = medians[kind][1] / medians[kind][0]
         print(String(format: "ratio %@ (%d items / 1000 items): %.2fx", name, big, ratio))
         tableRow(
-            "edit -> \(name) observer, p50", String(format: "%.3f ms at 1,000, %.3f ms at %d", medians[kind][0] * 1000,
-            medians[kind][1] * 1000, big), String(format: "%.2fx", ratio), "<= 1.3x", ratio <= 1.3)
+            "edit -> \(name) observer, p50",
+            String(
+                format: "%.3f ms at 1,000, %.3f ms at %d", medians[kind][0] * 1000,
+                medians[kind][1] * 1000, big), String(format: "%.2fx", ratio), "<= 1.3x",
+            ratio <= 1.3)
     }
     print(String(format: "typed vs untyped at %d items: %.2fx", big, medians[1][1] / medians[0][1]))
 }
@@ -305,15 +343,22 @@ func benchRender(directory: String, big: Int, frames: Int) throws {
     for _ in 0..<10 {
         for (k, entry) in results.enumerated() {
             let laps = Laps()
-            bytes[k] += RenderBenchmark.run(entry.1, frames: frames / 10, width: 120, height: 40, tick: laps.tick)
+            bytes[k] += RenderBenchmark.run(
+                entry.1, frames: frames / 10, width: 120, height: 40, tick: laps.tick)
             times[k] += laps.times
         }
     }
     for (k, entry) in results.enumerated() {
-        print(String(format: "%@: frame median %.3f ms, median %d bytes written (120×40, selection moving a row)",
-                     entry.0, median(times[k]) * 1000, bytes[k].sorted()[bytes[k].count / 2]))
+        print(
+            String(
+                format:
+                    "%@: frame median %.3f ms, median %d bytes written (120×40, selection moving a row)",
+                entry.0, median(times[k]) * 1000, bytes[k].sorted()[bytes[k].count / 2]))
     }
-    print(String(format: "ratio (%d items / 100 items): %.2fx", big, median(times[1]) / median(times[0])))
+    print(
+        String(
+            format: "ratio (%d items / 100 items): %.2fx", big, median(times[1]) / median(times[0]))
+    )
     // Typing "number 12" into the / filter: with no index, the first key lays out every
     // row once; with the index the app builds off the main queue for a big store, it only
     // scans text, as every further key does (the first eight match nearly every row).
@@ -323,21 +368,30 @@ func benchRender(directory: String, big: Int, frames: Int) throws {
     for _ in 0..<5 {
         for (k, entry) in results.enumerated() {
             let laps = Laps()
-            _ = RenderBenchmark.filter(entry.1, needle: "number 12", width: 120, height: 40, tick: laps.tick)
+            _ = RenderBenchmark.filter(
+                entry.1, needle: "number 12", width: 120, height: 40, tick: laps.tick)
             firstKeys[k].append(laps.times[0])
             keys[k] += laps.times.dropFirst()
         }
         let laps = Laps()
-        _ = RenderBenchmark.filter(results[1].1, needle: "number 12", width: 120, height: 40, indexFirst: true, tick: laps.tick)
+        _ = RenderBenchmark.filter(
+            results[1].1, needle: "number 12", width: 120, height: 40, indexFirst: true,
+            tick: laps.tick)
         builds.append(laps.times[0])
         firstKeys[2].append(laps.times[1])
     }
     for (k, entry) in results.enumerated() {
-        print(String(format: "%@: / filter, first key with its frame, no index yet: median %.3f ms; each further key: median %.3f ms",
-                     entry.0, median(firstKeys[k]) * 1000, median(keys[k]) * 1000))
+        print(
+            String(
+                format:
+                    "%@: / filter, first key with its frame, no index yet: median %.3f ms; each further key: median %.3f ms",
+                entry.0, median(firstKeys[k]) * 1000, median(keys[k]) * 1000))
     }
-    print(String(format: "%@: search index built off the main queue in median %.3f ms; then the first key: median %.3f ms",
-                 results[1].0, median(builds) * 1000, median(firstKeys[2]) * 1000))
+    print(
+        String(
+            format:
+                "%@: search index built off the main queue in median %.3f ms; then the first key: median %.3f ms",
+            results[1].0, median(builds) * 1000, median(firstKeys[2]) * 1000))
 }
 
 /// Writing `count` new items, three ways, each run into a fresh directory.
@@ -363,21 +417,36 @@ func benchWrite(directory: String, count: Int, runs: Int) throws {
     var singles: [Double] = []
     for run in 0..<runs {
         Transaction.fileSystemSyncThreshold = defaultThreshold
-        syncfsBatch.append(try timed("syncfs-\(run)") { store in
-            try store.write { tx in for (id, object) in objects { try tx.put(id, object) } }
-        })
+        syncfsBatch.append(
+            try timed("syncfs-\(run)") { store in
+                try store.write { tx in for (id, object) in objects { try tx.put(id, object) } }
+            })
         Transaction.fileSystemSyncThreshold = .max
-        fsyncBatch.append(try timed("fsync-\(run)") { store in
-            try store.write { tx in for (id, object) in objects { try tx.put(id, object) } }
-        })
+        fsyncBatch.append(
+            try timed("fsync-\(run)") { store in
+                try store.write { tx in for (id, object) in objects { try tx.put(id, object) } }
+            })
         Transaction.fileSystemSyncThreshold = defaultThreshold
-        singles.append(try timed("puts-\(run)") { store in
-            for (id, object) in objects { try store.put(id, object) }
-        })
+        singles.append(
+            try timed("puts-\(run)") { store in
+                for (id, object) in objects { try store.put(id, object) }
+            })
     }
     print("items: \(count), runs: \(runs)")
-    print(String(format: "one batch, one syncfs:      median %.3f s  (%.0f items/s)", median(syncfsBatch), Double(count) / median(syncfsBatch)))
-    print(String(format: "one batch, fsync per file:  median %.3f s  (%.0f items/s)", median(fsyncBatch), Double(count) / median(fsyncBatch)))
-    print(String(format: "single puts:                median %.3f s  (%.0f items/s)", median(singles), Double(count) / median(singles)))
-    print(String(format: "syncfs batch vs fsync batch: %.2fx faster", median(fsyncBatch) / median(syncfsBatch)))
+    print(
+        String(
+            format: "one batch, one syncfs:      median %.3f s  (%.0f items/s)",
+            median(syncfsBatch), Double(count) / median(syncfsBatch)))
+    print(
+        String(
+            format: "one batch, fsync per file:  median %.3f s  (%.0f items/s)", median(fsyncBatch),
+            Double(count) / median(fsyncBatch)))
+    print(
+        String(
+            format: "single puts:                median %.3f s  (%.0f items/s)", median(singles),
+            Double(count) / median(singles)))
+    print(
+        String(
+            format: "syncfs batch vs fsync batch: %.2fx faster",
+            median(fsyncBatch) / median(syncfsBatch)))
 }

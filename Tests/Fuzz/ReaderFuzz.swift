@@ -11,20 +11,28 @@ public func fuzzReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     do {
         let value = try JSONReader(maxDepth: 64, maxSize: 1 << 20).read(bytes)
         let loose = JSONReader(maxDepth: 64, maxSize: .max)
-        for written in [JSONWriter.compact(value), JSONWriter.pretty(value),
-                        JSONWriter.compact(value, escapingUnicodeLineBreaks: true)] {
+        for written in [
+            JSONWriter.compact(value), JSONWriter.pretty(value),
+            JSONWriter.compact(value, escapingUnicodeLineBreaks: true),
+        ] {
             guard let again = try? loose.read(written) else {
-                fatalError("the writer's output does not read back: \(String(decoding: written, as: UTF8.self))")
+                fatalError(
+                    "the writer's output does not read back: \(String(decoding: written, as: UTF8.self))"
+                )
             }
             precondition(again == value, "round trip changed the value")
         }
     } catch {
-        precondition(error.offset >= 0 && error.offset <= size, "offset \(error.offset) outside \(size)")
+        precondition(
+            error.offset >= 0 && error.offset <= size, "offset \(error.offset) outside \(size)")
         let newlines = bytes.prefix(error.offset).count { $0 == 0x0A }
         precondition(error.line == newlines + 1, "line \(error.line), expected \(newlines + 1)")
-        precondition(error.column >= 1 && error.column <= error.offset + 1, "column \(error.column)")
+        precondition(
+            error.column >= 1 && error.column <= error.offset + 1, "column \(error.column)")
         precondition(!error.reason.isEmpty)
-        precondition(!error.reason.unicodeScalars.contains { $0.value < 0x20 }, "raw control character in the reason")
+        precondition(
+            !error.reason.unicodeScalars.contains { $0.value < 0x20 },
+            "raw control character in the reason")
     }
     return 0
 }

@@ -12,7 +12,10 @@ public func fuzzReducer(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let program = UnsafeBufferPointer(start: data, count: size)
     var reducer = StoreReducer(timing: .init(deletionGrace: 0.05, fallbackDelay: 0.2))
     let ids = (0..<6).map { "id\($0)" }
-    enum File { case item(String), broken, missing }
+    enum File {
+        case item(String)
+        case broken, missing
+    }
     var disk: [String: File] = [:]
     var written: [String: Set<String>] = [:]  // every title each id has had
     for id in ids.prefix(3) {
@@ -28,14 +31,17 @@ public func fuzzReducer(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         case .missing: return .missing
         }
     }
-    reducer.load(ids.filter { disk[$0] != nil }, ids.filter { disk[$0] != nil }.map(outcome), badNames: [:])
+    reducer.load(
+        ids.filter { disk[$0] != nil }, ids.filter { disk[$0] != nil }.map(outcome), badNames: [:])
     let query = Query.all.sorted(by: "title")
     var results = Results<Item>.initial(query, reducer.published, coder: .items)
     var now = 0.0
 
     func publish() {
         let previous = reducer.published
-        guard case .publish(let snapshot, let changed, let names) = reducer.publish(at: now) else { return }
+        guard case .publish(let snapshot, let changed, let names) = reducer.publish(at: now) else {
+            return
+        }
         precondition(snapshot.version == previous.version + 1)
         snapshot.entries._checkInvariants()
         let changes = changed.map {
@@ -55,7 +61,8 @@ public func fuzzReducer(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     func read(_ names: [String], gone: Set<UTF8Key>) {
         for name in names where name.hasSuffix(".json") {
             let id = String(name.dropLast(5))
-            _ = reducer.fileRead(id, outcome(id), at: now, missingIsGone: gone.contains(UTF8Key(id)))
+            _ = reducer.fileRead(
+                id, outcome(id), at: now, missingIsGone: gone.contains(UTF8Key(id)))
         }
     }
 
@@ -100,11 +107,14 @@ public func fuzzReducer(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         switch disk[id] ?? .missing {
         case .missing: precondition(entry == nil, "\(id) is gone but still there")
         case .item(let title):
-            precondition(entry?.item?["title"]?.stringValue == title && entry?.error == nil, "\(id) is not \(title)")
+            precondition(
+                entry?.item?["title"]?.stringValue == title && entry?.error == nil,
+                "\(id) is not \(title)")
         case .broken:
             precondition(entry?.error != nil, "\(id) is broken but not flagged")
             if let kept = entry?.item?["title"]?.stringValue {
-                precondition(written[id, default: []].contains(kept), "\(id) kept a value it never had")
+                precondition(
+                    written[id, default: []].contains(kept), "\(id) kept a value it never had")
             }
         }
     }

@@ -8,8 +8,9 @@ import Testing
 /// the middle of batches, 500 times, and after each the store holds whole batches only.
 @Suite("Batches and SIGKILL")
 struct BatchCrashTests {
-    @Test("500 writers killed mid-batch: after the next open every batch is whole, no item torn",
-          .timeLimit(.minutes(5)))
+    @Test(
+        "500 writers killed mid-batch: after the next open every batch is whole, no item torn",
+        .timeLimit(.minutes(5)))
     func killedMidBatch() async throws {
         let temp = try TemporaryStore()
         let path = temp.path
@@ -26,13 +27,23 @@ struct BatchCrashTests {
                 usleep(UInt32.random(in: 0...20_000, using: &random))
                 kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
-                if FileManager.default.fileExists(atPath: path + "/.jsonstore-batch") { recovered += 1 }
+                if FileManager.default.fileExists(atPath: path + "/.jsonstore-batch") {
+                    recovered += 1
+                }
                 // The next open finishes what the killed writer left.
                 let contents = try JSONStore(directory: path).load()
-                if !contents.invalid.isEmpty { problems.append("\(iteration): invalid \(contents.invalid)") }
+                if !contents.invalid.isEmpty {
+                    problems.append("\(iteration): invalid \(contents.invalid)")
+                }
                 for group in ["s", "l"] {
-                    let rounds = Set(contents.items.filter { $0.id.hasPrefix(group) }.compactMap { $0["round"]?.intValue })
-                    if rounds.count > 1 { problems.append("\(iteration): \(group) batch split over rounds \(rounds.sorted())") }
+                    let rounds = Set(
+                        contents.items.filter { $0.id.hasPrefix(group) }.compactMap {
+                            $0["round"]?.intValue
+                        })
+                    if rounds.count > 1 {
+                        problems.append(
+                            "\(iteration): \(group) batch split over rounds \(rounds.sorted())")
+                    }
                 }
                 if FileManager.default.fileExists(atPath: path + "/.jsonstore-batch") {
                     problems.append("\(iteration): the journal is still there after the open")
@@ -43,10 +54,14 @@ struct BatchCrashTests {
         #expect(problems.isEmpty, "\(problems.prefix(5))")
         // How many kills landed between a batch's journal and its last rename depends on
         // timing (about 1 in 50 here); the recovery itself is tested below, step by step.
-        print("batches interrupted in their renames and finished by the next open: \(recovered) of 500")
+        print(
+            "batches interrupted in their renames and finished by the next open: \(recovered) of 500"
+        )
     }
 
-    @Test("the next open finishes a batch's removals and renames, but leaves alone a file someone changed since")
+    @Test(
+        "the next open finishes a batch's removals and renames, but leaves alone a file someone changed since"
+    )
     func recoveryRespectsLaterEdits() throws {
         let temp = try TemporaryStore()
         try temp.store.put("a", ["v": 1])
@@ -61,7 +76,8 @@ struct BatchCrashTests {
             return "\(s.st_dev):\(s.st_ino):\(s.st_size):\(s.st_mtim.tv_sec).\(s.st_mtim.tv_nsec)"
         }
         try temp.store.put("c", ["v": 1])
-        let journal = "jsonstore batch 1\nremove\tc.json\t\(identity("c.json"))\n"
+        let journal =
+            "jsonstore batch 1\nremove\tc.json\t\(identity("c.json"))\n"
             + "rename\t\(staged[0])\ta.json\t\(identity("a.json"))\n"
             + "rename\t\(staged[1])\tb.json\t\(identity("b.json"))\n"
         try temp.writeFile(".jsonstore-batch", journal)

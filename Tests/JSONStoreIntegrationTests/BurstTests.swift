@@ -28,8 +28,9 @@ func matchesDirectory(_ results: Results<Item>, _ store: JSONStore) throws -> Bo
 
 @Suite("Bursts, overflow and random edits")
 struct BurstTests {
-    @Test("40,000 files created while the reader is stalled: overflow, resync, equal to the directory",
-          .timeLimit(.minutes(3)))
+    @Test(
+        "40,000 files created while the reader is stalled: overflow, resync, equal to the directory",
+        .timeLimit(.minutes(3)))
     func overflow() async throws {
         let f = try LiveFixture()
         #expect(await f.started())
@@ -46,19 +47,26 @@ struct BurstTests {
         states.stop()
     }
 
-    @Test("git checkout between branches that change 2,000 files: a few merged updates",
-          .enabled(if: Tool.exists("git")), .timeLimit(.minutes(3)))
+    @Test(
+        "git checkout between branches that change 2,000 files: a few merged updates",
+        .enabled(if: Tool.exists("git")), .timeLimit(.minutes(3)))
     func gitCheckout() async throws {
         let temp = try TemporaryStore()
         let git = { (arguments: [String]) throws -> Int32 in
-            try Tool.run("git", ["-c", "user.name=t", "-c", "user.email=t@example.com"] + arguments, in: temp.path)
+            try Tool.run(
+                "git", ["-c", "user.name=t", "-c", "user.email=t@example.com"] + arguments,
+                in: temp.path)
         }
         #expect(try git(["init", "-q", "-b", "one"]) == 0)
-        for i in 0..<2_000 { try temp.writeFile("t\(i).json", "{\n  \"n\": \(i),\n  \"branch\": \"one\"\n}\n") }
+        for i in 0..<2_000 {
+            try temp.writeFile("t\(i).json", "{\n  \"n\": \(i),\n  \"branch\": \"one\"\n}\n")
+        }
         #expect(try git(["add", "-A"]) == 0)
         #expect(try git(["commit", "-q", "-m", "one"]) == 0)
         #expect(try git(["checkout", "-q", "-b", "two"]) == 0)
-        for i in 0..<1_000 { try temp.writeFile("t\(i).json", "{\n  \"n\": \(i),\n  \"branch\": \"two\"\n}\n") }
+        for i in 0..<1_000 {
+            try temp.writeFile("t\(i).json", "{\n  \"n\": \(i),\n  \"branch\": \"two\"\n}\n")
+        }
         for i in 1_000..<1_500 { unlink(temp.path + "/t\(i).json") }
         for i in 2_000..<2_500 { try temp.writeFile("t\(i).json", "{\n  \"n\": \(i)\n}\n") }
         #expect(try git(["add", "-A"]) == 0)
@@ -73,7 +81,9 @@ struct BurstTests {
         let state = recorder.current
         #expect(state.ids.count == 2_000)
         #expect(try matchesDirectory(state.results, temp.store))
-        let changes = state.updates.reduce(0) { $0 + $1.insertions.count + $1.deletions.count + $1.modifications.count }
+        let changes = state.updates.reduce(0) {
+            $0 + $1.insertions.count + $1.deletions.count + $1.modifications.count
+        }
         #expect(changes == 2_000)  // 1,000 modified, 500 deleted, 500 added
         // Merged: far fewer updates than files. How few depends on how fast git writes
         // (a handful on an idle machine); the bound holds on a loaded one too.
@@ -82,8 +92,9 @@ struct BurstTests {
         token.invalidate()
     }
 
-    @Test("thousands of random batches: every update applies, and at rest the observer equals the directory",
-          .timeLimit(.minutes(5)))
+    @Test(
+        "thousands of random batches: every update applies, and at rest the observer equals the directory",
+        .timeLimit(.minutes(5)))
     func randomBatches() async throws {
         let seed = UInt64.random(in: 0...UInt64.max)
         var random = SeededRandom(seed: seed)
@@ -102,7 +113,9 @@ struct BurstTests {
         #expect(await all.wait { $0.initialCount == 1 })
         #expect(await ranked.wait { $0.initialCount == 1 })
         let ids = (0..<40).map { "k\($0)" }
-        func content() -> String { "{\n  \"rank\": \(Int.random(in: 0..<10, using: &random)),\n  \"v\": \(Int.random(in: 0..<1000, using: &random))\n}\n" }
+        func content() -> String {
+            "{\n  \"rank\": \(Int.random(in: 0..<10, using: &random)),\n  \"v\": \(Int.random(in: 0..<1000, using: &random))\n}\n"
+        }
         for batch in 0..<2_000 {
             for _ in 0..<Int.random(in: 1...4, using: &random) {
                 let id = ids.randomElement(using: &random)!
@@ -118,11 +131,14 @@ struct BurstTests {
                 case 4:  // rm
                     unlink(path)
                 case 5:  // an invalid write
-                    try temp.writeFile(id + ".json", ["{", "[]", "{\"rank\": }", ""].randomElement(using: &random)!)
+                    try temp.writeFile(
+                        id + ".json",
+                        ["{", "[]", "{\"rank\": }", ""].randomElement(using: &random)!)
                 case 6:  // touch
                     utimes(path, nil)
                 default:  // a library write
-                    try temp.store.put(id, ["rank": .number(JSONNumber(Int.random(in: 0..<10, using: &random)))])
+                    try temp.store.put(
+                        id, ["rank": .number(JSONNumber(Int.random(in: 0..<10, using: &random)))])
                 }
             }
             if Int.random(in: 0..<4, using: &random) == 0 {
@@ -130,7 +146,9 @@ struct BurstTests {
             }
             if batch % 400 == 399 || batch == 1_999 {
                 await temp.store.synchronize()
-                #expect(try matchesDirectory(all.current.results, temp.store), "seed \(seed), batch \(batch)")
+                #expect(
+                    try matchesDirectory(all.current.results, temp.store),
+                    "seed \(seed), batch \(batch)")
             }
         }
         #expect(all.current.violations == [], "seed \(seed)")

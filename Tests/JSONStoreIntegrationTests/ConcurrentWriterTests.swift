@@ -24,35 +24,48 @@ struct ConcurrentWriterTests {
         #expect(try temp.names().filter { $0.hasSuffix(".tmp") }.isEmpty)
     }
 
-    @Test("a writer killed with SIGKILL at random points, 200 times, never leaves a torn file",
-          .timeLimit(.minutes(5)))
+    @Test(
+        "a writer killed with SIGKILL at random points, 200 times, never leaves a torn file",
+        .timeLimit(.minutes(5)))
     func killedWriterLeavesWholeFiles() async throws {
         let temp = try TemporaryStore()
         let path = temp.path
         // Each run: start the writer, let it write for a random while, kill it, then check
         // every item file. Problems are collected and checked below.
-        let (problems, interrupted, written) = try await blocking { () throws -> ([String], Int, [String]) in
+        let (problems, interrupted, written) = try await blocking {
+            () throws -> ([String], Int, [String]) in
             var random = SystemRandomNumberGenerator()
             var problems: [String] = []
             var interrupted = 0
             var lastRound: [String: Int] = [:]
             for iteration in 0..<200 {
-                let (process, pipe) = try HelperProcess.start(["rewrite", path, String(iteration * 1_000_000)])
+                let (process, pipe) = try HelperProcess.start([
+                    "rewrite", path, String(iteration * 1_000_000),
+                ])
                 let ready = pipe.fileHandleForReading.availableData
-                if String(decoding: ready, as: UTF8.self) != "ready\n" { problems.append("no ready line") }
+                if String(decoding: ready, as: UTF8.self) != "ready\n" {
+                    problems.append("no ready line")
+                }
                 usleep(UInt32.random(in: 0...40_000, using: &random))
                 kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
-                if process.terminationReason != .uncaughtSignal { problems.append("the writer was not killed") }
+                if process.terminationReason != .uncaughtSignal {
+                    problems.append("the writer was not killed")
+                }
                 var changed = false
                 for k in 0..<5 {
                     let id = "r\(k)"
-                    guard let data = FileManager.default.contents(atPath: path + "/\(id).json") else { continue }
-                    guard let value = try? JSONReader().read(Array(data)), let round = value["round"]?.intValue else {
+                    guard let data = FileManager.default.contents(atPath: path + "/\(id).json")
+                    else { continue }
+                    guard let value = try? JSONReader().read(Array(data)),
+                        let round = value["round"]?.intValue
+                    else {
                         problems.append("\(id).json does not parse in run \(iteration)")
                         continue
                     }
-                    if Array(data) != JSONWriter.pretty(.object(rewriteContent(id: id, round: round))) {
+                    if Array(data)
+                        != JSONWriter.pretty(.object(rewriteContent(id: id, round: round)))
+                    {
                         problems.append("\(id).json is torn at round \(round)")
                     }
                     if lastRound[id] != round { changed = true }

@@ -51,7 +51,10 @@ struct LiveStoreTests {
         unlink(f.file("new.json"))
         unlink(f.file("bad\u{1B}name.json"))
         #expect(await f.recorder.wait { $0.results.invalid.isEmpty })
-        #expect(Set(f.recorder.current.updates.flatMap(\.resolved)) == ["new.json", "bad\u{1B}name.json"])
+        #expect(
+            Set(f.recorder.current.updates.flatMap(\.resolved)) == [
+                "new.json", "bad\u{1B}name.json",
+            ])
     }
 
     @Test("a file name that is not UTF-8 is reported, and resolved when it goes")
@@ -60,12 +63,18 @@ struct LiveStoreTests {
         #expect(await f.started())
         let path = Array(f.file("bad").utf8) + [0xFF] + Array("name.json".utf8) + [0]
         let fd = path.withUnsafeBufferPointer {
-            $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) }
+            $0.withMemoryRebound(to: CChar.self) {
+                open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644)
+            }
         }
         #expect(fd >= 0)
         close(fd)
-        #expect(await f.recorder.wait { $0.results.invalid.map(\.name) == ["bad\u{FFFD}name.json"] })
-        #expect(path.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { unlink($0.baseAddress!) } } == 0)
+        #expect(
+            await f.recorder.wait { $0.results.invalid.map(\.name) == ["bad\u{FFFD}name.json"] })
+        #expect(
+            path.withUnsafeBufferPointer {
+                $0.withMemoryRebound(to: CChar.self) { unlink($0.baseAddress!) }
+            } == 0)
         #expect(await f.recorder.wait { $0.results.invalid.isEmpty })
         #expect(f.recorder.current.updates.last?.resolved == ["bad\u{FFFD}name.json"])
     }
@@ -90,7 +99,8 @@ struct LiveStoreTests {
     @Test("filtered and sorted queries: moves, filter entry and exit")
     func filteredSorted() async throws {
         let recorder = ChangeRecorder(sortField: "rank", descending: true)
-        let query = Query.all.filter { ($0["rank"]?.intValue ?? -1) >= 0 }.sorted(by: "rank", descending: true)
+        let query = Query.all.filter { ($0["rank"]?.intValue ?? -1) >= 0 }.sorted(
+            by: "rank", descending: true)
         let f = try LiveFixture(ids: ["a", "b", "c", "d"], query: query, recorder: recorder)
         #expect(await f.started())
         #expect(recorder.current.ids == ["d", "c", "b", "a"])
@@ -120,7 +130,8 @@ struct LiveStoreTests {
         await f.store.synchronize()
 
         let released = ChangeRecorder()
-        var token: ObservationToken? = f.store.observe(on: DispatchQueue(label: "r"), released.callback)
+        var token: ObservationToken? = f.store.observe(
+            on: DispatchQueue(label: "r"), released.callback)
         #expect(await released.wait { $0.initialCount == 1 })
         #expect(token?.isInvalidated == false)
         token = nil
@@ -234,7 +245,11 @@ struct LiveStoreTests {
         #expect(live.state == .live)
 
         let changed = Atomic<Bool>(false)
-        withObservationTracking { _ = live.results } onChange: { changed.store(true, ordering: .relaxed) }
+        withObservationTracking {
+            _ = live.results
+        } onChange: {
+            changed.store(true, ordering: .relaxed)
+        }
         try temp.store.put("b", ["v": 2])
         await temp.store.synchronize()
         let didChange = changed.load(ordering: .relaxed)
@@ -270,7 +285,8 @@ struct LiveStoreTests {
         let aside = f.path + ".aside"
         #expect(rename(f.path, aside) == 0)
         #expect(await f.recorder.wait { $0.errors.count == 2 })
-        try "{\"title\": \"y\"}".write(toFile: aside + "/y.json", atomically: false, encoding: .utf8)
+        try "{\"title\": \"y\"}".write(
+            toFile: aside + "/y.json", atomically: false, encoding: .utf8)
         #expect(rename(aside, f.path) == 0)
         #expect(await f.recorder.wait { $0.ids == ["y", "z"] })
         #expect(f.recorder.current.violations == [])

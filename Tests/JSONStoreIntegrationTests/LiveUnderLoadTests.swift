@@ -14,8 +14,9 @@ struct LiveUnderLoadTests {
         Dictionary(uniqueKeysWithValues: try store.load().items.map { ($0.id, $0.object) })
     }
 
-    @Test("4 writer processes: an update at least every 100 ms, then exact convergence",
-          .timeLimit(.minutes(3)))
+    @Test(
+        "4 writer processes: an update at least every 100 ms, then exact convergence",
+        .timeLimit(.minutes(3)))
     func steadyWriters() async throws {
         let ids = (0..<2000).map { "item-\($0)" }
         let f = try LiveFixture(ids: ids)
@@ -25,14 +26,18 @@ struct LiveUnderLoadTests {
         // Each worker's `ready` and `done N` lines, with the time each arrived.
         let lines = try await blocking {
             let workers = try (0..<4).map { k in
-                try HelperProcess.start(["churn", path, String(k + 1), String(seconds), "2000", String(k), "4"])
+                try HelperProcess.start([
+                    "churn", path, String(k + 1), String(seconds), "2000", String(k), "4",
+                ])
             }
             let group = DispatchGroup()
             let lines = Locked<[[(DispatchTime, String)]]>(Array(repeating: [], count: 4))
             for (k, (process, pipe)) in workers.enumerated() {
                 group.enter()
                 Thread.detachNewThread {
-                    for line in HelperProcess.lines(of: pipe) { lines.withLock { $0[k].append((.now(), line)) } }
+                    for line in HelperProcess.lines(of: pipe) {
+                        lines.withLock { $0[k].append((.now(), line)) }
+                    }
                     process.waitUntilExit()
                     group.leave()
                 }
@@ -43,7 +48,9 @@ struct LiveUnderLoadTests {
         let ready = lines.compactMap { $0.first { $0.1 == "ready" }?.0 }
         let done = lines.compactMap { $0.first { $0.1.hasPrefix("done ") }?.0 }
         let edits = lines.compactMap { $0.last.flatMap { Int($0.1.dropFirst(5)) } }
-        #expect(ready.count == 4 && done.count == 4 && edits.count == 4, "workers said \(lines.map { $0.map(\.1) })")
+        #expect(
+            ready.count == 4 && done.count == 4 && edits.count == 4,
+            "workers said \(lines.map { $0.map(\.1) })")
         guard let allReady = ready.max(), let firstDone = done.min() else { return }
 
         // The gaps between updates while all four writers ran (after a moment to get going).
@@ -58,12 +65,15 @@ struct LiveUnderLoadTests {
         // for the rest of the suite running beside it. Before the fix there was no update
         // at all while the writers ran.
         #expect(p99 <= 0.5, "p99 gap \(p99) s over \(gaps.count) gaps")
-        print("live under load: \(times.count) updates, p99 gap \(Int(p99 * 1000)) ms, \(edits) edits")
+        print(
+            "live under load: \(times.count) updates, p99 gap \(Int(p99 * 1000)) ms, \(edits) edits"
+        )
         // No stretch without an update much longer than that either, ends included.
         let edges = [from] + times + [firstDone]
-        let longest = zip(edges.dropFirst(), edges).map {
-            Double($0.uptimeNanoseconds - $1.uptimeNanoseconds) / 1e9
-        }.max() ?? 0
+        let longest =
+            zip(edges.dropFirst(), edges).map {
+                Double($0.uptimeNanoseconds - $1.uptimeNanoseconds) / 1e9
+            }.max() ?? 0
         #expect(longest <= 2, "the longest stretch without an update was \(longest) s")
 
         // At rest the observer equals the directory, item by item.
@@ -75,8 +85,9 @@ struct LiveUnderLoadTests {
         #expect(state.results.allSatisfy { expected[$0.id] == $0.object })
     }
 
-    @Test("a stalled subscriber gets one merged update when it resumes, and converges",
-          .timeLimit(.minutes(2)))
+    @Test(
+        "a stalled subscriber gets one merged update when it resumes, and converges",
+        .timeLimit(.minutes(2)))
     func stalledSubscriber() async throws {
         let ids = (0..<200).map { "item-\($0)" }
         let f = try LiveFixture(ids: ids)

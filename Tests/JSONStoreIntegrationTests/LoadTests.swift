@@ -13,13 +13,16 @@ struct LoadTests {
     /// Operations per writer: 800 in the suite; JSONSTORE_LOAD_OPS=5000 for the big run.
     static let operations = ProcessInfo.processInfo.environment["JSONSTORE_LOAD_OPS"] ?? "800"
 
-    @Test("4 writers × 800 operations, 3 observers: all converge on the directory", .timeLimit(.minutes(10)))
+    @Test(
+        "4 writers × 800 operations, 3 observers: all converge on the directory",
+        .timeLimit(.minutes(10)))
     func mixedLoad() async throws {
         let temp = try TemporaryStore()
         let path = temp.path
         let all = ChangeRecorder()
         let even = ChangeRecorder(sortField: "op", descending: true)
-        let evenQuery = Query.all.filter { ($0["op"]?.intValue ?? 1) % 2 == 0 }.sorted(by: "op", descending: true)
+        let evenQuery = Query.all.filter { ($0["op"]?.intValue ?? 1) % 2 == 0 }.sorted(
+            by: "op", descending: true)
         let tokens = [
             temp.store.observe(on: DispatchQueue(label: "load.all"), all.callback),
             temp.store.observe(evenQuery, on: DispatchQueue(label: "load.even"), even.callback),
@@ -38,7 +41,9 @@ struct LoadTests {
 
         let reports = try await blocking {
             let writers = try (0..<4).map { k in
-                try HelperProcess.start(["mixed", path, String(k + 11), Self.operations, String(k), "4", "40"])
+                try HelperProcess.start([
+                    "mixed", path, String(k + 11), Self.operations, String(k), "4", "40",
+                ])
             }
             return writers.map { process, pipe in
                 let output = pipe.fileHandleForReading.readDataToEndOfFile()
@@ -59,7 +64,10 @@ struct LoadTests {
                 let parts = line.split(separator: " ", maxSplits: 2).map(String.init)
                 switch parts[0] {
                 case "put": #expect(onDisk[parts[1]]?["title"]?.stringValue == parts[2], "\(line)")
-                case "gone": #expect(onDisk[parts[1]] == nil && !invalidNames.contains(parts[1] + ".json"), "\(line)")
+                case "gone":
+                    #expect(
+                        onDisk[parts[1]] == nil && !invalidNames.contains(parts[1] + ".json"),
+                        "\(line)")
                 case "invalid": #expect(invalidNames.contains(parts[1] + ".json"), "\(line)")
                 case "increments": increments += Int(parts[1])!
                 default: Issue.record("unexpected report line \(line)")
@@ -87,8 +95,13 @@ struct LoadTests {
             items.filter { !invalidNames.contains(($0["id"]?.stringValue ?? "") + ".json") }
         }
         let expected = valid(all.current.results.map { JSONValue.object($0.object) })
-        let converged = await ObservationLifetimeTests.eventually { valid(mirror.items) == expected }
-        #expect(converged, "the stream shows \(valid(mirror.items).count) valid items, the observer \(expected.count)")
+        let converged = await ObservationLifetimeTests.eventually {
+            valid(mirror.items) == expected
+        }
+        #expect(
+            converged,
+            "the stream shows \(valid(mirror.items).count) valid items, the observer \(expected.count)"
+        )
         #expect(mirror.problems.isEmpty)
         for token in tokens { token.invalidate() }
     }

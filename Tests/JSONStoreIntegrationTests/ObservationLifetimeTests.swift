@@ -28,7 +28,9 @@ struct ObservationLifetimeTests {
 
     /// `eventually` for main-actor state.
     @MainActor
-    static func eventually(timeout: Double = 20, onMain condition: @MainActor () -> Bool) async -> Bool {
+    static func eventually(timeout: Double = 20, onMain condition: @MainActor () -> Bool) async
+        -> Bool
+    {
         let deadline = DispatchTime.now() + timeout
         while DispatchTime.now() < deadline {
             if condition() { return true }
@@ -89,14 +91,17 @@ struct ObservationLifetimeTests {
         withExtendedLifetime(temp) {}
     }
 
-    @Test("a task cancelled in the middle of a for-await loop: the loop exits, nothing more arrives")
+    @Test(
+        "a task cancelled in the middle of a for-await loop: the loop exits, nothing more arrives")
     func asyncCancelled() async throws {
         let (temp, path) = try Self.directory()
         let seen = Locked<[Int]>([])
         let task = Task {
             // The JSONStore value lives only in here; the sequence keeps the pipeline.
             for await change in try JSONStore(directory: path).changes() {
-                if case .update(let results, _) = change { seen.withLock { $0.append(results.count) } }
+                if case .update(let results, _) = change {
+                    seen.withLock { $0.append(results.count) }
+                }
                 if case .initial = change { seen.withLock { $0.append(-1) } }
             }
             return "finished"
@@ -123,7 +128,8 @@ struct ObservationLifetimeTests {
         #expect(initial.isEmpty)  // no item decodes as Todo yet
         #expect(initial.invalid.count == 3)
         for n in 0..<40 {
-            try store.put("t\(n)", ["title": "T", "status": "todo", "priority": .number(JSONNumber(n))])
+            try store.put(
+                "t\(n)", ["title": "T", "status": "todo", "priority": .number(JSONNumber(n))])
         }
         await store.synchronize()
         var received = 0
@@ -144,7 +150,8 @@ struct ObservationLifetimeTests {
         let (temp, path) = try Self.directory()
         try temp.writeFile("a.json", "{\"title\": \"A\", \"status\": \"todo\", \"priority\": 1}")
         let live = LiveResults(
-            store: try JSONStore(directory: path), query: Query.all.sorted(by: \Todo.priority), as: Todo.self)
+            store: try JSONStore(directory: path), query: Query.all.sorted(by: \Todo.priority),
+            as: Todo.self)
         #expect(await Self.eventually(onMain: { live.isLoaded }))
         #expect(live.results.map(\.id) == ["a"])
         #expect(live.results.invalid.map(\.name) == ["b.json", "c.json"])

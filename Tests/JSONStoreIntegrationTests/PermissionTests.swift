@@ -6,7 +6,9 @@ import Testing
 
 /// EACCES for real: these run only as a user who is not root (root passes every
 /// permission check). `.ci/run` runs them as an unprivileged user it creates.
-@Suite("Permissions (as a user who is not root)", .enabled(if: geteuid() != 0, "root bypasses permissions"))
+@Suite(
+    "Permissions (as a user who is not root)",
+    .enabled(if: geteuid() != 0, "root bypasses permissions"))
 struct PermissionTests {
     @Test("an unreadable item file is reported with the reason; the others load")
     func unreadableFile() throws {
@@ -60,7 +62,9 @@ struct PermissionTests {
             Issue.record("wrote without the lock")
         } catch {
             #expect(error.code == .permissionDenied)
-            #expect(error.description.hasPrefix(lock + ": could not take the store lock: Permission denied"))
+            #expect(
+                error.description.hasPrefix(
+                    lock + ": could not take the store lock: Permission denied"))
         }
         #expect(try temp.store.item("a")?["n"] == 2)
     }
@@ -79,8 +83,9 @@ struct PermissionTests {
         }
     }
 
-    @Test("an observed directory made unreadable: an error that says so; readable again: live",
-          arguments: [WatchMode.inotify, .polling(interval: 0.05)])
+    @Test(
+        "an observed directory made unreadable: an error that says so; readable again: live",
+        arguments: [WatchMode.inotify, .polling(interval: 0.05)])
     func observedDirectoryUnreadable(_ mode: WatchMode) async throws {
         var options = JSONStore.Options()
         options.watchMode = mode

@@ -16,7 +16,8 @@ struct PollingTests {
         return try LiveFixture(ids: Self.ids, options: options)
     }
 
-    @Test("a rewrite in place that keeps the size and the modification time is seen, in either half")
+    @Test(
+        "a rewrite in place that keeps the size and the modification time is seen, in either half")
     func sameSizeSameTime() async throws {
         let f = try fixture()
         #expect(await f.started())
@@ -31,10 +32,14 @@ struct PollingTests {
             var after = stat()
             stat(f.file("\(id).json"), &after)
             #expect(after.st_size == before.st_size)
-            #expect(after.st_mtim.tv_sec == before.st_mtim.tv_sec && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
+            #expect(
+                after.st_mtim.tv_sec == before.st_mtim.tv_sec
+                    && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
         }
         let changed = await f.recorder.wait { state in
-            state.results.allSatisfy { item in item["rank"]?.intValue != Self.ids.firstIndex(of: item.id) }
+            state.results.allSatisfy { item in
+                item["rank"]?.intValue != Self.ids.firstIndex(of: item.id)
+            }
         }
         #expect(changed)
         #expect(f.recorder.current.violations == [])
@@ -47,11 +52,16 @@ struct PollingTests {
         unlink(f.file("p3.json"))
         rename(f.file("p4.json"), f.file("q4.json"))
         f.writeInPlace("new.json", "{\"title\": \"new\"}")
-        #expect(await f.recorder.wait { Set($0.ids) == Set(Self.ids + ["new", "q4"]).subtracting(["p3", "p4"]) })
+        #expect(
+            await f.recorder.wait {
+                Set($0.ids) == Set(Self.ids + ["new", "q4"]).subtracting(["p3", "p4"])
+            })
         // A library write is seen by synchronize(), whichever half its entry is in.
         for id in ["p0", "p1"] { try f.store.put(id, ["title": .string("put \(id)")]) }
         await f.store.synchronize()
-        #expect(f.recorder.current.results.filter { $0["title"]?.stringValue?.hasPrefix("put") == true }.count == 2)
+        #expect(
+            f.recorder.current.results.filter { $0["title"]?.stringValue?.hasPrefix("put") == true }
+                .count == 2)
         #expect(f.recorder.current.violations == [])
     }
 }

@@ -149,8 +149,12 @@ struct SavePatternTests {
     func realVim() async throws {
         let f = try LiveFixture()
         #expect(await f.started())
-        let status = try Tool.run("vim", ["-es", "-N", "-u", "NONE", "-i", "NONE",
-            "-c", "%s/\"b\"/\"B2\"/", "-c", "wq", f.file("b.json")])
+        let status = try Tool.run(
+            "vim",
+            [
+                "-es", "-N", "-u", "NONE", "-i", "NONE",
+                "-c", "%s/\"b\"/\"B2\"/", "-c", "wq", f.file("b.json"),
+            ])
         #expect(status == 0)
         expectOneModification(await f.settledUpdates(), "b", title: "B2")
         #expect(f.temp.readFile("b.json") == Self.newB)
@@ -174,7 +178,9 @@ enum Tool {
 
     /// Runs `name` with `arguments` to completion, in `directory` if given; returns its status.
     @discardableResult
-    static func run(_ name: String, _ arguments: [String], in directory: String? = nil) throws -> Int32 {
+    static func run(_ name: String, _ arguments: [String], in directory: String? = nil) throws
+        -> Int32
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [name] + arguments

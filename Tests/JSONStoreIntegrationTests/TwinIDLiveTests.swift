@@ -54,7 +54,8 @@ struct TwinIDLiveTests {
         #expect(await f.recorder.wait { $0.results.error(for: Self.decomposed) != nil })
         #expect(f.recorder.current.results.error(for: Self.composed) == nil)
         #expect(f.recorder.current.results.invalid.count == 1)
-        #expect(f.recorder.current.results.invalid.first.map { Array($0.name.utf8) }
+        #expect(
+            f.recorder.current.results.invalid.first.map { Array($0.name.utf8) }
                 == Array("\(Self.decomposed).json".utf8))
     }
 }

@@ -35,7 +35,9 @@ final class TypedRecorder: Sendable {
                 var ids = s.results.map(\.id)
                 for index in changes.deletions.reversed() { ids.remove(at: index) }
                 for index in changes.insertions { ids.insert(results[index].id, at: index) }
-                if ids != results.map(\.id) { s.violations.append("\(ids) is not \(results.map(\.id))") }
+                if ids != results.map(\.id) {
+                    s.violations.append("\(ids) is not \(results.map(\.id))")
+                }
                 s.results = results
                 s.updates.append(changes)
             case .error(let error):
@@ -58,9 +60,15 @@ final class TypedRecorder: Sendable {
 struct TypedLiveTests {
     static func store() throws -> TemporaryStore {
         let temp = try TemporaryStore()
-        try temp.writeFile("tea.json", "{\n  \"title\": \"Make tea\",\n  \"status\": \"todo\",\n  \"priority\": 2\n}\n")
-        try temp.writeFile("bike.json", "{\n  \"title\": \"Fix the bike\",\n  \"status\": \"done\",\n  \"priority\": 1\n}\n")
-        try temp.writeFile("taxes.json", "{\n  \"title\": \"File taxes\",\n  \"status\": \"todo\",\n  \"priority\": 3\n}\n")
+        try temp.writeFile(
+            "tea.json",
+            "{\n  \"title\": \"Make tea\",\n  \"status\": \"todo\",\n  \"priority\": 2\n}\n")
+        try temp.writeFile(
+            "bike.json",
+            "{\n  \"title\": \"Fix the bike\",\n  \"status\": \"done\",\n  \"priority\": 1\n}\n")
+        try temp.writeFile(
+            "taxes.json",
+            "{\n  \"title\": \"File taxes\",\n  \"status\": \"todo\",\n  \"priority\": 3\n}\n")
         return temp
     }
 
@@ -69,7 +77,8 @@ struct TypedLiveTests {
         let temp = try Self.store()
         let recorder = TypedRecorder()
         let token = temp.store.observe(
-            Todo.self, Query.all.sorted(by: "priority", descending: true), on: DispatchQueue(label: "typed")
+            Todo.self, Query.all.sorted(by: "priority", descending: true),
+            on: DispatchQueue(label: "typed")
         ) { change in recorder.record(change) }
         #expect(await recorder.wait { $0.initial != nil })
         #expect(recorder.current.results.map(\.id) == ["taxes", "tea", "bike"])
@@ -87,14 +96,20 @@ struct TypedLiveTests {
         token.invalidate()
     }
 
-    @Test("an item that does not decode is invalid for the observation: last value kept, error located")
+    @Test(
+        "an item that does not decode is invalid for the observation: last value kept, error located"
+    )
     func decodeFailure() async throws {
         let temp = try Self.store()
         let recorder = TypedRecorder()
-        let token = temp.store.observe(Todo.self, on: DispatchQueue(label: "typed")) { recorder.record($0) }
+        let token = temp.store.observe(Todo.self, on: DispatchQueue(label: "typed")) {
+            recorder.record($0)
+        }
         #expect(await recorder.wait { $0.initial != nil })
 
-        try temp.writeFile("tea.json", "{\n  \"title\": \"Make tea\",\n  \"status\": \"todo\",\n  \"priority\": \"high\"\n}\n")
+        try temp.writeFile(
+            "tea.json",
+            "{\n  \"title\": \"Make tea\",\n  \"status\": \"todo\",\n  \"priority\": \"high\"\n}\n")
         #expect(await recorder.wait { $0.updates.count == 1 })
         var state = recorder.current
         let bad = try #require(state.updates.last?.invalid.first)
@@ -134,11 +149,14 @@ struct TypedLiveTests {
     @Test("a typed predicate and a key path order, ties by id")
     func typedQuery() async throws {
         let temp = try Self.store()
-        try temp.writeFile("mop.json", "{\"title\": \"Mop\", \"status\": \"todo\", \"priority\": 3}")
+        try temp.writeFile(
+            "mop.json", "{\"title\": \"Mop\", \"status\": \"todo\", \"priority\": 3}")
         let recorder = TypedRecorder()
         let query = Query.all.filter { (task: Todo) in task.status != "done" }
             .sorted(by: \Todo.priority, descending: true)
-        let token = temp.store.observe(Todo.self, query, on: DispatchQueue(label: "typed")) { recorder.record($0) }
+        let token = temp.store.observe(Todo.self, query, on: DispatchQueue(label: "typed")) {
+            recorder.record($0)
+        }
         #expect(await recorder.wait { $0.initial != nil })
         #expect(recorder.current.results.map(\.id) == ["mop", "taxes", "tea"])  // 3, 3 (by id), 2
 

@@ -6,7 +6,8 @@ import Testing
 
 /// inotify's per-user instance limit reached for real: a worker running as another user
 /// takes every instance that user may have, then observes a store.
-@Suite("inotify limits", .enabled(if: geteuid() == 0, "needs root to run the worker as another user"))
+@Suite(
+    "inotify limits", .enabled(if: geteuid() == 0, "needs root to run the worker as another user"))
 struct WatchLimitTests {
     /// Runs the `observe-exhausted` worker in `mode` on a fresh store of a, b, c; returns
     /// its exit status and output lines.
@@ -15,7 +16,9 @@ struct WatchLimitTests {
         for id in ["a", "b", "c"] { try temp.writeFile("\(id).json", "{\"title\": \"\(id)\"}") }
         #expect(chmod(temp.path, 0o777) == 0)  // the worker's user writes there too
         let path = temp.path
-        let (status, output) = try await blocking { try HelperProcess.run(["observe-exhausted", path, mode]) }
+        let (status, output) = try await blocking {
+            try HelperProcess.run(["observe-exhausted", path, mode])
+        }
         withExtendedLifetime(temp) {}
         return (status, output.split(separator: "\n").map(String.init))
     }

@@ -22,7 +22,9 @@ struct WriteFailureTests {
 
     private func expectIntact(_ temp: TemporaryStore, mountPath: String? = nil) throws {
         let dir = mountPath ?? temp.path
-        let text = FileManager.default.contents(atPath: dir + "/a.json").map { String(decoding: $0, as: UTF8.self) }
+        let text = FileManager.default.contents(atPath: dir + "/a.json").map {
+            String(decoding: $0, as: UTF8.self)
+        }
         #expect(text == Self.original)
         let names = try FileManager.default.contentsOfDirectory(atPath: dir)
         #expect(names.filter { $0.hasSuffix(".tmp") }.isEmpty)
@@ -30,7 +32,9 @@ struct WriteFailureTests {
 
     /// Runs `body` with a store holding `a.json` (the original) on a 128 KiB file system
     /// of its own, then checks that `a.json` is intact and no temp file is left.
-    private func onSmallFileSystem(_ body: (_ store: JSONStore, _ path: String) throws -> Void) throws {
+    private func onSmallFileSystem(_ body: (_ store: JSONStore, _ path: String) throws -> Void)
+        throws
+    {
         let temp = try TemporaryStore()
         let small = temp.path + "/small"
         mkdir(small, 0o755)
@@ -46,17 +50,23 @@ struct WriteFailureTests {
     func noSpace() throws {
         try onSmallFileSystem { store, _ in
             do {
-                try store.put("a", ["version": 2, "payload": .string(String(repeating: "x", count: 1 << 20))])
+                try store.put(
+                    "a", ["version": 2, "payload": .string(String(repeating: "x", count: 1 << 20))])
                 Issue.record("a 1 MiB write fit in 128 KiB")
             } catch {
                 let error = error as? StoreError
                 #expect(error?.code == .noSpace)
-                #expect(error?.description.contains("small/a.json: could not write the new content (a.json is unchanged): No space left on device") == true)
+                #expect(
+                    error?.description.contains(
+                        "small/a.json: could not write the new content (a.json is unchanged): No space left on device"
+                    ) == true)
             }
         }
     }
 
-    @Test("ENOSPC in a large batch: no item changes, no temp file is left", .enabled(if: canMount, "needs root and mount(2)"))
+    @Test(
+        "ENOSPC in a large batch: no item changes, no temp file is left",
+        .enabled(if: canMount, "needs root and mount(2)"))
     func noSpaceInBatch() throws {
         try onSmallFileSystem { store, small in
             let count = Transaction.fileSystemSyncThreshold * 3
@@ -70,7 +80,10 @@ struct WriteFailureTests {
             } catch {
                 let error = error as? StoreError
                 #expect(error?.code == .noSpace)
-                #expect(error?.description.contains("small/big.json: could not write the new content (big.json is unchanged): No space left on device") == true, "\(String(describing: error))")
+                #expect(
+                    error?.description.contains(
+                        "small/big.json: could not write the new content (big.json is unchanged): No space left on device"
+                    ) == true, "\(String(describing: error))")
             }
             let names = try FileManager.default.contentsOfDirectory(atPath: small).sorted()
             #expect(names == [".jsonstore.lock", "a.json"])
@@ -108,19 +121,28 @@ struct WriteFailureTests {
         let temp = try TemporaryStore()
         try temp.store.put("a", ["version": 1])
         let path = temp.path
-        let (status, output) = try await blocking { try HelperProcess.run(["put-limited", path, "a", "100000", "4096"]) }
+        let (status, output) = try await blocking {
+            try HelperProcess.run(["put-limited", path, "a", "100000", "4096"])
+        }
         #expect(status == 3)
-        #expect(output.hasPrefix("error file too large: \(temp.path)/a.json: could not write the new content (a.json is unchanged): File too large"))
+        #expect(
+            output.hasPrefix(
+                "error file too large: \(temp.path)/a.json: could not write the new content (a.json is unchanged): File too large"
+            ))
         try expectIntact(temp)
     }
 
-    @Test("EACCES: a directory the writer may not write", .enabled(if: geteuid() == 0, "needs root to switch users"))
+    @Test(
+        "EACCES: a directory the writer may not write",
+        .enabled(if: geteuid() == 0, "needs root to switch users"))
     func permissionDenied() async throws {
         let temp = try TemporaryStore()
         try temp.store.put("a", ["version": 1])
         chmod(temp.path, 0o755)
         let path = temp.path
-        let (status, output) = try await blocking { try HelperProcess.run(["put-as", path, "a", "65534"]) }
+        let (status, output) = try await blocking {
+            try HelperProcess.run(["put-as", path, "a", "65534"])
+        }
         #expect(status == 3)
         #expect(output.hasPrefix("error permission denied: "))
         #expect(output.contains("Permission denied"))

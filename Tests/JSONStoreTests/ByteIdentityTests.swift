@@ -51,7 +51,9 @@ struct ByteIdentityTests {
         try temp.writeFile("cafe.json", "{\"title\": \"plain\"}")
         let contents = try temp.store.load()
         // Bytes: "Zebra" (5A) < "cafe" < "cafe\u{301}" (65 CC 81) < "caf\u{E9}" (C3 A9).
-        #expect(Self.bytes(contents.items.map(\.id)) == Self.bytes(["Zebra", "cafe", Self.decomposed, Self.composed]))
+        #expect(
+            Self.bytes(contents.items.map(\.id))
+                == Self.bytes(["Zebra", "cafe", Self.decomposed, Self.composed]))
         #expect(contents.items.map { $0["title"] } == ["Z", "plain", "decomposed", "composed"])
         #expect(contents.items[2] != contents.items[3])
 
@@ -69,7 +71,9 @@ struct ByteIdentityTests {
         #expect(temp.readFile("\(Self.composed).json")?.contains("one") == true)
         #expect(temp.readFile("\(Self.decomposed).json")?.contains("two") == true)
         try temp.store.delete(Self.composed)
-        #expect(Self.bytes(try temp.store.load().items.map(\.id)) == Self.bytes(["Zebra", "cafe", Self.decomposed]))
+        #expect(
+            Self.bytes(try temp.store.load().items.map(\.id))
+                == Self.bytes(["Zebra", "cafe", Self.decomposed]))
     }
 
     @Test("an \"id\" member must match the file name byte for byte")

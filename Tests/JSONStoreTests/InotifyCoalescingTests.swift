@@ -1,6 +1,7 @@
-@testable import JSONStore
 import Glibc
 import Testing
+
+@testable import JSONStore
 
 /// Turning inotify events into names to read now or later: tables of event sequences,
 /// no kernel involved.
@@ -19,28 +20,51 @@ struct InotifyCoalescingTests {
     }
 
     static let cases: [Case] = [
-        Case(name: "vim save", events: {[
-            event(IN_MOVED_FROM, "a.json"), event(IN_MOVED_TO, "a.json~"),
-            event(IN_CREATE, "4913"), event(IN_CLOSE_WRITE, "4913"), event(IN_DELETE, "4913"),
-            event(IN_CREATE, "a.json"), event(IN_MODIFY, "a.json"), event(IN_CLOSE_WRITE, "a.json"),
-            event(IN_DELETE, "a.json~"),
-        ]}, now: ["a.json", "a.json~", "4913"]),
-        Case(name: "a writer still at work", events: {[
-            event(IN_CREATE, "x.json"), event(IN_MODIFY, "x.json"),
-        ]}, later: ["x.json"]),
-        Case(name: "the last event of a name decides", events: {[
-            event(IN_CLOSE_WRITE, "a.json"), event(IN_MODIFY, "a.json"),
-            event(IN_MODIFY, "b.json"), event(IN_CLOSE_WRITE, "b.json"),
-        ]}, now: ["b.json"], later: ["a.json"]),
-        Case(name: "touch alone is read now; a touch during a write waits", events: {[
-            event(IN_ATTRIB, "t.json"),
-            event(IN_MODIFY, "w.json"), event(IN_ATTRIB, "w.json"),
-        ]}, now: ["t.json"], later: ["w.json"]),
-        Case(name: "sed -i: a temp file renamed over the item", events: {[
-            event(IN_CREATE, "sedX1"), event(IN_MODIFY, "sedX1"), event(IN_ATTRIB, "sedX1"),
-            event(IN_CLOSE_WRITE, "sedX1"), event(IN_MOVED_FROM, "sedX1"), event(IN_MOVED_TO, "a.json"),
-        ]}, now: ["sedX1", "a.json"]),
-        Case(name: "rm", events: {[event(IN_DELETE, "a.json")]}, now: ["a.json"]),
+        Case(
+            name: "vim save",
+            events: {
+                [
+                    event(IN_MOVED_FROM, "a.json"), event(IN_MOVED_TO, "a.json~"),
+                    event(IN_CREATE, "4913"), event(IN_CLOSE_WRITE, "4913"),
+                    event(IN_DELETE, "4913"),
+                    event(IN_CREATE, "a.json"), event(IN_MODIFY, "a.json"),
+                    event(IN_CLOSE_WRITE, "a.json"),
+                    event(IN_DELETE, "a.json~"),
+                ]
+            }, now: ["a.json", "a.json~", "4913"]),
+        Case(
+            name: "a writer still at work",
+            events: {
+                [
+                    event(IN_CREATE, "x.json"), event(IN_MODIFY, "x.json"),
+                ]
+            }, later: ["x.json"]),
+        Case(
+            name: "the last event of a name decides",
+            events: {
+                [
+                    event(IN_CLOSE_WRITE, "a.json"), event(IN_MODIFY, "a.json"),
+                    event(IN_MODIFY, "b.json"), event(IN_CLOSE_WRITE, "b.json"),
+                ]
+            }, now: ["b.json"], later: ["a.json"]),
+        Case(
+            name: "touch alone is read now; a touch during a write waits",
+            events: {
+                [
+                    event(IN_ATTRIB, "t.json"),
+                    event(IN_MODIFY, "w.json"), event(IN_ATTRIB, "w.json"),
+                ]
+            }, now: ["t.json"], later: ["w.json"]),
+        Case(
+            name: "sed -i: a temp file renamed over the item",
+            events: {
+                [
+                    event(IN_CREATE, "sedX1"), event(IN_MODIFY, "sedX1"), event(IN_ATTRIB, "sedX1"),
+                    event(IN_CLOSE_WRITE, "sedX1"), event(IN_MOVED_FROM, "sedX1"),
+                    event(IN_MOVED_TO, "a.json"),
+                ]
+            }, now: ["sedX1", "a.json"]),
+        Case(name: "rm", events: { [event(IN_DELETE, "a.json")] }, now: ["a.json"]),
     ]
 
     @Test("names to read now and later", arguments: cases)
@@ -48,20 +72,26 @@ struct InotifyCoalescingTests {
         let batch = InotifyWatcher.coalesce(example.events())
         #expect(Set(batch.readNow.map(\.string)) == example.now)
         #expect(Set(batch.readLater.map(\.string)) == example.later)
-        #expect(!batch.overflow && !batch.directoryGone && !batch.directoryChanged && batch.readError == nil)
+        #expect(
+            !batch.overflow && !batch.directoryGone && !batch.directoryChanged
+                && batch.readError == nil)
     }
 
     @Test("overflow, the directory going, and names that are not UTF-8")
     func specialEvents() {
         var batch = InotifyWatcher.coalesce([Self.event(IN_Q_OVERFLOW, nil)])
         #expect(batch.overflow && !batch.directoryGone)
-        batch = InotifyWatcher.coalesce([Self.event(IN_DELETE_SELF, nil), Self.event(IN_IGNORED, nil)])
+        batch = InotifyWatcher.coalesce([
+            Self.event(IN_DELETE_SELF, nil), Self.event(IN_IGNORED, nil),
+        ])
         #expect(batch.directoryGone && !batch.overflow)
         batch = InotifyWatcher.coalesce([Self.event(IN_MOVE_SELF, nil)])
         #expect(batch.directoryGone)
         batch = InotifyWatcher.coalesce([Self.event(IN_ATTRIB, nil)])  // chmod of the directory
         #expect(batch.directoryChanged && !batch.directoryGone && !batch.isEmpty)
-        batch = InotifyWatcher.coalesce([Inotify.Event(mask: UInt32(IN_CREATE), name: .notUTF8(repaired: "b\u{FFFD}.json"))])
+        batch = InotifyWatcher.coalesce([
+            Inotify.Event(mask: UInt32(IN_CREATE), name: .notUTF8(repaired: "b\u{FFFD}.json"))
+        ])
         #expect(batch.undecodable.map(\.string) == ["b\u{FFFD}.json"])
         #expect(batch.readNow.isEmpty && batch.readLater.isEmpty)
     }
@@ -69,7 +99,8 @@ struct InotifyCoalescingTests {
     @Test("a read error is reported as itself, not as an overflow")
     func readError() {
         var received: [WatchBatch] = []
-        InotifyWatcher.drain(Inotify(descriptor: FileDescriptor(rawValue: 1_000_000)), into: { received.append($0) })
+        InotifyWatcher.drain(
+            Inotify(descriptor: FileDescriptor(rawValue: 1_000_000)), into: { received.append($0) })
         #expect(received.count == 1)
         #expect(received.first?.readError == Errno(rawValue: EBADF))
         #expect(received.first?.overflow == false)

@@ -6,7 +6,8 @@ import Testing
 struct ItemIDTests {
     static let refused: [String] = [
         "", ".", "..", "../x", "../../etc/passwd", "a/b", "/abs", ".hidden", ".jsonstore.lock",
-        "nul\u{0}byte", "new\nline", "tab\there", "esc\u{1B}[2J", "bell\u{7}", "del\u{7F}", "csi\u{9B}",
+        "nul\u{0}byte", "new\nline", "tab\there", "esc\u{1B}[2J", "bell\u{7}", "del\u{7F}",
+        "csi\u{9B}",
         String(repeating: "x", count: 201), String(repeating: "é", count: 101),
     ]
 

@@ -32,7 +32,9 @@ struct JSONReaderScaleTests {
     @Test("a duplicate key at the end of a 200,000-member object is found")
     func duplicateAtTheEnd() async throws {
         let text = "{" + (0..<200_000).map { "\"k\($0)\":0" }.joined(separator: ",") + ",\"k7\":1}"
-        let outcome = try await blocking { Result { () throws(JSONSyntaxError) in try JSONValue(parsing: text) } }
+        let outcome = try await blocking {
+            Result { () throws(JSONSyntaxError) in try JSONValue(parsing: text) }
+        }
         switch outcome {
         case .success:
             Issue.record("the duplicate key was accepted")

@@ -53,7 +53,10 @@ struct JSONReaderTests {
         let kind: JSONSyntaxError.Kind
         let reason: String
 
-        init(_ input: String, _ line: Int, _ column: Int, _ kind: JSONSyntaxError.Kind, _ reason: String) {
+        init(
+            _ input: String, _ line: Int, _ column: Int, _ kind: JSONSyntaxError.Kind,
+            _ reason: String
+        ) {
             self.input = Array(input.utf8)
             self.line = line
             self.column = column
@@ -61,7 +64,10 @@ struct JSONReaderTests {
             self.reason = reason
         }
 
-        init(bytes: [UInt8], _ line: Int, _ column: Int, _ kind: JSONSyntaxError.Kind, _ reason: String) {
+        init(
+            bytes: [UInt8], _ line: Int, _ column: Int, _ kind: JSONSyntaxError.Kind,
+            _ reason: String
+        ) {
             self.input = bytes
             self.line = line
             self.column = column
@@ -69,7 +75,9 @@ struct JSONReaderTests {
             self.reason = reason
         }
 
-        var testDescription: String { String(decoding: input.prefix(40), as: UTF8.self).debugDescription }
+        var testDescription: String {
+            String(decoding: input.prefix(40), as: UTF8.self).debugDescription
+        }
     }
 
     static let malformed: [Malformed] = [
@@ -83,7 +91,8 @@ struct JSONReaderTests {
         Malformed("\"abc", 1, 1, .unexpectedEndOfInput, "unterminated string"),
         Malformed("{\"a\": 1,}", 1, 8, .trailingComma, "trailing comma before '}'"),
         Malformed("[1,\n 2,\n]", 2, 3, .trailingComma, "trailing comma before ']'"),
-        Malformed("{\"a\" 1}", 1, 6, .unexpectedCharacter, "expected ':' after an object key, found '1'"),
+        Malformed(
+            "{\"a\" 1}", 1, 6, .unexpectedCharacter, "expected ':' after an object key, found '1'"),
         Malformed("{\"a\": 1 \"b\": 2}", 1, 9, .unexpectedCharacter, "expected ',' or '}'"),
         Malformed("[1 2]", 1, 4, .unexpectedCharacter, "expected ',' or ']'"),
         Malformed("[,1]", 1, 2, .unexpectedCharacter, "expected a value, found ','"),
@@ -118,7 +127,8 @@ struct JSONReaderTests {
         Malformed("\"\\ud800\\u0041\"", 1, 2, .loneSurrogate, "not a low surrogate"),
         Malformed(bytes: [0x22, 0xFF, 0x22], 1, 2, .invalidUTF8, "byte 0xFF cannot start"),
         Malformed(bytes: [0x22, 0xC3, 0x28, 0x22], 1, 2, .invalidUTF8, "byte 0x28 after 0xC3"),
-        Malformed(bytes: [0x22, 0xED, 0xA0, 0x80, 0x22], 1, 2, .invalidUTF8, "after 0xED"),  // encoded surrogate
+        // an encoded surrogate
+        Malformed(bytes: [0x22, 0xED, 0xA0, 0x80, 0x22], 1, 2, .invalidUTF8, "after 0xED"),
         Malformed(bytes: [0x22, 0xC0, 0xAF, 0x22], 1, 2, .invalidUTF8, "0xC0"),  // overlong
         Malformed(bytes: [0x22, 0xE2, 0x82], 1, 2, .invalidUTF8, "ends inside a character"),
         Malformed(bytes: [0x7B, 0x0A, 0xFE], 2, 1, .unexpectedCharacter, "byte 0xFE"),
@@ -127,7 +137,8 @@ struct JSONReaderTests {
         Malformed("{\"a\": 1, \"a\": 2}", 1, 10, .duplicateKey, "duplicate key \"a\""),
         Malformed("{} {}", 1, 4, .trailingData, "unexpected '{' after the JSON value"),
         Malformed("[] x", 1, 4, .trailingData, "after the JSON value"),
-        Malformed("{\"é\": 1, \"ü\": x}", 1, 15, .unexpectedCharacter, "expected a value, found 'x'"),
+        Malformed(
+            "{\"é\": 1, \"ü\": x}", 1, 15, .unexpectedCharacter, "expected a value, found 'x'"),
         Malformed("\u{A0}{}", 1, 1, .unexpectedCharacter, "U+A0"),
         Malformed("{\"a\":\u{1B}[2J}", 1, 6, .unexpectedCharacter, "U+001B"),
     ]

@@ -1,6 +1,7 @@
-@testable import JSONStore
 import TestSupport
 import Testing
+
+@testable import JSONStore
 
 @Suite("JSON writer")
 struct JSONWriterTests {
@@ -37,7 +38,9 @@ struct JSONWriterTests {
     @Test("NDJSON output escapes C1 controls and Unicode line breaks too")
     func strictEscaping() throws {
         let text = "a\u{2028}b\u{2029}c\u{9B}d\u{7F}"
-        let written = String(decoding: JSONWriter.compact(.string(text), escapingUnicodeLineBreaks: true), as: UTF8.self)
+        let written = String(
+            decoding: JSONWriter.compact(.string(text), escapingUnicodeLineBreaks: true),
+            as: UTF8.self)
         #expect(written == "\"a\\u2028b\\u2029c\\u009bd\\u007f\"")
         #expect(try JSONValue(parsing: written) == .string(text))
     }
@@ -70,7 +73,9 @@ struct JSONWriterTests {
                 #expect(try JSONReader().read(written) == .string(text), "\(Array(text.utf8))")
                 let escaped: (Unicode.Scalar) -> Bool = {
                     $0.value < 0x20
-                        || strict && ((0x7F...0x9F).contains($0.value) || [0x2028, 0x2029].contains($0.value))
+                        || strict
+                            && ((0x7F...0x9F).contains($0.value)
+                                || [0x2028, 0x2029].contains($0.value))
                 }
                 let output = String(decoding: written, as: UTF8.self)
                 #expect(!output.unicodeScalars.contains(where: escaped), "\(output)")
@@ -83,17 +88,25 @@ struct JSONWriterTests {
     @Test("an item is written as its object would be, the id first when the file has none")
     func items() {
         let fingerprint = Fingerprint([UInt8]())
-        let withoutID = Item(id: "a\u{2028}", object: ["title": "x", "n": [1, 2]], fingerprint: fingerprint)
+        let withoutID = Item(
+            id: "a\u{2028}", object: ["title": "x", "n": [1, 2]], fingerprint: fingerprint)
         let withID = Item(id: "b", object: ["title": "y", "id": "b"], fingerprint: fingerprint)
         let empty = Item(id: "c", object: [:], fingerprint: fingerprint)
         for item in [withoutID, withID, empty] {
             for strict in [false, true] {
                 var compact: [UInt8] = []
                 JSONWriter.appendItem(item, to: &compact, escapingUnicodeLineBreaks: strict)
-                #expect(compact == JSONWriter.compact(.object(item.object), escapingUnicodeLineBreaks: strict))
+                #expect(
+                    compact
+                        == JSONWriter.compact(
+                            .object(item.object), escapingUnicodeLineBreaks: strict))
                 var pretty: [UInt8] = []
-                JSONWriter.appendItem(item, to: &pretty, pretty: true, escapingUnicodeLineBreaks: strict)
-                #expect(pretty + [0x0A] == JSONWriter.pretty(.object(item.object), escapingUnicodeLineBreaks: strict))
+                JSONWriter.appendItem(
+                    item, to: &pretty, pretty: true, escapingUnicodeLineBreaks: strict)
+                #expect(
+                    pretty + [0x0A]
+                        == JSONWriter.pretty(
+                            .object(item.object), escapingUnicodeLineBreaks: strict))
             }
         }
     }

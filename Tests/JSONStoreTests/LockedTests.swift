@@ -1,6 +1,7 @@
 import Dispatch
-@testable import JSONStore
 import Testing
+
+@testable import JSONStore
 
 /// The lock behind the store state and the test recorders. `.ci/run` runs this under
 /// ThreadSanitizer, which fails the run on any report: `Synchronization.Mutex` did not pass

@@ -1,6 +1,7 @@
-@testable import JSONStore
 import TestSupport
 import Testing
+
+@testable import JSONStore
 
 @Suite("Persistent sorted tree")
 struct SortedTreeTests {
@@ -13,7 +14,9 @@ struct SortedTreeTests {
         for step in 0..<5_000 {
             let key = Int.random(in: 0..<500, using: &random)
             if Bool.random(using: &random) {
-                #expect(tree.updateValue("v\(step)", forKey: key) == model.updateValue("v\(step)", forKey: key))
+                #expect(
+                    tree.updateValue("v\(step)", forKey: key)
+                        == model.updateValue("v\(step)", forKey: key))
             } else {
                 #expect(tree.removeValue(forKey: key) == model.removeValue(forKey: key))
             }
@@ -70,4 +73,3 @@ struct SortedTreeTests {
         #expect(mapped.count == kept.count)
     }
 }
-

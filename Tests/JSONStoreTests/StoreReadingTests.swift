@@ -1,6 +1,7 @@
-@testable import JSONStore
 import TestSupport
 import Testing
+
+@testable import JSONStore
 
 @Suite("Reading a store")
 struct StoreReadingTests {
@@ -9,7 +10,10 @@ struct StoreReadingTests {
         let temp = try TemporaryStore()
         try temp.writeFile("b.json", "{\"title\": \"B\"}")
         try temp.writeFile("a.json", "{\"id\": \"a\", \"title\": \"A\"}")
-        for ignored in ["notes.txt", ".hidden.json", "b.json~", "4913", ".#b.json", "b.json___jb_tmp___", ".jsonstore.lock"] {
+        for ignored in [
+            "notes.txt", ".hidden.json", "b.json~", "4913", ".#b.json", "b.json___jb_tmp___",
+            ".jsonstore.lock",
+        ] {
             try temp.writeFile(ignored, "not json")
         }
         let contents = try temp.store.load()
@@ -34,8 +38,11 @@ struct StoreReadingTests {
         let syntax = try #require(byName["syntax.json"])
         #expect(syntax.code == .invalidJSON)
         #expect((syntax.line, syntax.column) == (3, 8))
-        #expect(syntax.description == "\(temp.path)/syntax.json:3:8: invalid literal, expected 'true'")
-        #expect(byName["array.json"]?.message == "an item file must hold a JSON object, this one holds an array")
+        #expect(
+            syntax.description == "\(temp.path)/syntax.json:3:8: invalid literal, expected 'true'")
+        #expect(
+            byName["array.json"]?.message
+                == "an item file must hold a JSON object, this one holds an array")
         #expect(byName["mismatch.json"]?.code == .invalidItem)
         #expect(byName["mismatch.json"]?.message.contains("\"other\"") == true)
         #expect(byName["numeric-id.json"]?.code == .invalidItem)

@@ -10,7 +10,9 @@ struct StoreWritingTests {
     func putFormat() throws {
         let temp = try TemporaryStore()
         try temp.store.put("a", ["id": "a", "title": "Tea", "tags": ["x"]])
-        #expect(temp.readFile("a.json") == "{\n  \"title\": \"Tea\",\n  \"tags\": [\n    \"x\"\n  ]\n}\n")
+        #expect(
+            temp.readFile("a.json")
+                == "{\n  \"title\": \"Tea\",\n  \"tags\": [\n    \"x\"\n  ]\n}\n")
         #expect(temp.status("a.json").st_mode & 0o7777 == 0o644)
         let item = try #require(try temp.store.item("a"))
         #expect(item.object.keys == ["id", "title", "tags"])
@@ -22,8 +24,12 @@ struct StoreWritingTests {
         let temp = try TemporaryStore()
         try temp.writeFile("a.json", "{\"zeta\": 1, \"alpha\": 2, \"mid\": 3}")
         try temp.store.put("a", ["alpha": 20, "new": true, "zeta": 10])
-        #expect(temp.readFile("a.json") == "{\n  \"zeta\": 10,\n  \"alpha\": 20,\n  \"new\": true\n}\n")
-        try temp.store.update("a") { $0["zeta"] = 11; $0["extra"] = "e" }
+        #expect(
+            temp.readFile("a.json") == "{\n  \"zeta\": 10,\n  \"alpha\": 20,\n  \"new\": true\n}\n")
+        try temp.store.update("a") {
+            $0["zeta"] = 11
+            $0["extra"] = "e"
+        }
         #expect(try temp.store.item("a")?.object.keys == ["id", "zeta", "alpha", "new", "extra"])
     }
 
@@ -55,7 +61,8 @@ struct StoreWritingTests {
         #expect(temp.readFile("a.json") == nil)
     }
 
-    @Test("update: missing is notFound unless a start value is given; a throwing body writes nothing")
+    @Test(
+        "update: missing is notFound unless a start value is given; a throwing body writes nothing")
     func updateSemantics() throws {
         let temp = try TemporaryStore()
         #expect(throws: StoreError.self) { try temp.store.update("a") { $0["x"] = 1 } }
@@ -66,7 +73,12 @@ struct StoreWritingTests {
         try temp.store.update("a", orCreate: ["count": 0]) { $0["count"] = 1 }
         #expect(try temp.store.item("a")?["count"] == 1)
         struct Stop: Error {}
-        #expect(throws: Stop.self) { try temp.store.update("a") { $0["count"] = 2; throw Stop() } }
+        #expect(throws: Stop.self) {
+            try temp.store.update("a") {
+                $0["count"] = 2
+                throw Stop()
+            }
+        }
         #expect(try temp.store.item("a")?["count"] == 1)
     }
 
@@ -88,7 +100,9 @@ struct StoreWritingTests {
     @Test("typed put, get and update")
     func typed() throws {
         let temp = try TemporaryStore()
-        let task = Task(id: "tea", title: "Make tea", status: .todo, priority: 2, tags: [], due: nil, estimate: nil)
+        let task = Task(
+            id: "tea", title: "Make tea", status: .todo, priority: 2, tags: [], due: nil,
+            estimate: nil)
         try temp.store.put(task)
         #expect(temp.readFile("tea.json")?.contains("\"id\"") == false)
         #expect(try temp.store.item("tea", as: Task.self) == task)
@@ -168,25 +182,38 @@ struct StoreWritingTests {
         let keys = (0..<12).map { "k\(11 - $0)" }
         // All strings: the literal could also be a [String: String], which is Encodable
         // but unordered; the JSONObject overload must win.
-        try temp.store.put("x", ["k11": "a", "k10": "b", "k9": "c", "k8": "d", "k7": "e", "k6": "f",
-                                 "k5": "g", "k4": "h", "k3": "i", "k2": "j", "k1": "k", "k0": "l"])
+        try temp.store.put(
+            "x",
+            [
+                "k11": "a", "k10": "b", "k9": "c", "k8": "d", "k7": "e", "k6": "f",
+                "k5": "g", "k4": "h", "k3": "i", "k2": "j", "k1": "k", "k0": "l",
+            ])
         #expect(try temp.store.item("x")?.object.keys.dropFirst().map { $0 } == keys)
         try temp.store.write { tx in
-            try tx.put("y", ["k11": "a", "k10": "b", "k9": "c", "k8": "d", "k7": "e", "k6": "f",
-                             "k5": "g", "k4": "h", "k3": "i", "k2": "j", "k1": "k", "k0": "l"])
+            try tx.put(
+                "y",
+                [
+                    "k11": "a", "k10": "b", "k9": "c", "k8": "d", "k7": "e", "k6": "f",
+                    "k5": "g", "k4": "h", "k3": "i", "k2": "j", "k1": "k", "k0": "l",
+                ])
         }
         #expect(try temp.store.item("y")?.object.keys.dropFirst().map { $0 } == keys)
     }
 
-    @Test("stale temp files of ours are removed by the first write, not on open; other files are not")
+    @Test(
+        "stale temp files of ours are removed by the first write, not on open; other files are not")
     func staleTemporaryFiles() throws {
         let temp = try TemporaryStore()
         let ours = ".jsonstore-0123456789abcdef.tmp"
         let fresh = ".jsonstore-fedcba9876543210.tmp"
         let similar = [".jsonstore-notours.tmp", ".jsonstore-0123456789abcdef.tmp.keep", "x.tmp"]
         for name in [ours, fresh] + similar { try temp.writeFile(name, "half") }
-        var old = [timespec(tv_sec: 1_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000, tv_nsec: 0)]
-        for name in [ours] + similar { #expect(utimensat(AT_FDCWD, temp.path + "/" + name, &old, 0) == 0) }
+        var old = [
+            timespec(tv_sec: 1_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000, tv_nsec: 0),
+        ]
+        for name in [ours] + similar {
+            #expect(utimensat(AT_FDCWD, temp.path + "/" + name, &old, 0) == 0)
+        }
 
         let store = try JSONStore(directory: temp.path)
         _ = try store.item("x")
@@ -224,7 +251,9 @@ struct StoreWritingTests {
             for _ in 0..<4 {
                 group.addTask {
                     for _ in 0..<50 {
-                        try store.update("counter", orCreate: ["n": 0]) { $0["n"] = .number(JSONNumber($0["n"]!.intValue! + 1)) }
+                        try store.update("counter", orCreate: ["n": 0]) {
+                            $0["n"] = .number(JSONNumber($0["n"]!.intValue! + 1))
+                        }
                     }
                 }
             }

@@ -88,11 +88,14 @@ public final class ChangeRecorder: Sendable {
     /// Checks an update against the previous list: the index arrays (by position) must
     /// turn the previous ids into the new ones exactly, and the element lists (by
     /// identity) must name the rows that left, entered and changed.
-    private func check(_ changes: ChangeSet<Item>, previous: [String], results: Results<Item>, _ s: inout State) {
+    private func check(
+        _ changes: ChangeSet<Item>, previous: [String], results: Results<Item>, _ s: inout State
+    ) {
         var list = previous
         let newIDs = results.map(\.id)
         let moves = changes.moves
-        guard changes.deletions == changes.deletions.sorted(), changes.insertions == changes.insertions.sorted(),
+        guard changes.deletions == changes.deletions.sorted(),
+            changes.insertions == changes.insertions.sorted(),
             changes.modifications == changes.modifications.sorted(),
             changes.deleted.count + moves.count == changes.deletions.count,
             changes.inserted.count + moves.count == changes.insertions.count,
@@ -106,7 +109,8 @@ public final class ChangeRecorder: Sendable {
         let leaving = changes.deletions.filter { !movedFrom.contains($0) }
         let entering = changes.insertions.filter { !movedTo.contains($0) }
         for (k, index) in leaving.enumerated() {
-            guard index < previous.count, UTF8Key.equal(previous[index], changes.deleted[k].id) else {
+            guard index < previous.count, UTF8Key.equal(previous[index], changes.deleted[k].id)
+            else {
                 return s.violations.append("deletion \(index) is not \(changes.deleted[k].id)")
             }
         }
@@ -117,7 +121,8 @@ public final class ChangeRecorder: Sendable {
         }
         for (k, index) in changes.modifications.enumerated() {
             let newIndex = changes.modificationsNew[k]
-            guard index < previous.count, UTF8Key.equal(previous[index], changes.modified[k].old.id),
+            guard index < previous.count,
+                UTF8Key.equal(previous[index], changes.modified[k].old.id),
                 newIndex < newIDs.count, UTF8Key.equal(newIDs[newIndex], changes.modified[k].new.id)
             else {
                 return s.violations.append("modification \(index)→\(newIndex) does not match")
@@ -138,7 +143,9 @@ public final class ChangeRecorder: Sendable {
             }
             list.insert(newIDs[index], at: index)
         }
-        if !sameBytes(list, newIDs) { s.violations.append("applying the change set gave \(list), not \(newIDs)") }
+        if !sameBytes(list, newIDs) {
+            s.violations.append("applying the change set gave \(list), not \(newIDs)")
+        }
     }
 
     private func checkOrder(_ results: Results<Item>, _ s: inout State) {
@@ -146,12 +153,16 @@ public final class ChangeRecorder: Sendable {
         for i in 1..<results.count {
             let (a, b) = (results[i - 1], results[i])
             let ordered: Bool
-            if let field = sortField, let x = a[field]?.doubleValue, let y = b[field]?.doubleValue, x != y {
+            if let field = sortField, let x = a[field]?.doubleValue, let y = b[field]?.doubleValue,
+                x != y
+            {
                 ordered = descending ? x > y : x < y
             } else {
                 ordered = UTF8Key.less(a.id, b.id)
             }
-            if !ordered { return s.violations.append("results out of order at \(i): \(a.id), \(b.id)") }
+            if !ordered {
+                return s.violations.append("results out of order at \(i): \(a.id), \(b.id)")
+            }
         }
     }
 
@@ -164,7 +175,8 @@ public final class ChangeRecorder: Sendable {
     /// Waits until `predicate` holds for the recorded state, or `timeout` seconds pass.
     /// Returns whether it held.
     @discardableResult
-    public func wait(timeout: Double = 20, until predicate: @Sendable (State) -> Bool) async -> Bool {
+    public func wait(timeout: Double = 20, until predicate: @Sendable (State) -> Bool) async -> Bool
+    {
         let deadline = DispatchTime.now() + timeout
         while true {
             if predicate(current) { return true }

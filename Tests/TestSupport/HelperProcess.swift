@@ -79,7 +79,9 @@ public enum JSONStoreBinary {
         public let stderr: String
     }
 
-    public static var path: String { HelperProcess.buildDirectory.appendingPathComponent("jsonstore").path }
+    public static var path: String {
+        HelperProcess.buildDirectory.appendingPathComponent("jsonstore").path
+    }
 
     /// Runs `jsonstore arguments…` with `stdin` as its input, in `directory`.
     public static func run(

@@ -35,7 +35,9 @@ public final class LineReader {
 
     /// Reads lines, keeping them in `lines`, until one satisfies `condition`; `nil` at the
     /// end or when none does within `seconds`.
-    public func next(until condition: (String) -> Bool, within seconds: Double = .infinity) -> String? {
+    public func next(until condition: (String) -> Bool, within seconds: Double = .infinity)
+        -> String?
+    {
         let deadline = Date().addingTimeInterval(seconds)
         while let line = next(within: deadline.timeIntervalSinceNow) {
             lines.append(line)

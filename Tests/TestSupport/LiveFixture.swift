@@ -13,7 +13,8 @@ public final class LiveFixture: @unchecked Sendable {
 
     /// Creates items `ids` (each `{"title": "<id>", "rank": n}`), then observes `query`.
     public init(
-        ids: [String] = ["a", "b", "c"], query: Query = .all, recorder: ChangeRecorder = ChangeRecorder(),
+        ids: [String] = ["a", "b", "c"], query: Query = .all,
+        recorder: ChangeRecorder = ChangeRecorder(),
         options: JSONStore.Options = JSONStore.Options()
     ) throws {
         temp = try TemporaryStore(options: options)
@@ -21,7 +22,8 @@ public final class LiveFixture: @unchecked Sendable {
             try temp.writeFile("\(id).json", "{\n  \"title\": \"\(id)\",\n  \"rank\": \(n)\n}\n")
         }
         self.recorder = recorder
-        token = temp.store.observe(query, on: DispatchQueue(label: "test.observer"), recorder.callback)
+        token = temp.store.observe(
+            query, on: DispatchQueue(label: "test.observer"), recorder.callback)
     }
 
     /// Waits for `.initial`.

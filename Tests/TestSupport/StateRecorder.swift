@@ -7,7 +7,8 @@ public final class StateRecorder: Sendable {
     private let token = Locked<ObservationToken?>(nil)
 
     public init(_ store: JSONStore) {
-        let observation = store.observeState(on: DispatchQueue(label: "test.states")) { [weak self] state in
+        let observation = store.observeState(on: DispatchQueue(label: "test.states")) {
+            [weak self] state in
             self?.recorded.withLock { $0.append(state) }
         }
         token.withLock { $0 = observation }

@@ -8,7 +8,10 @@ public final class TemporaryStore {
     public let store: JSONStore
 
     public init(options: JSONStore.Options = JSONStore.Options()) throws {
-        var template = Array((URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("jsonstore-test-XXXXXX").path).utf8CString)
+        var template = Array(
+            (URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
+                "jsonstore-test-XXXXXX"
+            ).path).utf8CString)
         guard let made = mkdtemp(&template) else { throw Errno(rawValue: errno) }
         path = String(cString: made)
         store = try JSONStore(directory: path, options: options)
@@ -34,7 +37,9 @@ public final class TemporaryStore {
 
     /// The bytes of `name`, or `nil` if it does not exist.
     public func readFile(_ name: String) -> String? {
-        FileManager.default.contents(atPath: path + "/" + name).map { String(decoding: $0, as: UTF8.self) }
+        FileManager.default.contents(atPath: path + "/" + name).map {
+            String(decoding: $0, as: UTF8.self)
+        }
     }
 
     /// Every name in the directory, sorted.

@@ -56,10 +56,12 @@ func run(_ arguments: [String]) throws {
             round += 1
         }
     case "put-limited":
-        let (dir, id, size, limit) = (arguments[1], arguments[2], Int(arguments[3])!, Int(arguments[4])!)
+        let (dir, id, size, limit) = (
+            arguments[1], arguments[2], Int(arguments[3])!, Int(arguments[4])!
+        )
         signal(SIGXFSZ, SIG_IGN)  // so write(2) fails with EFBIG instead of killing us
         var rl = rlimit(rlim_cur: rlim_t(limit), rlim_max: rlim_t(limit))
-        guard setrlimit(RLIMIT_FSIZE_VALUE, &rl) == 0 else { fatalError("setrlimit failed") }
+        guard setrlimit(fileSizeLimitResource, &rl) == 0 else { fatalError("setrlimit failed") }
         let store = try JSONStore(directory: dir)
         try store.put(id, ["payload": .string(String(repeating: "x", count: size))])
     case "put-as":
@@ -71,19 +73,28 @@ func run(_ arguments: [String]) throws {
         let store = try JSONStore(directory: arguments[1])
         try store.put(arguments[2], ["new": true])
     case "batch-loop":
-        let (dir, prefix, size, base) = (arguments[1], arguments[2], Int(arguments[3])!, Int(arguments[4])!)
+        let (dir, prefix, size, base) = (
+            arguments[1], arguments[2], Int(arguments[3])!, Int(arguments[4])!
+        )
         let store = try JSONStore(directory: dir)
         FileHandle.standardOutput.write(Data("ready\n".utf8))
         for round in base... {
             try store.write { tx in
                 for k in 0..<size {
-                    try tx.put("\(prefix)\(k)", ["round": .number(JSONNumber(round)), "pad": .string(String(repeating: "x", count: 2000))])
+                    try tx.put(
+                        "\(prefix)\(k)",
+                        [
+                            "round": .number(JSONNumber(round)),
+                            "pad": .string(String(repeating: "x", count: 2000)),
+                        ])
                 }
             }
         }
     case "mixed":
         let (dir, seed, ops) = (arguments[1], UInt64(arguments[2])!, Int(arguments[3])!)
-        let ids = Array(stride(from: Int(arguments[4])!, to: Int(arguments[6])!, by: Int(arguments[5])!)).map { "m-\($0)" }
+        let ids = Array(
+            stride(from: Int(arguments[4])!, to: Int(arguments[6])!, by: Int(arguments[5])!)
+        ).map { "m-\($0)" }
         try mixed(dir, seed: seed, operations: ops, ids: ids)
     case "observe-exhausted":
         try observeExhausted(arguments[1], fallback: arguments[2] == "fallback")
@@ -100,7 +111,10 @@ func run(_ arguments: [String]) throws {
 
 /// Random operations of every kind on `ids`, remembering what each id was last made.
 func mixed(_ dir: String, seed: UInt64, operations: Int, ids: [String]) throws {
-    enum Last { case put(String), gone, invalid }
+    enum Last {
+        case put(String)
+        case gone, invalid
+    }
     let store = try JSONStore(directory: dir)
     var random = SeededRandom(seed: seed)
     var last: [String: Last] = [:]
@@ -132,7 +146,9 @@ func mixed(_ dir: String, seed: UInt64, operations: Int, ids: [String]) throws {
             // A person's bad edit: invalid JSON, written whole (atomically, as editors do).
             let temp = dir + "/.edit-\(id).tmp"
             let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            _ = "{\"title\": tru".utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+            _ = "{\"title\": tru".utf8CString.withUnsafeBufferPointer {
+                write(fd, $0.baseAddress, $0.count - 1)
+            }
             close(fd)
             rename(temp, dir + "/" + id + ".json")
             last[id] = .invalid
@@ -159,7 +175,9 @@ func observeExhausted(_ dir: String, fallback: Bool) throws {
     guard setgid(65534) == 0, setuid(65534) == 0 else { fatalError("setuid failed") }
     var held = 0
     while inotify_init1(Int32(IN_CLOEXEC)) >= 0 { held += 1 }
-    let say: @Sendable (String) -> Void = { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+    let say: @Sendable (String) -> Void = { line in
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
     say("held \(held)")
     var options = JSONStore.Options()
     options.watchMode = fallback ? .inotifyOrPolling(interval: 0.05) : .inotify
@@ -195,7 +213,9 @@ func churn(_ dir: String, seed: UInt64, seconds: Double, ids: [String]) throws {
     var operations = 0
     while DispatchTime.now() < deadline {
         let id = ids.randomElement(using: &random)!
-        let object: JSONObject = ["title": .string("\(id) \(operations)"), "n": .number(JSONNumber(operations))]
+        let object: JSONObject = [
+            "title": .string("\(id) \(operations)"), "n": .number(JSONNumber(operations)),
+        ]
         switch Int.random(in: 0..<3, using: &random) {
         case 0:
             try store.put(id, object)
@@ -214,7 +234,7 @@ func churn(_ dir: String, seed: UInt64, seconds: Double, ids: [String]) throws {
 }
 
 /// `RLIMIT_FSIZE` as the type `setrlimit` takes on Glibc.
-let RLIMIT_FSIZE_VALUE = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
+let fileSizeLimitResource = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
 
 do {
     try run(Array(CommandLine.arguments.dropFirst()))

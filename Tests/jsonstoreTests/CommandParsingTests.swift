@@ -1,6 +1,7 @@
+import Testing
+
 @testable import JSONStore
 @testable import JSONStoreCommand
-import Testing
 
 /// Every command's parse step, without a store or a process: typed fields in, usage
 /// errors out.
@@ -20,13 +21,17 @@ struct CommandParsingTests {
     func table() {
         let names = CommandLineTool.commands.map { $0.configuration.name }
         #expect(Set(names).count == names.count)
-        for name in names { #expect(CommandLineTool.command(named: name)?.configuration.name == name) }
+        for name in names {
+            #expect(CommandLineTool.command(named: name)?.configuration.name == name)
+        }
         #expect(CommandLineTool.command(named: "frobnicate") == nil)
     }
 
     @Test("global options before the command, its name, and the rest; -- before the name")
     func split() throws {
-        let (leading, name, rest) = try CommandLineTool.split(["--dir", "d", "--color=never", "get", "--dir", "e", "x"])
+        let (leading, name, rest) = try CommandLineTool.split([
+            "--dir", "d", "--color=never", "get", "--dir", "e", "x",
+        ])
         #expect(leading.value("--dir") == "d")
         #expect(leading.value("--color") == "never")
         #expect(name == "get")
@@ -61,7 +66,8 @@ struct CommandParsingTests {
     @Test("list: follow, json, where, sort, columns, poll")
     func list() throws {
         let list = try ListCommand.parse([
-            "--follow", "--json", "--where", "status=todo", "--sort", "-priority", "--columns", "title, status",
+            "--follow", "--json", "--where", "status=todo", "--sort", "-priority", "--columns",
+            "title, status",
             "--poll=0.5",
         ])
         #expect(list.follow && list.format == .json && list.headers)
@@ -69,7 +75,9 @@ struct CommandParsingTests {
         #expect(list.poll == 0.5)
         #expect(list.query.order == .field("priority", descending: true))
         #expect(list.conditions == [try Condition(parsing: "status=todo")])
-        let keys = try ListCommand.parse(["--sort", "-priority,title", "--sort", "owner.name", "--where", "a", "--where", "!b"])
+        let keys = try ListCommand.parse([
+            "--sort", "-priority,title", "--sort", "owner.name", "--where", "a", "--where", "!b",
+        ])
         #expect(SortField.text(keys.sort) == "-priority,title,owner.name")
         #expect(keys.conditions.map(\.op) == [.present, .absent])
         #expect(keys.query.order == .value("-priority,title,owner.name", descending: false))
@@ -80,7 +88,8 @@ struct CommandParsingTests {
         #expect(try ListCommand.parse(["--output=ndjson"]).format == .ndjson)
         #expect(try ListCommand.parse(["-o", "json", "--json"]).format == .json)
         for bad in [
-            ["x"], ["--sort"], ["--sort", "-"], ["--where", "=x"], ["--columns", ","], ["--poll", "0"], ["--json=1"],
+            ["x"], ["--sort"], ["--sort", "-"], ["--where", "=x"], ["--columns", ","],
+            ["--poll", "0"], ["--json=1"],
             ["-o", "xml"], ["-o"], ["-o", "tsv", "--json"], ["--no-headers=1"],
         ] {
             #expect(usageError { _ = try ListCommand.parse(bad) }?.command == "list", "\(bad)")
@@ -107,7 +116,9 @@ struct CommandParsingTests {
 
     @Test("set: strings, JSON values, and what is neither")
     func set() throws {
-        let set = try SetCommand.parse(["tea", "status=done", "priority:=2", "note=a=b", "tags:=[\"x\"]"])
+        let set = try SetCommand.parse([
+            "tea", "status=done", "priority:=2", "note=a=b", "tags:=[\"x\"]",
+        ])
         #expect(set.id == "tea")
         #expect(set.changes.map(\.field) == ["status", "priority", "note", "tags"])
         #expect(set.changes.map(\.value) == ["done", 2, "a=b", ["x"]])
@@ -132,7 +143,10 @@ struct CommandParsingTests {
         let defaults = try DemoCommand.parse([])
         #expect(defaults.interval == 2 && defaults.count == 10 && !defaults.keep)
         #expect(try DemoCommand.parse(["--keep"]).keep)
-        for bad in [["x"], ["--interval", "-1"], ["--interval", "nan"], ["--count", "0"], ["--count", "10001"]] {
+        for bad in [
+            ["x"], ["--interval", "-1"], ["--interval", "nan"], ["--count", "0"],
+            ["--count", "10001"],
+        ] {
             #expect(usageError { _ = try DemoCommand.parse(bad) }?.command == "demo", "\(bad)")
         }
     }
@@ -141,7 +155,9 @@ struct CommandParsingTests {
     func completion() throws {
         #expect(try CompletionCommand.parse(["zsh"]).shell == .zsh)
         for bad in [[], ["tcsh"], ["bash", "fish"], ["--shell", "bash"]] {
-            #expect(usageError { _ = try CompletionCommand.parse(bad) }?.command == "completion", "\(bad)")
+            #expect(
+                usageError { _ = try CompletionCommand.parse(bad) }?.command == "completion",
+                "\(bad)")
         }
     }
 
@@ -161,7 +177,9 @@ struct CommandParsingTests {
             #expect(help.hasPrefix("usage: jsonstore \(configuration.name)"))
             for option in command.acceptedOptions {
                 for name in option.names {
-                    #expect(help.contains(name), "\(configuration.name) --help does not mention \(name)")
+                    #expect(
+                        help.contains(name), "\(configuration.name) --help does not mention \(name)"
+                    )
                     // The parser takes every name the help lists.
                     let sample = option.value == nil ? [name] : [name, option.choices.first ?? "1"]
                     #expect(throws: Never.self) { _ = try command.arguments(sample) }

@@ -1,12 +1,15 @@
 import Foundation
-@testable import JSONStoreCommand
 import TestSupport
 import Testing
+
+@testable import JSONStoreCommand
 
 /// Where `name` is on the PATH, if anywhere.
 func executable(_ name: String) -> String? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    return path.split(separator: ":").map { "\($0)/\(name)" }.first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
 }
 
 /// `jsonstore completion bash|zsh|fish`: scripts made from the command table, valid in
@@ -14,19 +17,23 @@ func executable(_ name: String) -> String? {
 @Suite("Completion scripts")
 struct CompletionTests {
     /// Runs `shell arguments…` with the built binary's directory first on the PATH.
-    static func run(_ shell: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    static func run(_ shell: String, _ arguments: [String]) throws -> (
+        status: Int32, output: String
+    ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: shell)
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = HelperProcess.buildDirectory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        environment["PATH"] =
+            HelperProcess.buildDirectory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         environment["JSONSTORE_DIR"] = nil
         process.environment = environment
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
         try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let output = String(
+            decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         return (process.terminationStatus, output)
     }
@@ -40,7 +47,9 @@ struct CompletionTests {
         return scratch.path + "/completion.\(shell)"
     }
 
-    @Test("every command and option of the table is in every script", arguments: CompletionCommand.Shell.allCases)
+    @Test(
+        "every command and option of the table is in every script",
+        arguments: CompletionCommand.Shell.allCases)
     func fromTheTable(_ shell: CompletionCommand.Shell) {
         let script = CompletionCommand.script(shell)
         for command in CommandLineTool.commands {
@@ -49,7 +58,9 @@ struct CompletionTests {
                 for name in option.names {
                     // fish spells options without their dashes (-l output, -s o).
                     let spelled = shell == .fish ? String(name.drop { $0 == "-" }) : name
-                    #expect(script.contains(spelled), "\(shell): \(name) of \(command.configuration.name)")
+                    #expect(
+                        script.contains(spelled),
+                        "\(shell): \(name) of \(command.configuration.name)")
                 }
                 for choice in option.choices { #expect(script.contains(choice)) }
             }
@@ -64,13 +75,15 @@ struct CompletionTests {
             let result = try await jsonstore(scratch, bad)
             #expect(result.status == 64, "\(bad)")
         }
-        #expect(try await jsonstore(scratch, ["--help"]).stdout.contains("completion bash|zsh|fish"))
+        #expect(
+            try await jsonstore(scratch, ["--help"]).stdout.contains("completion bash|zsh|fish"))
         let help = try await jsonstore(scratch, ["completion", "--help"])
         #expect(help.stdout.contains("source <(jsonstore completion bash)"))
     }
 
-    @Test("bash: the script parses, and completes a command, an option's values and an id",
-          .enabled(if: executable("bash") != nil, "bash is not installed"))
+    @Test(
+        "bash: the script parses, and completes a command, an option's values and an id",
+        .enabled(if: executable("bash") != nil, "bash is not installed"))
     func bash() async throws {
         let temp = try sampleStore()
         let script = try await Self.scriptFile("bash", in: temp)
@@ -89,20 +102,22 @@ struct CompletionTests {
             """
         let result = try Self.run(executable("bash")!, ["-c", probe])
         #expect(result.status == 0)
-        #expect(result.output == """
-            [delete demo]
-            [taxes tea]
-            [bike taxes tea]
-            [ndjson]
-            [--no-headers]
-            [check]
-            [zsh]
+        #expect(
+            result.output == """
+                [delete demo]
+                [taxes tea]
+                [bike taxes tea]
+                [ndjson]
+                [--no-headers]
+                [check]
+                [zsh]
 
-            """)
+                """)
     }
 
-    @Test("zsh: the script parses, and offers commands, values and ids (compadd stubbed)",
-          .enabled(if: executable("zsh") != nil, "zsh is not installed: apt-get install zsh"))
+    @Test(
+        "zsh: the script parses, and offers commands, values and ids (compadd stubbed)",
+        .enabled(if: executable("zsh") != nil, "zsh is not installed: apt-get install zsh"))
     func zsh() async throws {
         let temp = try sampleStore()
         let script = try await Self.scriptFile("zsh", in: temp)
@@ -128,8 +143,9 @@ struct CompletionTests {
         #expect(lines.last == "[auto always never]")
     }
 
-    @Test("fish: the script parses, and completes commands, options and ids",
-          .enabled(if: executable("fish") != nil, "fish is not installed: apt-get install fish"))
+    @Test(
+        "fish: the script parses, and completes commands, options and ids",
+        .enabled(if: executable("fish") != nil, "fish is not installed: apt-get install fish"))
     func fish() async throws {
         let temp = try sampleStore()
         let script = try await Self.scriptFile("fish", in: temp)
@@ -142,7 +158,9 @@ struct CompletionTests {
             """
         let result = try Self.run(executable("fish")!, ["--no-config", "-c", probe])
         #expect(result.status == 0)
-        let lines = result.output.split(separator: "\n").map { $0.split(separator: "\t").first.map(String.init) ?? "" }
+        let lines = result.output.split(separator: "\n").map {
+            $0.split(separator: "\t").first.map(String.init) ?? ""
+        }
         #expect(lines == ["delete", "demo", "taxes", "tea", "ndjson"], "\(result.output)")
     }
 }

@@ -1,6 +1,7 @@
+import Testing
+
 @testable import JSONStore
 @testable import JSONStoreCommand
-import Testing
 
 /// The list view's `e`, `n` and `d`: what the model asks the app to do, and the footer's
 /// questions. (The editor itself runs in scripts/e2e-terminal.)
@@ -52,7 +53,8 @@ struct ListViewEditingTests {
         _ = model.handle(.backspace, page: 9)
         type("sh", into: &model)
         #expect(footer(&model).contains("new item's id: fresh▏  Enter create  Esc cancel"))
-        #expect(model.handle(.enter, page: 9) == .create(id: "fresh", template: ["title": "", "n": 0]))
+        #expect(
+            model.handle(.enter, page: 9) == .create(id: "fresh", template: ["title": "", "n": 0]))
         #expect(model.prompt == nil)
     }
 
@@ -76,9 +78,14 @@ struct ListViewEditingTests {
 
     @Test("the template empties every member by its type; with no item, a title")
     func template() throws {
-        let object = try JSONValue(parsing: #"{"id": "a", "t": "x", "n": 3, "b": true, "a": [1], "o": {"k": 1}, "z": null}"#)
+        let object = try JSONValue(
+            parsing:
+                #"{"id": "a", "t": "x", "n": 3, "b": true, "a": [1], "o": {"k": 1}, "z": null}"#)
         let item = Item(id: "a", object: object.objectValue!, fingerprint: Fingerprint([]))
-        #expect(ListModel.template(from: item) == ["t": "", "n": 0, "b": false, "a": [], "o": .object([:]), "z": .null])
+        #expect(
+            ListModel.template(from: item) == [
+                "t": "", "n": 0, "b": false, "a": [], "o": .object([:]), "z": .null,
+            ])
         #expect(ListModel.template(from: nil) == ["title": ""])
     }
 }

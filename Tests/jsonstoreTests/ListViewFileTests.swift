@@ -1,20 +1,23 @@
 import Glibc
-@testable import JSONStore
-@testable import JSONStoreCommand
 import TestSupport
 import Testing
+
+@testable import JSONStore
+@testable import JSONStoreCommand
 
 /// Enter in the list view: the selected row's file as it is on disk, an invalid file's
 /// raw text with its error, read again when a change touches it.
 @Suite("The list view's file view")
 struct ListViewFileTests {
     static let broken = StoreError(
-        code: .invalidJSON, message: "expected a value, found 'b'", file: "s/bad.json", line: 2, column: 12)
+        code: .invalidJSON, message: "expected a value, found 'b'", file: "s/bad.json", line: 2,
+        column: 12)
 
     /// Three items and an invalid file that never was an item.
     func modelWithInvalidRow() -> ListModel {
         var (_, snapshot) = makeResults(3)
-        snapshot.invalid[UTF8Key("bad.json")] = InvalidFile(name: "bad.json", id: "bad", error: Self.broken)
+        snapshot.invalid[UTF8Key("bad.json")] = InvalidFile(
+            name: "bad.json", id: "bad", error: Self.broken)
         return liveModel(Results<Item>.initial(.all, snapshot, coder: .items))
     }
 
@@ -28,7 +31,9 @@ struct ListViewFileTests {
         _ = model.handle(.enter, page: 9)
         #expect(model.fileToRead == "item-000000.json")
         #expect(screen(&model).contains("reading…"))
-        model.showFile("item-000000.json", .success(Array("{\n  \"title\": \"Task 0\",\n\t\"n\": 0\n}\n".utf8)))
+        model.showFile(
+            "item-000000.json", .success(Array("{\n  \"title\": \"Task 0\",\n\t\"n\": 0\n}\n".utf8))
+        )
         #expect(model.fileToRead == nil)
         let text = screen(&model)
         #expect(text.contains("item-000000.json"))
@@ -57,7 +62,9 @@ struct ListViewFileTests {
         _ = model.handle(.enter, page: 9)
         model.showFile("item-000000.json", .success(nil))
         #expect(screen(&model).contains("the file was removed"))
-        let fifo = StoreError(code: .notRegularFile, message: "not a regular file (a FIFO)", file: "s/item-000000.json")
+        let fifo = StoreError(
+            code: .notRegularFile, message: "not a regular file (a FIFO)",
+            file: "s/item-000000.json")
         model.showFile("item-000000.json", .failure(fifo))
         #expect(screen(&model).contains("s/item-000000.json: not a regular file (a FIFO)"))
         model.showFile("other.json", .success([]))
@@ -87,10 +94,14 @@ struct ListViewFileTests {
         try temp.writeFile("bad.json", "{\n  \"title\": broken\n}\n")
         #expect(mkfifo(temp.path + "/fifo.json", 0o644) == 0)
         #expect(symlink("/etc/passwd", temp.path + "/link.json") == 0)
-        #expect(try temp.store._fileBytes(named: "tea.json") == Array("{\"title\": \"Tea\"}\n".utf8))
-        #expect(try temp.store._fileBytes(named: "bad.json") == Array("{\n  \"title\": broken\n}\n".utf8))
+        #expect(
+            try temp.store._fileBytes(named: "tea.json") == Array("{\"title\": \"Tea\"}\n".utf8))
+        #expect(
+            try temp.store._fileBytes(named: "bad.json")
+                == Array("{\n  \"title\": broken\n}\n".utf8))
         #expect(try temp.store._fileBytes(named: "gone.json") == nil)
-        #expect(throws: StoreError.self) { try temp.store._fileBytes(named: "fifo.json") }  // does not block
+        // does not block
+        #expect(throws: StoreError.self) { try temp.store._fileBytes(named: "fifo.json") }
         #expect(throws: StoreError.self) { try temp.store._fileBytes(named: "link.json") }
         for name in ["../etc/passwd", "a/b.json", "..", ""] {
             #expect(throws: StoreError.self) { try temp.store._fileBytes(named: name) }

@@ -1,6 +1,7 @@
+import Testing
+
 @testable import JSONStore
 @testable import JSONStoreCommand
-import Testing
 
 /// The list view's `s`, `S` and `c` keys, against the model and its frames.
 @Suite("Sorting and picking columns in the list view")
@@ -12,7 +13,9 @@ struct ListViewSortTests {
     /// The results the app gets once it observes again in the model's order.
     func reobserved(_ model: inout ListModel, _ snapshot: StoreSnapshot) {
         let query = SortField.sorted(.all, by: model.sort)
-        model.apply(.initial(Results<Item>.initial(query, snapshot, coder: .items)), now: 2, clock: "12:00:02")
+        model.apply(
+            .initial(Results<Item>.initial(query, snapshot, coder: .items)), now: 2,
+            clock: "12:00:02")
     }
 
     @Test("s sorts by the next column, S reverses; the order is in the header, the columns stay")
@@ -73,7 +76,11 @@ struct ListViewSortTests {
         #expect(model.picker == nil)
         #expect(model.columns == ["id", "n", "title"])
         lines = text(&model)
-        #expect(lines[1].contains("ID") && lines[1].firstRange(of: "N ")!.lowerBound < lines[1].firstRange(of: "TITLE")!.lowerBound)
+        #expect(
+            lines[1].contains("ID")
+                && lines[1].firstRange(of: "N ")!.lowerBound
+                    < lines[1].firstRange(of: "TITLE")!.lowerBound
+        )
         _ = model.handle(.character("c"), page: 9)
         _ = model.handle(.down, page: 9)
         _ = model.handle(.character(" "), page: 9)
@@ -85,8 +92,10 @@ struct ListViewSortTests {
     func pickerRefilters() {
         let (results, _) = makeResults(20)
         var model = liveModel(results)
-        for key in [Key.character("/"), .character("T"), .character("a"), .character("s"), .character("k"),
-                    .character(" "), .character("7"), .enter] {
+        for key in [
+            Key.character("/"), .character("T"), .character("a"), .character("s"), .character("k"),
+            .character(" "), .character("7"), .enter,
+        ] {
             _ = model.handle(key, page: 9)
         }
         #expect(model.visibleCount == 1)

@@ -1,45 +1,66 @@
-@testable import JSONStore
-@testable import JSONStoreCommand
 import TestSupport
 import Testing
 
+@testable import JSONStore
+@testable import JSONStoreCommand
+
 /// Results of `count` items, as the store would deliver them.
-func makeResults(_ count: Int, title: (Int) -> String = { "Task \($0)" }) -> (Results<Item>, StoreSnapshot) {
+func makeResults(_ count: Int, title: (Int) -> String = { "Task \($0)" }) -> (
+    Results<Item>, StoreSnapshot
+) {
     var snapshot = StoreSnapshot()
     var elements: [(UTF8Key, Entry)] = []
     for i in 0..<count {
         let id = String(format: "item-%06d", i)
-        let object: JSONObject = ["id": .string(id), "title": .string(title(i)), "n": .number(JSONNumber(i))]
-        elements.append((UTF8Key(id), Entry(item: Item(id: id, object: object, fingerprint: Fingerprint(Array(id.utf8))), error: nil)))
+        let object: JSONObject = [
+            "id": .string(id), "title": .string(title(i)), "n": .number(JSONNumber(i)),
+        ]
+        elements.append(
+            (
+                UTF8Key(id),
+                Entry(
+                    item: Item(id: id, object: object, fingerprint: Fingerprint(Array(id.utf8))),
+                    error: nil)
+            ))
     }
-    snapshot = StoreSnapshot(version: 1, entries: SortedTree(sortedDistinct: elements), invalid: [:])
+    snapshot = StoreSnapshot(
+        version: 1, entries: SortedTree(sortedDistinct: elements), invalid: [:])
     return (Results<Item>.initial(.all, snapshot, coder: .items), snapshot)
 }
 
 /// The update that sets `id`'s title, as the store would deliver it.
-func modify(_ results: Results<Item>, _ snapshot: inout StoreSnapshot, id: String, title: String) -> StoreChange<Item> {
+func modify(_ results: Results<Item>, _ snapshot: inout StoreSnapshot, id: String, title: String)
+    -> StoreChange<Item>
+{
     let old = snapshot.entries[UTF8Key(id)]!
     var object = old.item!.object
     object["title"] = .string(title)
-    let new = Entry(item: Item(id: id, object: object, fingerprint: Fingerprint(Array(title.utf8))), error: nil)
+    let new = Entry(
+        item: Item(id: id, object: object, fingerprint: Fingerprint(Array(title.utf8))), error: nil)
     snapshot.setEntry(new, for: UTF8Key(id))
     snapshot.version += 1
-    let (next, changes) = results.applying([EntryChange(id: id, old: old, new: new)], names: [], snapshot: snapshot)
+    let (next, changes) = results.applying(
+        [EntryChange(id: id, old: old, new: new)], names: [], snapshot: snapshot)
     return .update(next, changes)
 }
 
 /// The update that inserts `id`.
-func insert(_ results: Results<Item>, _ snapshot: inout StoreSnapshot, id: String) -> StoreChange<Item> {
+func insert(_ results: Results<Item>, _ snapshot: inout StoreSnapshot, id: String) -> StoreChange<
+    Item
+> {
     let object: JSONObject = ["id": .string(id), "title": "new", "n": 0]
-    let new = Entry(item: Item(id: id, object: object, fingerprint: Fingerprint(Array(id.utf8))), error: nil)
+    let new = Entry(
+        item: Item(id: id, object: object, fingerprint: Fingerprint(Array(id.utf8))), error: nil)
     snapshot.setEntry(new, for: UTF8Key(id))
     snapshot.version += 1
-    let (next, changes) = results.applying([EntryChange(id: id, old: nil, new: new)], names: [], snapshot: snapshot)
+    let (next, changes) = results.applying(
+        [EntryChange(id: id, old: nil, new: new)], names: [], snapshot: snapshot)
     return .update(next, changes)
 }
 
 /// A live list view model showing `results`.
-func liveModel(_ results: Results<Item>, columns: [String]? = nil, path: String = "s") -> ListModel {
+func liveModel(_ results: Results<Item>, columns: [String]? = nil, path: String = "s") -> ListModel
+{
     var model = ListModel(storePath: path, requestedColumns: columns)
     model.setState(.live, now: 0)
     model.apply(.initial(results), now: 0, clock: "12:00:00")
@@ -93,7 +114,9 @@ struct ListViewTests {
 
     @Test("a resize re-lays out the whole screen at the new width")
     func resize() {
-        let (results, _) = makeResults(50) { "A rather long title for item number \($0), to be cut" }
+        let (results, _) = makeResults(50) {
+            "A rather long title for item number \($0), to be cut"
+        }
         var model = liveModel(results, path: "store")
         var screen = Screen(color: false)
         var terminal = VirtualTerminal(width: 120, height: 20)
@@ -197,7 +220,10 @@ struct ListViewTests {
         #expect(text.contains("q quit"))
         #expect(model.handle(.character("q"), page: 10) == .quit)
         #expect(model.handle(.interrupt, page: 10) == .quit)
-        #expect(Key.decode([0x1B, 0x5B, 0x41, 0x1B, 0x5B, 0x36, 0x7E, 0x1B, 0x6A]) == [.up, .pageDown, .escape, .character("j")])
+        #expect(
+            Key.decode([0x1B, 0x5B, 0x41, 0x1B, 0x5B, 0x36, 0x7E, 0x1B, 0x6A]) == [
+                .up, .pageDown, .escape, .character("j"),
+            ])
     }
 
     @Test("a filter follows every update: the rows it shows are those of filtering afresh")
@@ -218,9 +244,13 @@ struct ListViewTests {
                 let old = snapshot.entries[UTF8Key(id)]
                 var new: Entry?
                 if old == nil || Int.random(in: 0..<4, using: &random) > 0 {
-                    let title = "\(words.randomElement(using: &random)!) \(Int.random(in: 0..<9, using: &random))"
+                    let title =
+                        "\(words.randomElement(using: &random)!) \(Int.random(in: 0..<9, using: &random))"
                     let object: JSONObject = ["id": .string(id), "title": .string(title)]
-                    new = Entry(item: Item(id: id, object: object, fingerprint: Fingerprint(Array((id + title).utf8))), error: nil)
+                    new = Entry(
+                        item: Item(
+                            id: id, object: object,
+                            fingerprint: Fingerprint(Array((id + title).utf8))), error: nil)
                 }
                 snapshot.setEntry(new, for: UTF8Key(id))
                 edits.append(EntryChange(id: id, old: old, new: new))
@@ -231,7 +261,9 @@ struct ListViewTests {
             guard !changes.isEmpty else { continue }
             model.apply(.update(next, changes), now: Double(round), clock: "12:00:00")
 
-            let expected = results.enumerated().filter { $0.element["title"]?.stringValue?.lowercased().contains("alpha") == true }.map(\.offset)
+            let expected = results.enumerated().filter {
+                $0.element["title"]?.stringValue?.lowercased().contains("alpha") == true
+            }.map(\.offset)
             #expect(model.matches == expected, "round \(round)")
             if model.matches != expected { return }
         }

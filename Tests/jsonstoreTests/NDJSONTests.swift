@@ -1,6 +1,7 @@
+import Testing
+
 @testable import JSONStore
 @testable import JSONStoreCommand
-import Testing
 
 @Suite("The NDJSON stream")
 struct NDJSONTests {

@@ -12,11 +12,14 @@ let checkoutRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 /// verbatim, and those programs run as the README says, on a copy of `data/`.
 @Suite(
     "README examples",
-    .enabled(if: FileManager.default.isReadableFile(atPath: checkoutRoot.path + "/README.md"),
-             "the checkout is not readable by this user"))
+    .enabled(
+        if: FileManager.default.isReadableFile(atPath: checkoutRoot.path + "/README.md"),
+        "the checkout is not readable by this user"))
 struct ReadmeExampleTests {
     static let root = checkoutRoot
-    static let examples = ["Observe": "readme-observe", "Basics": "readme-basics", "Async": "readme-async"]
+    static let examples = [
+        "Observe": "readme-observe", "Basics": "readme-basics", "Async": "readme-async",
+    ]
 
     /// The README's ```swift blocks.
     static func readmeBlocks() throws -> [String] {
@@ -42,7 +45,8 @@ struct ReadmeExampleTests {
         let data = root.appendingPathComponent("data").path
         #expect(mkdir(scratch.path + "/data", 0o755) == 0)
         for name in try FileManager.default.contentsOfDirectory(atPath: data) {
-            try scratch.writeFile("data/" + name, try String(contentsOfFile: data + "/" + name, encoding: .utf8))
+            try scratch.writeFile(
+                "data/" + name, try String(contentsOfFile: data + "/" + name, encoding: .utf8))
         }
         return scratch
     }
@@ -78,18 +82,27 @@ struct ReadmeExampleTests {
     func quotedVerbatim() throws {
         let blocks = try Self.readmeBlocks()
         let programs = try Self.examples.keys.sorted().map {
-            try String(contentsOf: Self.root.appendingPathComponent("Tests/ReadmeExamples/\($0)/main.swift"), encoding: .utf8)
+            try String(
+                contentsOf: Self.root.appendingPathComponent(
+                    "Tests/ReadmeExamples/\($0)/main.swift"), encoding: .utf8)
         }
         #expect(blocks.count == programs.count)
-        for block in blocks { #expect(programs.contains(block), "not an example program:\n\(block)") }
-        for program in programs { #expect(blocks.contains(program), "not quoted in the README:\n\(program)") }
+        for block in blocks {
+            #expect(programs.contains(block), "not an example program:\n\(block)")
+        }
+        for program in programs {
+            #expect(blocks.contains(program), "not quoted in the README:\n\(program)")
+        }
     }
 
     @Test("the reading and writing example runs as written")
     func basics() async throws {
         let scratch = try Self.sampleCopy()
         let (process, lines) = try Self.start("readme-basics", in: scratch.path)
-        let status = try await blocking { process.waitUntilExit(); return process.terminationStatus }
+        let status = try await blocking {
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
         #expect(await Self.eventually { lines.withLock { $0.count } >= 5 })
         let output = lines.withLock { $0 }
         #expect(status == 0, "\(output)")
@@ -106,7 +119,10 @@ struct ReadmeExampleTests {
         let open = try JSONStore(directory: scratch.path + "/data").load().items
             .filter { $0["status"] != "done" }.count
         let (process, lines) = try Self.start("readme-async", in: scratch.path)
-        let status = try await blocking { process.waitUntilExit(); return process.terminationStatus }
+        let status = try await blocking {
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
         #expect(status == 0)
         #expect(await Self.eventually { lines.withLock { $0 } == ["\(open) open tasks"] })
     }
@@ -116,19 +132,31 @@ struct ReadmeExampleTests {
         let scratch = try Self.sampleCopy()
         let store = try JSONStore(directory: scratch.path + "/data")
         let items = try store.load().items
-        let top = try #require(items.max { ($0["priority"]?.intValue ?? 0, $1.id) < ($1["priority"]?.intValue ?? 0, $0.id) })
+        let top = try #require(
+            items.max {
+                ($0["priority"]?.intValue ?? 0, $1.id) < ($1["priority"]?.intValue ?? 0, $0.id)
+            })
         let (process, lines) = try Self.start("readme-observe", in: scratch.path)
         defer { process.terminate() }
         let first = "\(items.count) tasks, first: \(top["title"]?.stringValue ?? "")"
-        #expect(await Self.eventually { lines.withLock { $0 }.contains(first) }, "\(lines.withLock { $0 })")
+        #expect(
+            await Self.eventually { lines.withLock { $0 }.contains(first) },
+            "\(lines.withLock { $0 })")
 
         let target = try #require(items.first { $0["priority"]?.intValue == 1 })
         try store.update(target.id) { $0["priority"] = 9 }
         let changed = "changed: \(target["title"]?.stringValue ?? "") 1 -> 9"
-        #expect(await Self.eventually { lines.withLock { $0 }.contains(changed) }, "\(lines.withLock { $0 })")
+        #expect(
+            await Self.eventually { lines.withLock { $0 }.contains(changed) },
+            "\(lines.withLock { $0 })")
         try store.put("pitch", ["title": "Pitch the tent", "status": "todo", "priority": "high"])
-        #expect(await Self.eventually { lines.withLock { $0 }.contains { $0.hasPrefix("invalid: ") && $0.contains("pitch.json:4:15: at priority") } },
-                "\(lines.withLock { $0 })")
+        #expect(
+            await Self.eventually {
+                lines.withLock { $0 }.contains {
+                    $0.hasPrefix("invalid: ") && $0.contains("pitch.json:4:15: at priority")
+                }
+            },
+            "\(lines.withLock { $0 })")
         #expect(lines.withLock { $0 }.contains("now \(items.count) tasks"))
     }
 
@@ -152,7 +180,9 @@ struct ReadmeExampleTests {
         return lines
     }
 
-    @Test("the first minutes work as written: every jsonstore line runs through swift run, and the edit step edits")
+    @Test(
+        "the first minutes work as written: every jsonstore line runs through swift run, and the edit step edits"
+    )
     func firstMinutes() async throws {
         let lines = try Self.firstMinutes()
         let invocations = lines.filter { $0.contains("jsonstore") }
@@ -167,7 +197,8 @@ struct ReadmeExampleTests {
         let path = scratch.path
         for line in invocations where line.hasPrefix(prefix) {
             let arguments = line.dropFirst(prefix.count).split(separator: " ").map(String.init)
-            guard arguments.first == "set" else { continue }  // list --follow and demo run until stopped
+            // list --follow and demo run until stopped
+            guard arguments.first == "set" else { continue }
             let result = try await blocking { try JSONStoreBinary.run(arguments, in: path) }
             #expect(result.status == 0, "\(line): \(result.stderr)")
         }

@@ -19,7 +19,9 @@ struct TwinIDCommandTests {
         var result = try await jsonstore(temp, ["list", "--json"])
         #expect(result.status == 0)
         let listed = try JSONValue(parsing: result.stdout).arrayValue ?? []
-        #expect(Self.bytes(listed.compactMap { $0["id"]?.stringValue }) == Self.bytes([Self.decomposed, Self.composed]))
+        #expect(
+            Self.bytes(listed.compactMap { $0["id"]?.stringValue })
+                == Self.bytes([Self.decomposed, Self.composed]))
         #expect(listed.map { $0["title"] } == ["decomposed", "composed"])
 
         result = try await jsonstore(temp, ["get", Self.decomposed, "--json"])

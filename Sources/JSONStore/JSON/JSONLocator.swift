@@ -50,7 +50,9 @@ enum JSONLocator {
             i += 1
             for _ in 0..<index {
                 skipWhitespace()
-                guard i < bytes.count, bytes[i] != UInt8(ascii: "]"), skipValue() else { return false }
+                guard i < bytes.count, bytes[i] != UInt8(ascii: "]"), skipValue() else {
+                    return false
+                }
                 skipWhitespace()
                 guard i < bytes.count, bytes[i] == UInt8(ascii: ",") else { return false }
                 i += 1
@@ -107,7 +109,9 @@ enum JSONLocator {
                 return false
             default:  // a number or a literal: up to the next delimiter
                 let start = i
-                while i < bytes.count, ![0x20, 0x0A, 0x0D, 0x09, 0x2C, 0x5D, 0x7D].contains(bytes[i]) { i += 1 }
+                while i < bytes.count,
+                    ![0x20, 0x0A, 0x0D, 0x09, 0x2C, 0x5D, 0x7D].contains(bytes[i])
+                { i += 1 }
                 return i > start
             }
         }

@@ -26,7 +26,8 @@ extension JSONParser {
         }
         switch bytes[i] {
         case UInt8(ascii: "'"):
-            throw fail(.singleQuotedString, "strings must be in double quotes, not single quotes", at: i)
+            throw fail(
+                .singleQuotedString, "strings must be in double quotes, not single quotes", at: i)
         case UInt8(ascii: "/"):
             throw fail(.comment, "comments are not allowed in JSON", at: i)
         default:
@@ -50,9 +51,11 @@ extension JSONParser {
             if bytes[start] == JSONByte.minus && bad == start + 1 && bad < bytes.count
                 && bytes[bad] == UInt8(ascii: "I")
             {
-                throw fail(.nonFiniteNumber, "NaN and Infinity are not valid JSON numbers", at: start)
+                throw fail(
+                    .nonFiniteNumber, "NaN and Infinity are not valid JSON numbers", at: start)
             }
-            let afterZero = bad > start && bytes[bad - 1] == 0x30
+            let afterZero =
+                bad > start && bytes[bad - 1] == 0x30
                 && (bad - 1 == start || bytes[bad - 2] == JSONByte.minus)
             if afterZero && bad < bytes.count && bytes[bad] >= 0x30 && bytes[bad] <= 0x39 {
                 throw fail(.invalidNumber, "numbers cannot have leading zeros", at: start)
@@ -112,7 +115,9 @@ extension JSONParser {
         case 0x0A: name = "a line break (write it as \\n)"
         case 0x0D: name = "a carriage return (write it as \\r)"
         case 0x09: name = "a tab (write it as \\t)"
-        default: name = "the control character U+00\(hexDigits2(byte)) (write it as \\u00\(hexDigits2(byte)))"
+        default:
+            name =
+                "the control character U+00\(hexDigits2(byte)) (write it as \\u00\(hexDigits2(byte)))"
         }
         return fail(.unescapedControlCharacter, "\(name) inside a string must be escaped", at: i)
     }
@@ -135,7 +140,8 @@ extension JSONParser {
             var scalarValue = UInt32(unit)
             if (0xD800...0xDBFF).contains(unit) {
                 let lowStart = i
-                guard i + 1 < bytes.count, bytes[i] == JSONByte.backslash, bytes[i + 1] == UInt8(ascii: "u")
+                guard i + 1 < bytes.count, bytes[i] == JSONByte.backslash,
+                    bytes[i + 1] == UInt8(ascii: "u")
                 else {
                     throw fail(
                         .loneSurrogate,
@@ -159,7 +165,9 @@ extension JSONParser {
             }
             scratch.append(contentsOf: Array(String(Unicode.Scalar(scalarValue)!).utf8))
         default:
-            let shown = c >= 0x20 && c < 0x7F ? "\\" + String(Unicode.Scalar(c)) : "\\ followed by \(describe(at: i - 1))"
+            let shown =
+                c >= 0x20 && c < 0x7F
+                ? "\\" + String(Unicode.Scalar(c)) : "\\ followed by \(describe(at: i - 1))"
             throw fail(.invalidEscape, "invalid escape \(shown) in a string", at: start)
         }
     }
@@ -176,7 +184,8 @@ extension JSONParser {
             case 0x61...0x66: digit = c - 0x61 + 10
             case 0x41...0x46: digit = c - 0x41 + 10
             default:
-                throw fail(.invalidEscape, "\\u must be followed by four hex digits", at: escapeStart)
+                throw fail(
+                    .invalidEscape, "\\u must be followed by four hex digits", at: escapeStart)
             }
             unit = unit << 4 | UInt16(digit)
             i += 1
@@ -192,14 +201,24 @@ extension JSONParser {
         var high: UInt8 = 0xBF
         switch lead {
         case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
+        case 0xE0:
+            length = 3
+            low = 0xA0
         case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; high = 0x9F  // no encoded surrogates
-        case 0xF0: length = 4; low = 0x90
+        case 0xED:
+            length = 3
+            high = 0x9F  // no encoded surrogates
+        case 0xF0:
+            length = 4
+            low = 0x90
         case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; high = 0x8F
+        case 0xF4:
+            length = 4
+            high = 0x8F
         default:
-            throw fail(.invalidUTF8, "invalid UTF-8: byte \(hexByte(lead)) cannot start a character", at: i)
+            throw fail(
+                .invalidUTF8, "invalid UTF-8: byte \(hexByte(lead)) cannot start a character", at: i
+            )
         }
         for k in 1..<length {
             let j = i + k
@@ -210,7 +229,8 @@ extension JSONParser {
             let (lo, hi) = k == 1 ? (low, high) : (UInt8(0x80), UInt8(0xBF))
             guard byte >= lo && byte <= hi else {
                 throw fail(
-                    .invalidUTF8, "invalid UTF-8: byte \(hexByte(byte)) after \(hexByte(lead))", at: i)
+                    .invalidUTF8, "invalid UTF-8: byte \(hexByte(byte)) after \(hexByte(lead))",
+                    at: i)
             }
         }
         return length
@@ -227,7 +247,8 @@ extension JSONParser {
                 decoding: UnsafeBufferPointer(rebasing: bytes[offset..<offset + length]),
                 as: UTF8.self)
             let scalar = text.unicodeScalars.first!
-            return "U+\(String(scalar.value, radix: 16, uppercase: true)) '\(Display.escaped(text))'"
+            return
+                "U+\(String(scalar.value, radix: 16, uppercase: true)) '\(Display.escaped(text))'"
         }
         return "byte \(hexByte(byte))"
     }
@@ -239,7 +260,6 @@ extension JSONParser {
 
     func quoted(_ s: String) -> String { "\"\(Display.escaped(s))\"" }
 }
-
 
 func hexByte(_ byte: UInt8) -> String { "0x" + hexDigits2(byte) }
 

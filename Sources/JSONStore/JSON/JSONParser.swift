@@ -139,7 +139,9 @@ struct JSONParser {
     /// After an object member: reads `,` and the next key (true), or the closing `}`
     /// (false).
     mutating func nextMember(of top: Int) throws(JSONSyntaxError) -> Bool {
-        guard try next(closing: JSONByte.closeBrace, after: "an object member") else { return false }
+        guard try next(closing: JSONByte.closeBrace, after: "an object member") else {
+            return false
+        }
         (open[top].key, open[top].keyOffset) = try objectKey()
         return true
     }
@@ -151,7 +153,9 @@ struct JSONParser {
 
     /// After an element or member (`what`) of a container that `close` ends: reads `,`
     /// (true, refusing a trailing comma) or `close` (false).
-    private mutating func next(closing close: UInt8, after what: String) throws(JSONSyntaxError) -> Bool {
+    private mutating func next(closing close: UInt8, after what: String) throws(JSONSyntaxError)
+        -> Bool
+    {
         let shown = close == JSONByte.closeBrace ? "'}'" : "']'"
         skipWhitespace()
         guard i < bytes.count else { throw endOfInput(expecting: "',' or \(shown)") }
@@ -166,7 +170,8 @@ struct JSONParser {
         }
         guard bytes[i] == close else {
             throw fail(
-                .unexpectedCharacter, "expected ',' or \(shown) after \(what), found \(describe(at: i))", at: i)
+                .unexpectedCharacter,
+                "expected ',' or \(shown) after \(what), found \(describe(at: i))", at: i)
         }
         i += 1
         return false
@@ -191,7 +196,8 @@ struct JSONParser {
         case JSONByte.quote:
             break
         case UInt8(ascii: "'"):
-            throw fail(.singleQuotedString, "keys must be in double quotes, not single quotes", at: i)
+            throw fail(
+                .singleQuotedString, "keys must be in double quotes, not single quotes", at: i)
         case UInt8(ascii: "/"):
             throw fail(.comment, "comments are not allowed in JSON", at: i)
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),

@@ -78,7 +78,9 @@ extension JSONSyntaxError {
     /// The line and column (from 1, columns in characters) of byte `offset` in `bytes`.
     ///
     /// - Complexity: O(offset).
-    static func position(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
+    static func position(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (
+        line: Int, column: Int
+    ) {
         var line = 1
         var column = 1
         for byte in bytes[..<min(offset, bytes.count)] {

@@ -13,7 +13,9 @@ struct KeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
         guard let value = object[key.stringValue] else {
             throw DecodingError.keyNotFound(
                 key,
-                .init(codingPath: codingPath, debugDescription: "missing member \"\(key.stringValue)\""))
+                .init(
+                    codingPath: codingPath,
+                    debugDescription: "missing member \"\(key.stringValue)\""))
         }
         return ValueDecoder(value: value, codingPath: codingPath + [key])
     }
@@ -80,7 +82,9 @@ struct KeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func superDecoder() throws -> any Decoder {
-        ValueDecoder(value: object["super"] ?? .null, codingPath: codingPath + [AnyKey(stringValue: "super")])
+        ValueDecoder(
+            value: object["super"] ?? .null, codingPath: codingPath + [AnyKey(stringValue: "super")]
+        )
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
@@ -107,7 +111,9 @@ struct UnkeyedDecoding: UnkeyedDecodingContainer {
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(
                 JSONValue.self,
-                .init(codingPath: codingPath + [key], debugDescription: "the array has no more elements"))
+                .init(
+                    codingPath: codingPath + [key],
+                    debugDescription: "the array has no more elements"))
         }
         defer { currentIndex += 1 }
         return ValueDecoder(value: elements[currentIndex], codingPath: codingPath + [key])
@@ -134,7 +140,9 @@ struct UnkeyedDecoding: UnkeyedDecodingContainer {
 
     /// An integer element, directly when it is one (as in `[Int]`).
     mutating func decode(_ type: Int.Type) throws -> Int {
-        if currentIndex < elements.count, case .number(let n) = elements[currentIndex], let i = Int(n.text) {
+        if currentIndex < elements.count, case .number(let n) = elements[currentIndex],
+            let i = Int(n.text)
+        {
             currentIndex += 1
             return i
         }

@@ -53,7 +53,9 @@ struct ValueDecoder: Decoder, SingleValueDecodingContainer {
     func mismatch(_ type: Any.Type) -> DecodingError {
         DecodingError.typeMismatch(
             type,
-            .init(codingPath: codingPath, debugDescription: "expected \(expected(type)), found \(value.typeName)"))
+            .init(
+                codingPath: codingPath,
+                debugDescription: "expected \(expected(type)), found \(value.typeName)"))
     }
 
     private func expected(_ type: Any.Type) -> String {
@@ -120,7 +122,9 @@ struct ValueDecoder: Decoder, SingleValueDecodingContainer {
             let text = try decode(String.self)
             guard let date = ISO8601.parse(text) else {
                 throw DecodingError.dataCorrupted(
-                    .init(codingPath: codingPath, debugDescription: "\"\(text)\" is not an ISO 8601 date"))
+                    .init(
+                        codingPath: codingPath,
+                        debugDescription: "\"\(text)\" is not an ISO 8601 date"))
             }
             return date as! T
         } else if T.self == URL.self {
@@ -155,7 +159,9 @@ enum ISO8601 {
     }
 
     static func format(_ date: Date) -> String {
-        let whole = date.timeIntervalSinceReferenceDate.rounded(.down) == date.timeIntervalSinceReferenceDate
+        let whole =
+            date.timeIntervalSinceReferenceDate.rounded(.down)
+            == date.timeIntervalSinceReferenceDate
         return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: !whole))
     }
 }

@@ -38,9 +38,12 @@ private final class Node {
         case .empty: nil
         case .single: single
         case .keyed:
-            .object(JSONObject(uniqueMembers: keys.map {
-                JSONObject.Member(key: $0, value: children[$0]!.value ?? .object(JSONObject()))
-            }))
+            .object(
+                JSONObject(
+                    uniqueMembers: keys.map {
+                        JSONObject.Member(
+                            key: $0, value: children[$0]!.value ?? .object(JSONObject()))
+                    }))
         case .unkeyed: .array(elements.map { $0.value ?? .object(JSONObject()) })
         }
     }

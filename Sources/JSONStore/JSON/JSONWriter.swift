@@ -19,7 +19,9 @@ public enum JSONWriter {
     ///
     /// - Parameter escapingUnicodeLineBreaks: also escape U+2028, U+2029 and U+007F to
     ///   U+009F, for output that goes to a terminal.
-    public static func pretty(_ value: JSONValue, escapingUnicodeLineBreaks: Bool = false) -> [UInt8] {
+    public static func pretty(_ value: JSONValue, escapingUnicodeLineBreaks: Bool = false)
+        -> [UInt8]
+    {
         var out: [UInt8] = []
         out.reserveCapacity(256)
         write(value, into: &out, indent: 0, pretty: true, strict: escapingUnicodeLineBreaks)
@@ -166,7 +168,8 @@ public enum JSONWriter {
         case 0x7F: return (1, 0x7F)
         case 0xC2 where i + 1 < bytes.count && bytes[i + 1] < 0xA0:
             return (2, UInt32(bytes[i + 1]))  // U+0080 to U+009F: C2 80 to C2 9F
-        case 0xE2 where i + 2 < bytes.count && bytes[i + 1] == 0x80
+        case 0xE2
+        where i + 2 < bytes.count && bytes[i + 1] == 0x80
             && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9):
             return (3, 0x2000 | UInt32(bytes[i + 2] & 0x3F))  // U+2028, U+2029: E2 80 A8/A9
         default: return (0, 0)

@@ -12,7 +12,8 @@ enum Delivery: Sendable {
 
     /// Calls `callback` with `value` on this executor, unless `flag` is cancelled by then.
     func send<Value: Sendable>(
-        _ value: Value, to callback: @escaping @Sendable (Value) -> Void, unless flag: CancellationFlag
+        _ value: Value, to callback: @escaping @Sendable (Value) -> Void,
+        unless flag: CancellationFlag
     ) {
         run { if !flag.isCancelled { callback(value) } }
     }

@@ -20,7 +20,8 @@ extension ElementCoder {
     /// The coder of results that are empty for good (`Results()`): it has nothing to decode.
     static var empty: ElementCoder<Element> {
         ElementCoder(isItem: false) { item in
-            .failure(StoreError(code: .invalidItem, message: "no element type to decode", id: item.id))
+            .failure(
+                StoreError(code: .invalidItem, message: "no element type to decode", id: item.id))
         }
     }
 }
@@ -43,7 +44,8 @@ extension ElementCoder where Element: Decodable {
             } catch {
                 return .failure(
                     StoreError(
-                        code: .invalidItem, message: "\(error)", file: join(directory, item.fileName),
+                        code: .invalidItem, message: "\(error)",
+                        file: join(directory, item.fileName),
                         id: item.id, underlying: error))
             }
         }
@@ -51,19 +53,24 @@ extension ElementCoder where Element: Decodable {
 
     /// The error of `item` failing to decode, with the line and column of the value at
     /// fault when the file still holds the item that was decoded.
-    private static func located(_ error: DecodingError, item: Item, directory: String) -> StoreError {
+    private static func located(_ error: DecodingError, item: Item, directory: String) -> StoreError
+    {
         let file = join(directory, item.fileName)
         var located = StoreError.decoding(error, file: file, id: item.id)
         let path: [any CodingKey]
         switch error {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
+        case .typeMismatch(_, let context), .valueNotFound(_, let context),
+            .keyNotFound(_, let context),
             .dataCorrupted(let context):
             path = context.codingPath
         @unknown default:
             return located
         }
-        guard let bytes = try? FileDescriptor.open(file, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
-            .closeAfter({ fd throws(Errno) in try fd.readAll(sizeHint: item.fingerprint.size, limit: item.fingerprint.size) }),
+        guard
+            let bytes = try? FileDescriptor.open(file, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+                .closeAfter({ fd throws(Errno) in
+                    try fd.readAll(sizeHint: item.fingerprint.size, limit: item.fingerprint.size)
+                }),
             Fingerprint(bytes) == item.fingerprint,
             let (line, column) = JSONLocator.position(of: path, in: bytes)
         else { return located }

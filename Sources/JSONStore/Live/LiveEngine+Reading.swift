@@ -31,8 +31,9 @@ extension LiveEngine {
         case .inotifyOrPolling(let interval):
             do {
                 return try InotifyWatcher(path: path, queue: queue, handler: handler)
-            } catch where error.isLimit {
-                return PollingWatcher(path: path, interval: interval, queue: queue, handler: handler)
+            } catch  where error.isLimit {
+                return PollingWatcher(
+                    path: path, interval: interval, queue: queue, handler: handler)
             }
         }
     }
@@ -87,7 +88,9 @@ extension LiveEngine {
             }
         }
         if starting {
-            for id in subscriptions.keys { subscriptions[id]?.start(from: reducer.published, engine: self) }
+            for id in subscriptions.keys {
+                subscriptions[id]?.start(from: reducer.published, engine: self)
+            }
         }
         status.set(.live)
         publish()
@@ -103,9 +106,13 @@ extension LiveEngine {
 
     /// Reports the directory gone (once) and waits for it to come back.
     private func directoryGone(cause: Errno? = nil) {
-        let reason = cause.map { "the store directory cannot be watched: \($0)" }
+        let reason =
+            cause.map { "the store directory cannot be watched: \($0)" }
             ?? "the store directory was removed or moved away"
-        detach(StoreError(code: .storeUnavailable, message: reason, file: configuration.path, underlying: cause))
+        detach(
+            StoreError(
+                code: .storeUnavailable, message: reason, file: configuration.path,
+                underlying: cause))
     }
 
     /// Reports `error` (once) and tries to attach again every reattach interval.
@@ -138,7 +145,9 @@ extension LiveEngine {
         guard case .watching = phase, reducer.isLoaded else { return }
         if batch.directoryGone { return directoryGone() }
         if batch.overflow { return rescan(reason: "inotify queue overflow") }
-        if let error = batch.readError { return rescan(reason: "reading the inotify events failed: \(error)") }
+        if let error = batch.readError {
+            return rescan(reason: "reading the inotify events failed: \(error)")
+        }
         if batch.directoryChanged {
             // A chmod of the directory itself: if it can no longer be read, say so now.
             guard let dir = openDirectory() else { return }
@@ -146,7 +155,9 @@ extension LiveEngine {
         }
         let now = Self.now()
         for name in batch.readLater where !batch.readNow.contains(name) {
-            if let time = reducer.readLater(name.string, at: now) { wake(at: time) { $0.deadlinesPassed() } }
+            if let time = reducer.readLater(name.string, at: now) {
+                wake(at: time) { $0.deadlinesPassed() }
+            }
         }
         for name in batch.readNow { reducer.readingNow(name) }
         readNames(batch.readNow.map(\.string))
@@ -168,7 +179,9 @@ extension LiveEngine {
             case .item(let id): ids.append(id)
             case .invalid(let id, let why):
                 let exists = (try? dir.linkStatus(of: name)) != nil
-                reducer.badName(name, exists ? .badName(name, id: id, reason: why, path: configuration.path) : nil)
+                reducer.badName(
+                    name,
+                    exists ? .badName(name, id: id, reason: why, path: configuration.path) : nil)
             }
         }
         let now = Self.now()
@@ -178,7 +191,8 @@ extension LiveEngine {
                 beingWritten = isBeingWritten(ItemID.fileName(id), in: dir)
             }
             let wake = reducer.fileRead(
-                id, outcome, at: now, missingIsGone: goneIfMissing.contains(UTF8Key(id)), beingWritten: beingWritten)
+                id, outcome, at: now, missingIsGone: goneIfMissing.contains(UTF8Key(id)),
+                beingWritten: beingWritten)
             if let wake { self.wake(at: wake) { $0.deadlinesPassed() } }
         }
     }

@@ -46,7 +46,9 @@ actor LiveEngine {
         queue = DispatchQueue(label: "jsonstore.pipeline", qos: .userInitiated)
         executor = QueueExecutor(queue: queue)
         reducer = StoreReducer(
-            timing: .init(deletionGrace: configuration.deletionGrace, fallbackDelay: configuration.fallbackDelay))
+            timing: .init(
+                deletionGrace: configuration.deletionGrace,
+                fallbackDelay: configuration.fallbackDelay))
     }
 
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
@@ -175,7 +177,8 @@ actor LiveEngine {
     func finishSyncIfSettled() {
         guard !syncWaiters.isEmpty else { return }
         if case .watching = phase {
-            guard reducer.isLoaded, reducer.isSettled, !subscriptions.values.contains(where: \.hasBacklog)
+            guard reducer.isLoaded, reducer.isSettled,
+                !subscriptions.values.contains(where: \.hasBacklog)
             else { return }
         }
         let waiters = syncWaiters

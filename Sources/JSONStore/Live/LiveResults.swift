@@ -30,7 +30,8 @@ public final class LiveResults<Element: Sendable> {
     @ObservationIgnored private var tokens: [ObservationToken] = []
 
     /// Starts observing `query` in `store`, its items decoded as `Element`.
-    public init(store: JSONStore, query: Query = .all, as type: Element.Type) where Element: Decodable {
+    public init(store: JSONStore, query: Query = .all, as type: Element.Type)
+    where Element: Decodable {
         tokens.append(store.observe(type, query) { [weak self] change in self?.apply(change) })
         follow(store)
     }

@@ -60,7 +60,9 @@ public struct Query: Sendable {
     /// ```swift
     /// let open = Query.all.filter { (task: Task) in task.status != "done" }
     /// ```
-    public func filter<T: Decodable & Sendable>(_ predicate: @escaping @Sendable (T) -> Bool) -> Query {
+    public func filter<T: Decodable & Sendable>(_ predicate: @escaping @Sendable (T) -> Bool)
+        -> Query
+    {
         var query = self
         query.predicates.append { item, decoded in
             if let value = decoded as? T { return predicate(value) }
@@ -197,4 +199,3 @@ public struct Query: Sendable {
     /// element's key instead of working it out again from the item.
     var ordersByDecodedValue: Bool { valueOrder != nil }
 }
-

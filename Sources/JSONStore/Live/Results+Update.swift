@@ -10,7 +10,9 @@ extension Results {
     /// once (for typed results).
     ///
     /// - Complexity: O(n log n) to sort; O(n) when sorted by id.
-    static func initial(_ query: Query, _ snapshot: StoreSnapshot, coder: ElementCoder<Element>) -> Results {
+    static func initial(_ query: Query, _ snapshot: StoreSnapshot, coder: ElementCoder<Element>)
+        -> Results
+    {
         var failures: [(UTF8Key, DecodeFailure)] = []
         var keys: [(UTF8Key, SortKey)] = []
         func element(_ id: UTF8Key, _ entry: Entry) -> (SortKey, Element)? {
@@ -56,7 +58,9 @@ extension Results {
     /// 100,000.
     ///
     /// - Complexity: O(k log n) for k changed ids.
-    func applying(_ changes: [EntryChange], names: Set<UTF8Key>, snapshot newSnapshot: StoreSnapshot)
+    func applying(
+        _ changes: [EntryChange], names: Set<UTF8Key>, snapshot newSnapshot: StoreSnapshot
+    )
         -> (Results, ChangeSet<Element>)
     {
         var update = Update(tree: tree, failures: failures, keys: keys)
@@ -89,7 +93,10 @@ extension Results {
                 resolved.append(name.string)
             }
         }
-        return (next, update.changeSet(version: newSnapshot.version, invalid: invalid, resolved: resolved))
+        return (
+            next,
+            update.changeSet(version: newSnapshot.version, invalid: invalid, resolved: resolved)
+        )
     }
 
     /// Applies one id's change to `update`; returns whether its decoding failure changed.
@@ -175,8 +182,10 @@ private struct Update<Element: Sendable> {
         let modified = modified.sorted { $0.index < $1.index }
         let inserted = added.map { (index: tree.rank(of: $0.key), element: $0.element) }
             .sorted { $0.index < $1.index }
-        let moved = moved.map { (from: $0.from, to: tree.rank(of: $0.key), old: $0.old, new: $0.new) }
-            .sorted { $0.from < $1.from }
+        let moved = moved.map {
+            (from: $0.from, to: tree.rank(of: $0.key), old: $0.old, new: $0.new)
+        }
+        .sorted { $0.from < $1.from }
         return ChangeSet(
             version: version,
             deletions: (deleted.map(\.index) + moved.map(\.from)).sorted(),

@@ -38,7 +38,8 @@ public struct Results<Element: Sendable>: RandomAccessCollection, Sendable {
 
     /// Empty results, before anything is loaded.
     public init() {
-        self.init(tree: ResultsTree(SortedTree()), snapshot: StoreSnapshot(), query: .all, coder: .empty)
+        self.init(
+            tree: ResultsTree(SortedTree()), snapshot: StoreSnapshot(), query: .all, coder: .empty)
     }
 
     public var startIndex: Int { 0 }
@@ -80,7 +81,9 @@ public struct Results<Element: Sendable>: RandomAccessCollection, Sendable {
         var files = snapshot.invalid
         failures.forEach { id, failure in
             let name = UTF8Key(ItemID.fileName(id.string))
-            if files[name] == nil { files[name] = InvalidFile(itemID: id.string, error: failure.error) }
+            if files[name] == nil {
+                files[name] = InvalidFile(itemID: id.string, error: failure.error)
+            }
         }
         return files.sorted { $0.key < $1.key }.map(\.value)
     }

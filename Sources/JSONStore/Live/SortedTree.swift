@@ -51,7 +51,13 @@ struct SortedTree<Key: Comparable & Hashable & Sendable, Value: Sendable>: Senda
     subscript(key: Key) -> Value? {
         var node = root
         while let n = node {
-            if key < n.key { node = n.left } else if n.key < key { node = n.right } else { return n.value }
+            if key < n.key {
+                node = n.left
+            } else if n.key < key {
+                node = n.right
+            } else {
+                return n.value
+            }
         }
         return nil
     }
@@ -95,7 +101,8 @@ struct SortedTree<Key: Comparable & Hashable & Sendable, Value: Sendable>: Senda
     @discardableResult
     mutating func updateValue(_ value: Value, forKey key: Key) -> Value? {
         let (less, equal, greater) = Self.split(root, at: key)
-        let node = Node(key: key, value: value, priority: Self.priority(of: key), left: nil, right: nil)
+        let node = Node(
+            key: key, value: value, priority: Self.priority(of: key), left: nil, right: nil)
         root = Self.merge(Self.merge(less, node), greater)
         return equal?.value
     }
@@ -139,7 +146,8 @@ struct SortedTree<Key: Comparable & Hashable & Sendable, Value: Sendable>: Senda
     /// - Complexity: O(n): the treap of sorted keys is their Cartesian tree by priority,
     ///   built with one stack pass, then its nodes are made bottom-up.
     init(sortedDistinct elements: [(Key, Value)]) {
-        self.init(sortedDistinctCount: elements.count, key: { elements[$0].0 }, value: { elements[$0].1 })
+        self.init(
+            sortedDistinctCount: elements.count, key: { elements[$0].0 }, value: { elements[$0].1 })
     }
 
     /// Builds a tree from `count` elements given by position, whose keys are ascending
@@ -189,8 +197,11 @@ struct SortedTree<Key: Comparable & Hashable & Sendable, Value: Sendable>: Senda
             let mapped = try transform(node.key, node.value)
             let right = try map(node.right)
             guard let (key, value) = mapped else { return SortedTree<K, V>.merge(left, right) }
-            assert(SortedTree<K, V>.priority(of: key) == node.priority, "compactMap changed a key's hash")
-            return SortedTree<K, V>.Node(key: key, value: value, priority: node.priority, left: left, right: right)
+            assert(
+                SortedTree<K, V>.priority(of: key) == node.priority,
+                "compactMap changed a key's hash")
+            return SortedTree<K, V>.Node(
+                key: key, value: value, priority: node.priority, left: left, right: right)
         }
         return SortedTree<K, V>(root: try map(root))
     }
@@ -249,7 +260,8 @@ struct SortedTree<Key: Comparable & Hashable & Sendable, Value: Sendable>: Senda
             if let upper { precondition(node.key < upper, "order violated") }
             if let l = node.left { precondition(l.priority <= node.priority, "heap violated") }
             if let r = node.right { precondition(r.priority <= node.priority, "heap violated") }
-            let count = 1 + check(node.left, lower: lower, upper: node.key)
+            let count =
+                1 + check(node.left, lower: lower, upper: node.key)
                 + check(node.right, lower: node.key, upper: upper)
             precondition(count == node.count, "count violated")
             return count

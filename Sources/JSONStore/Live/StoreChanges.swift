@@ -87,8 +87,10 @@ final class ChangeMailbox<Element: Sendable>: Sendable {
     /// The next change, or `nil` once the sequence has finished or the task is cancelled.
     func take() async -> StoreChange<Element>? {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<StoreChange<Element>?, Never>) in
-                let ready = state.withLock { s -> (StoreChange<Element>?, (@Sendable () -> Void)?)? in
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<StoreChange<Element>?, Never>) in
+                let ready = state.withLock {
+                    s -> (StoreChange<Element>?, (@Sendable () -> Void)?)? in
                     if s.finished || Task.isCancelled { return (nil, nil) }
                     if let pending = s.pending {
                         s.pending = nil

@@ -48,7 +48,9 @@ struct StoreReducer: Sendable {
 
     /// The first load: every item file's outcome and the bad names. `published` is then
     /// version 1.
-    mutating func load(_ ids: [String], _ outcomes: [ItemFile.Outcome], badNames: [UTF8Key: InvalidFile]) {
+    mutating func load(
+        _ ids: [String], _ outcomes: [ItemFile.Outcome], badNames: [UTF8Key: InvalidFile]
+    ) {
         var invalid = badNames
         var order: [Int] = []  // the positions of the files that are there, by id
         order.reserveCapacity(ids.count)
@@ -70,7 +72,8 @@ struct StoreReducer: Sendable {
                 switch outcomes[order[k]] {
                 case .item(let item): Entry(item: item, error: nil)
                 case .invalid(let error): Entry(item: nil, error: error)
-                case .missing: preconditionFailure("unreachable: missing files are not in the order")
+                case .missing:
+                    preconditionFailure("unreachable: missing files are not in the order")
                 }
             })
         working = StoreSnapshot(version: 1, entries: entries, invalid: invalid)
@@ -83,7 +86,9 @@ struct StoreReducer: Sendable {
 
     /// A full rescan after an overflow or the directory's return: memory is made equal
     /// to the listing; what is gone is gone at once, and every wait is over.
-    mutating func resync(_ ids: [String], _ outcomes: [ItemFile.Outcome], badNames: [UTF8Key: InvalidFile]) {
+    mutating func resync(
+        _ ids: [String], _ outcomes: [ItemFile.Outcome], badNames: [UTF8Key: InvalidFile]
+    ) {
         let seen = Set(ids.lazy.map(UTF8Key.init))
         var gone: [String] = []
         working.entries.forEach { id, _ in if !seen.contains(id) { gone.append(id.string) } }
@@ -139,7 +144,8 @@ struct StoreReducer: Sendable {
     /// The names that are not UTF-8 now, shown repaired. A bad name no longer among them
     /// is gone, unless `exists` says a (decodable) file of that name is still there.
     mutating func undecodableNames(_ current: [UTF8Key: InvalidFile], exists: (String) -> Bool) {
-        for (name, file) in working.invalid where file.id == nil && current[name] == nil && !exists(name.string) {
+        for (name, file) in working.invalid
+        where file.id == nil && current[name] == nil && !exists(name.string) {
             setInvalid(name, nil)
         }
         for (name, file) in current where working.invalid[name] == nil { setInvalid(name, file) }

@@ -52,7 +52,8 @@ struct StoreSnapshot: Sendable {
 
     /// Sets (or, with `nil`, removes) the entry of `id`. O(log n).
     mutating func setEntry(_ entry: Entry?, for id: UTF8Key) {
-        let old = entry.map { entries.updateValue($0, forKey: id) } ?? entries.removeValue(forKey: id)
+        let old =
+            entry.map { entries.updateValue($0, forKey: id) } ?? entries.removeValue(forKey: id)
         if let old, old.item == nil { itemless -= 1 }
         if let entry, entry.item == nil { itemless += 1 }
     }

@@ -15,7 +15,9 @@ protocol LiveSubscriber: Sendable {
     /// hold them), and may be the very task that waits.
     var hasBacklog: Bool { get }
     mutating func start(from snapshot: StoreSnapshot, engine: isolated LiveEngine)
-    mutating func publish(ids: Set<UTF8Key>, names: Set<UTF8Key>, snapshot: StoreSnapshot, engine: isolated LiveEngine)
+    mutating func publish(
+        ids: Set<UTF8Key>, names: Set<UTF8Key>, snapshot: StoreSnapshot, engine: isolated LiveEngine
+    )
     mutating func fail(_ error: StoreError, engine: isolated LiveEngine)
     mutating func deliveryFinished(engine: isolated LiveEngine)
 }
@@ -49,9 +51,10 @@ struct Subscription<Element: Sendable>: LiveSubscriber {
     /// The newest snapshot the backlog leads to.
     private var newest: StoreSnapshot?
 
-    init(query: Query, coder: ElementCoder<Element>, flag: CancellationFlag, delivery: Delivery,
-         deliver: @escaping @Sendable (StoreChange<Element>, @escaping @Sendable () -> Void) -> Void)
-    {
+    init(
+        query: Query, coder: ElementCoder<Element>, flag: CancellationFlag, delivery: Delivery,
+        deliver: @escaping @Sendable (StoreChange<Element>, @escaping @Sendable () -> Void) -> Void
+    ) {
         self.query = query
         self.coder = coder
         self.flag = flag
@@ -79,9 +82,10 @@ struct Subscription<Element: Sendable>: LiveSubscriber {
     /// `snapshot`, now or, if an update is in flight, once it has been taken.
     ///
     /// - Complexity: O(k log n) for k changed ids.
-    mutating func publish(ids: Set<UTF8Key>, names: Set<UTF8Key>, snapshot: StoreSnapshot,
-                          engine: isolated LiveEngine)
-    {
+    mutating func publish(
+        ids: Set<UTF8Key>, names: Set<UTF8Key>, snapshot: StoreSnapshot,
+        engine: isolated LiveEngine
+    ) {
         guard results != nil else { return }
         backlogIDs.formUnion(ids)
         backlogNames.formUnion(names)
@@ -108,7 +112,8 @@ struct Subscription<Element: Sendable>: LiveSubscriber {
         if let snapshot = newest, let base = results {
             newest = nil
             let changes = backlogIDs.map {
-                EntryChange(id: $0.string, old: base.snapshot.entries[$0], new: snapshot.entries[$0])
+                EntryChange(
+                    id: $0.string, old: base.snapshot.entries[$0], new: snapshot.entries[$0])
             }
             let names = backlogNames
             backlogIDs.removeAll()

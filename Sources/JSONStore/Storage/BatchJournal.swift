@@ -39,9 +39,14 @@ enum BatchJournal {
     static func write(
         removing: [String], renaming: [(temp: String, name: String)], in directory: FileDescriptor
     ) throws(Errno) {
-        let steps = removing.map { Step(action: .remove, name: $0, identity: identity(of: $0, in: directory)) }
+        let steps =
+            removing.map {
+                Step(action: .remove, name: $0, identity: identity(of: $0, in: directory))
+            }
             + renaming.map {
-                Step(action: .rename(temp: $0.temp), name: $0.name, identity: identity(of: $0.name, in: directory))
+                Step(
+                    action: .rename(temp: $0.temp), name: $0.name,
+                    identity: identity(of: $0.name, in: directory))
             }
         var text = "jsonstore batch 1\n"
         for step in steps {
@@ -68,17 +73,24 @@ enum BatchJournal {
     /// The steps of the journal in `directory`, or `nil` if there is none (or it is not
     /// one of ours, in which case it is left alone).
     static func read(in directory: FileDescriptor) -> [Step]? {
-        guard let fd = try? FileDescriptor.open(fileName, relativeTo: directory, flags: O_RDONLY | O_NOFOLLOW),
-            let bytes = try? fd.closeAfter({ fd throws(Errno) in try fd.readAll(sizeHint: 4096, limit: 64 << 20) })
+        guard
+            let fd = try? FileDescriptor.open(
+                fileName, relativeTo: directory, flags: O_RDONLY | O_NOFOLLOW),
+            let bytes = try? fd.closeAfter({ fd throws(Errno) in
+                try fd.readAll(sizeHint: 4096, limit: 64 << 20)
+            })
         else { return nil }
-        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = String(decoding: bytes, as: UTF8.self).split(
+            separator: "\n", omittingEmptySubsequences: false)
         guard lines.first == "jsonstore batch 1" else { return nil }
         var steps: [Step] = []
         for line in lines.dropFirst() where !line.isEmpty {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(
+                String.init)
             switch (fields.first, fields.count) {
             case ("rename", 4) where AtomicFile.isTemporaryName(fields[1]):
-                steps.append(Step(action: .rename(temp: fields[1]), name: fields[2], identity: fields[3]))
+                steps.append(
+                    Step(action: .rename(temp: fields[1]), name: fields[2], identity: fields[3]))
             case ("remove", 3):
                 steps.append(Step(action: .remove, name: fields[1], identity: fields[2]))
             default:

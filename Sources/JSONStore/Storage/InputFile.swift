@@ -32,7 +32,8 @@ package enum InputFile {
         }
         guard let bytes else {
             throw StoreError(
-                code: .tooLarge, message: "larger than the \(ItemFile.byteCount(limit)) limit for an item",
+                code: .tooLarge,
+                message: "larger than the \(ItemFile.byteCount(limit)) limit for an item",
                 file: name)
         }
         return bytes

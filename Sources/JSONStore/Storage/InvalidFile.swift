@@ -34,7 +34,8 @@ extension InvalidFile {
     static func undecodableName(_ repaired: String, path: String) -> InvalidFile? {
         guard repaired.hasSuffix(".json"), !repaired.hasPrefix(".") else { return nil }
         let error = StoreError(
-            code: .invalidID, message: "the file name is not valid UTF-8", file: join(path, repaired))
+            code: .invalidID, message: "the file name is not valid UTF-8",
+            file: join(path, repaired))
         return InvalidFile(name: repaired, id: nil, error: error)
     }
 }

@@ -116,7 +116,8 @@ enum ItemFile {
             return .invalid(
                 StoreError(
                     code: .invalidItem,
-                    message: "an item file must hold a JSON object, this one holds \(article(value.typeName))",
+                    message:
+                        "an item file must hold a JSON object, this one holds \(article(value.typeName))",
                     file: file, id: id))
         }
         if let member = object["id"] {  // else the item makes it from the name on demand
@@ -124,7 +125,8 @@ enum ItemFile {
                 return .invalid(
                     StoreError(
                         code: .invalidItem,
-                        message: "member \"id\" is \(member) but the file name gives the id \"\(id)\"",
+                        message:
+                            "member \"id\" is \(member) but the file name gives the id \"\(id)\"",
                         file: file, id: id))
             }
         }
@@ -149,7 +151,8 @@ enum ItemFile {
     static func tooLarge(_ size: Int?, limit: Int, file: String, id: String?) -> StoreError {
         let actual = size.map { "is \(byteCount($0)), " } ?? ""
         return StoreError(
-            code: .tooLarge, message: "\(actual)larger than the \(byteCount(limit)) limit for an item file",
+            code: .tooLarge,
+            message: "\(actual)larger than the \(byteCount(limit)) limit for an item file",
             file: file, id: id)
     }
 

@@ -5,9 +5,4 @@ public struct StoreContents: Sendable {
     public var items: [Item]
     /// The files that could not be read as items, sorted by name.
     public var invalid: [InvalidFile]
-
-    init(items: [Item], invalid: [InvalidFile]) {
-        self.items = items
-        self.invalid = invalid
-    }
 }

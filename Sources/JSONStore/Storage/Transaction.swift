@@ -204,7 +204,8 @@ public final class Transaction {
                     try directory.syncFileSystem()
                 } catch {
                     throw StoreError.system(
-                        error, "could not sync the new files (no item is changed)", file: store.path)
+                        error, "could not sync the new files (no item is changed)", file: store.path
+                    )
                 }
             }
             // From here the batch changes the store: a journal lets the next opener finish
@@ -212,11 +213,14 @@ public final class Transaction {
             if removals.count + staged.count > 1 {
                 do {
                     try BatchJournal.write(
-                        removing: removals.map(ItemID.fileName), renaming: staged.map { ($0.temp, $0.name) },
+                        removing: removals.map(ItemID.fileName),
+                        renaming: staged.map { ($0.temp, $0.name) },
                         in: directory)
                     journaled = true
                 } catch {
-                    throw StoreError.system(error, "could not write the batch journal (no item is changed)", file: store.path)
+                    throw StoreError.system(
+                        error, "could not write the batch journal (no item is changed)",
+                        file: store.path)
                 }
             }
             // Removals first: a watcher that sees the deletion holds its update for the
@@ -227,7 +231,8 @@ public final class Transaction {
                 } catch .noSuchFile {
                     continue
                 } catch {
-                    throw StoreError.system(error, "could not delete", file: store.filePath(id), id: id)
+                    throw StoreError.system(
+                        error, "could not delete", file: store.filePath(id), id: id)
                 }
             }
             touched = !staged.isEmpty || !removals.isEmpty
@@ -251,7 +256,8 @@ public final class Transaction {
             do {
                 try directory.sync()
             } catch {
-                throw StoreError.system(error, "could not sync the store directory", file: store.path)
+                throw StoreError.system(
+                    error, "could not sync the store directory", file: store.path)
             }
         }
         // Every step is durable: the journal has nothing left to finish.

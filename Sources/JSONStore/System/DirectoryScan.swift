@@ -13,7 +13,9 @@ enum DirectoryScan {
         var names: [Name] = []
         try forEachName(in: directory) { name in
             let base = name.baseAddress!
-            names.append(String(validatingCString: base).map(Name.text) ?? .notUTF8(repaired: String(cString: base)))
+            names.append(
+                String(validatingCString: base).map(Name.text)
+                    ?? .notUTF8(repaired: String(cString: base)))
         }
         return names
     }
@@ -38,7 +40,8 @@ enum DirectoryScan {
                 let chars = raw.bindMemory(to: CChar.self)
                 let length = strnlen(chars.baseAddress!, chars.count)
                 let name = UnsafeBufferPointer(rebasing: chars[..<min(length + 1, chars.count)])
-                let dots = length <= 2 && name.prefix(length).allSatisfy { $0 == CChar(UInt8(ascii: ".")) }
+                let dots =
+                    length <= 2 && name.prefix(length).allSatisfy { $0 == CChar(UInt8(ascii: ".")) }
                 if !dots { body(name) }
             }
         }

@@ -99,7 +99,9 @@ struct FileDescriptor: Hashable, Sendable {
     /// symbolic link, with its change time; `nil` when it cannot be had (gone meanwhile).
     func linkStatus(ofName name: UnsafeBufferPointer<CChar>) -> (FileStatus, timespec)? {
         var buf = stat()
-        guard Syscall.fstatat(rawValue, name.baseAddress!, &buf, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+        guard Syscall.fstatat(rawValue, name.baseAddress!, &buf, AT_SYMLINK_NOFOLLOW) == 0 else {
+            return nil
+        }
         return (FileStatus(buf), buf.st_ctim)
     }
 

@@ -25,7 +25,9 @@ struct Inotify {
     ///
     /// The corresponding C function is `inotify_add_watch`.
     func addWatch(_ path: String, mask: Int32) throws(Errno) {
-        _ = try valueOrErrno { Syscall.inotifyAddWatch(descriptor.rawValue, path, UInt32(bitPattern: mask)) }
+        _ = try valueOrErrno {
+            Syscall.inotifyAddWatch(descriptor.rawValue, path, UInt32(bitPattern: mask))
+        }
     }
 
     /// Reads every event queued now, without waiting.
@@ -48,7 +50,8 @@ struct Inotify {
                 let length = Int(buffer.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
                 var name: DirectoryScan.Name?
                 if length > 0 {
-                    let bytes = UnsafeRawBufferPointer(rebasing: buffer[(offset + 16)..<(offset + 16 + length)])
+                    let bytes = UnsafeRawBufferPointer(
+                        rebasing: buffer[(offset + 16)..<(offset + 16 + length)])
                     let end = bytes.firstIndex(of: 0) ?? bytes.count
                     let raw = Array(bytes[..<end])
                     if let text = String(validating: raw, as: UTF8.self) {

@@ -27,12 +27,14 @@ enum Syscall {
     }
     static func close(_ fd: CInt) -> CInt { Glibc.close(fd) }
     static func fsync(_ fd: CInt) -> CInt { Glibc.fsync(fd) }
-    static func syncfs(_ fd: CInt) -> CInt { c_syncfs(fd) }
+    static func syncfs(_ fd: CInt) -> CInt { systemSyncfs(fd) }
     static func fstat(_ fd: CInt, _ buf: inout stat) -> CInt { Glibc.fstat(fd, &buf) }
     static func fstatat(_ dir: CInt, _ path: String, _ buf: inout stat, _ flags: CInt) -> CInt {
         Glibc.fstatat(dir, path, &buf, flags)
     }
-    static func fstatat(_ dir: CInt, _ path: UnsafePointer<CChar>, _ buf: inout stat, _ flags: CInt) -> CInt {
+    static func fstatat(_ dir: CInt, _ path: UnsafePointer<CChar>, _ buf: inout stat, _ flags: CInt)
+        -> CInt
+    {
         Glibc.fstatat(dir, path, &buf, flags)
     }
     static func fchmod(_ fd: CInt, _ mode: mode_t) -> CInt { Glibc.fchmod(fd, mode) }
@@ -43,7 +45,7 @@ enum Syscall {
     static func unlinkat(_ dir: CInt, _ path: String, _ flags: CInt) -> CInt {
         Glibc.unlinkat(dir, path, flags)
     }
-    static func flock(_ fd: CInt, _ operation: CInt) -> CInt { c_flock(fd, operation) }
+    static func flock(_ fd: CInt, _ operation: CInt) -> CInt { systemFlock(fd, operation) }
     static func fdopendir(_ fd: CInt) -> OpaquePointer? { Glibc.fdopendir(fd) }
     static func readdir(_ dir: OpaquePointer) -> UnsafeMutablePointer<dirent>? {
         Glibc.readdir(dir)
@@ -66,8 +68,8 @@ enum Syscall {
 // Swift imports the C struct `flock` under the same name as the function and prefers the
 // struct, so the function is bound by its symbol.
 @_silgen_name("flock")
-private func c_flock(_ fd: CInt, _ operation: CInt) -> CInt
+private func systemFlock(_ fd: CInt, _ operation: CInt) -> CInt
 
 // `syncfs` is a GNU extension that Swift's Glibc module does not export.
 @_silgen_name("syncfs")
-private func c_syncfs(_ fd: CInt) -> CInt
+private func systemSyncfs(_ fd: CInt) -> CInt

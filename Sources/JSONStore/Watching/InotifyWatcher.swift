@@ -7,7 +7,8 @@ import Glibc
 /// source fires on the pipeline queue and touches only the inotify descriptor.
 final class InotifyWatcher: DirectoryWatcher {
     /// The events asked for, on the directory (not the files).
-    static let mask: Int32 = IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE
+    static let mask: Int32 =
+        IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE
         | IN_MODIFY | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW
         | IN_EXCL_UNLINK
 
@@ -31,7 +32,8 @@ final class InotifyWatcher: DirectoryWatcher {
             throw .watch(error)
         }
         self.handler = handler
-        let source = DispatchSource.makeReadSource(fileDescriptor: inotify.descriptor.rawValue, queue: queue)
+        let source = DispatchSource.makeReadSource(
+            fileDescriptor: inotify.descriptor.rawValue, queue: queue)
         let inotify = self.inotify
         source.setEventHandler { Self.drain(inotify, into: handler) }
         source.setCancelHandler { inotify.descriptor.close() }

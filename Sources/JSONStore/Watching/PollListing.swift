@@ -94,6 +94,8 @@ struct PollListing {
     private func withName<T>(at i: Int, _ body: (UnsafeBufferPointer<CChar>) -> T) -> T {
         let start = Int(starts[i])
         let end = i + 1 < starts.count ? Int(starts[i + 1]) : bytes.count
-        return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<end])) }
+        return bytes.withUnsafeBufferPointer {
+            body(UnsafeBufferPointer(rebasing: $0[start..<end]))
+        }
     }
 }

@@ -26,9 +26,10 @@ final class PollingWatcher: DirectoryWatcher, @unchecked Sendable {
     private var phase = 0
     private var gone = false
 
-    init(path: String, interval: Double, queue: DispatchQueue,
-         handler: @escaping @Sendable (WatchBatch) -> Void)
-    {
+    init(
+        path: String, interval: Double, queue: DispatchQueue,
+        handler: @escaping @Sendable (WatchBatch) -> Void
+    ) {
         self.path = path
         self.queue = queue
         self.handler = handler
@@ -82,7 +83,9 @@ final class PollingWatcher: DirectoryWatcher, @unchecked Sendable {
         gone = false
         if current.hasSameNames(as: last) && !everyEntry {
             phase ^= 1
-            for name in current.statusHalf(phase, in: dir, last: last) { batch.readNow.insert(name) }
+            for name in current.statusHalf(phase, in: dir, last: last) {
+                batch.readNow.insert(name)
+            }
         } else {
             current.statusAll(in: dir)
             for name in current.differences(from: last) { batch.readNow.insert(name) }

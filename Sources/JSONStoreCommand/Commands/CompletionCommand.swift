@@ -25,7 +25,9 @@ struct CompletionCommand: Command {
             throw UsageError("completion takes one shell: bash, zsh or fish", command: "completion")
         }
         guard let shell = Shell(rawValue: name) else {
-            throw UsageError("completion takes bash, zsh or fish, not '\(Display.escaped(name))'", command: "completion")
+            throw UsageError(
+                "completion takes bash, zsh or fish, not '\(Display.escaped(name))'",
+                command: "completion")
         }
         self.shell = shell
     }

@@ -13,7 +13,9 @@ struct DeleteCommand: Command {
     var ids: [String]
 
     init(_ arguments: Arguments) throws(UsageError) {
-        guard !arguments.positionals.isEmpty else { throw UsageError("delete needs at least one ID", command: "delete") }
+        guard !arguments.positionals.isEmpty else {
+            throw UsageError("delete needs at least one ID", command: "delete")
+        }
         ids = arguments.positionals
     }
 

@@ -23,7 +23,8 @@ struct DemoCommand: Command {
             """,
         options: [
             .option("--interval", value: "SECONDS", help: "the time between rounds (default 2)"),
-            .option("--count", value: "N", help: "the demo items per round, 1 to 10000 (default 10)"),
+            .option(
+                "--count", value: "N", help: "the demo items per round, 1 to 10000 (default 10)"),
             .flag("--keep", help: "leave the last round's items in the store when stopped"),
         ])
 
@@ -72,11 +73,15 @@ struct DemoCommand: Command {
         try store.write { tx in
             for id in existing { try tx.delete(id) }
             for id in ids {
-                try tx.put(id, [
-                    "title": .string("Demo task \(id.dropFirst(5))"), "status": statuses.randomElement()!,
-                    "priority": .number(JSONNumber(Int.random(in: 1...4))), "tags": ["demo"], "updated": updated,
-                    "demo": true,
-                ])
+                try tx.put(
+                    id,
+                    [
+                        "title": .string("Demo task \(id.dropFirst(5))"),
+                        "status": statuses.randomElement()!,
+                        "priority": .number(JSONNumber(Int.random(in: 1...4))), "tags": ["demo"],
+                        "updated": updated,
+                        "demo": true,
+                    ])
             }
         }
         return count == 0 ? existing.count : ids.count

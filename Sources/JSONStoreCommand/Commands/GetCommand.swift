@@ -13,7 +13,9 @@ struct GetCommand: Command {
 
     init(_ arguments: Arguments) throws(UsageError) {
         guard arguments.positionals.count == 1, let id = arguments.positionals.first else {
-            throw UsageError(arguments.positionals.isEmpty ? "get needs an ID" : "get takes one ID", command: "get")
+            throw UsageError(
+                arguments.positionals.isEmpty ? "get needs an ID" : "get takes one ID",
+                command: "get")
         }
         self.id = id
         json = arguments.has("--json")
@@ -22,7 +24,9 @@ struct GetCommand: Command {
     func run(_ context: Context) throws {
         try ItemID.validate(id)
         let store = try context.open()
-        guard let item = try store.item(id) else { throw CommandFailure(CommandFailure.noItem(id, in: store.path)) }
+        guard let item = try store.item(id) else {
+            throw CommandFailure(CommandFailure.noItem(id, in: store.path))
+        }
         if json {
             Output.out(Output.prettyJSON(.object(item.object)))
         } else {

@@ -10,7 +10,9 @@ struct HelpCommand: Command {
     var topic: (any Command.Type)?
 
     init(_ arguments: Arguments) throws(UsageError) {
-        guard arguments.positionals.count <= 1 else { throw UsageError("help takes one COMMAND", command: "help") }
+        guard arguments.positionals.count <= 1 else {
+            throw UsageError("help takes one COMMAND", command: "help")
+        }
         guard let name = arguments.positionals.first else { return }
         guard let command = CommandLineTool.command(named: name) else {
             throw UsageError("unknown command '\(Display.escaped(name))'", command: "help")

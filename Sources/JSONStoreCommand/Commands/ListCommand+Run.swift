@@ -10,7 +10,8 @@ extension ListCommand {
         let width = Self.tableWidth(context)
         let format = self.format ?? .automatic(terminal: Output.isTerminal(STDOUT_FILENO))
         guard follow else { return try printOnce(store, format: format, width: width) }
-        let terminal = Output.isTerminal(STDOUT_FILENO) && Output.isTerminal(STDIN_FILENO)
+        let terminal =
+            Output.isTerminal(STDOUT_FILENO) && Output.isTerminal(STDIN_FILENO)
             && (context.environment["TERM"] ?? "") != "dumb"
         let color = context.color.enabled(environment: context.environment, terminal: terminal)
         // The command runs on the main thread, which `dispatchMain()` then gives to the
@@ -54,7 +55,9 @@ extension ListCommand {
     @MainActor
     func warnAboutUnknownFields(
         _ results: Results<Item>, in store: JSONStore,
-        deliver: @escaping @MainActor ([String]) -> Void = { for warning in $0 { Output.error(warning) } }
+        deliver: @escaping @MainActor ([String]) -> Void = {
+            for warning in $0 { Output.error(warning) }
+        }
     ) {
         let fields = namedFields
         guard !fields.isEmpty else { return }

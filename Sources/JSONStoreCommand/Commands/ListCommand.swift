@@ -44,11 +44,14 @@ struct ListCommand: Command {
                 repeats: true),
             .option(
                 "--sort", value: "[-]F,...",
-                help: "sort by these fields in turn (- for descending), ties by id; default: id", repeats: true),
+                help: "sort by these fields in turn (- for descending), ties by id; default: id",
+                repeats: true),
             .option(
-                "--columns", value: "F,G,...", help: "the columns after the id (default: the most common fields)"),
+                "--columns", value: "F,G,...",
+                help: "the columns after the id (default: the most common fields)"),
             .option(
-                "--poll", value: "SECONDS", help: "watch by polling every SECONDS (network file systems)"),
+                "--poll", value: "SECONDS",
+                help: "watch by polling every SECONDS (network file systems)"),
         ])
 
     var follow: Bool
@@ -71,16 +74,23 @@ struct ListCommand: Command {
         format = try arguments.choice("--output").flatMap(ListFormat.init(rawValue:))
         if arguments.has("--json") {
             guard format == nil || format == .json else {
-                throw UsageError("--json is -o json; it cannot go with -o \(format!.rawValue)", command: "list")
+                throw UsageError(
+                    "--json is -o json; it cannot go with -o \(format!.rawValue)", command: "list")
             }
             format = .json
         }
         for text in arguments.all("--where") { conditions.append(try Condition(parsing: text)) }
         for text in arguments.all("--sort") { sort += try SortField.parse(text) }
         if let text = arguments.value("--columns") {
-            let names = text.split(separator: ",").map { String($0.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()) }
-                .filter { !$0.isEmpty }
-            guard !names.isEmpty else { throw UsageError("--columns takes F,G,...", command: "list") }
+            let names = text.split(separator: ",").map {
+                String(
+                    $0.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()
+                )
+            }
+            .filter { !$0.isEmpty }
+            guard !names.isEmpty else {
+                throw UsageError("--columns takes F,G,...", command: "list")
+            }
             columns = names
         }
         poll = try arguments.seconds("--poll")
@@ -90,7 +100,8 @@ struct ListCommand: Command {
     var query: Query {
         let conditions = self.conditions
         let filtered =
-            conditions.isEmpty ? Query.all : Query.all.filter { item in conditions.allSatisfy { $0.matches(item) } }
+            conditions.isEmpty
+            ? Query.all : Query.all.filter { item in conditions.allSatisfy { $0.matches(item) } }
         return SortField.sorted(filtered, by: sort)
     }
 

@@ -18,7 +18,9 @@ struct PutCommand: Command {
     init(_ arguments: Arguments) throws(UsageError) {
         let positionals = arguments.positionals
         guard (1...2).contains(positionals.count) else {
-            throw UsageError(positionals.isEmpty ? "put needs an ID" : "put takes an ID and one FILE", command: "put")
+            throw UsageError(
+                positionals.isEmpty ? "put needs an ID" : "put takes an ID and one FILE",
+                command: "put")
         }
         id = positionals[0]
         file = positionals.count == 2 && positionals[1] != "-" ? positionals[1] : nil
@@ -36,7 +38,8 @@ struct PutCommand: Command {
             throw CommandFailure("\(location): \(Display.escaped(error.reason))")
         }
         guard case .object(let object) = value else {
-            throw CommandFailure("\(Display.escaped(name)): an item must be a JSON object, not \(value.typeName)")
+            throw CommandFailure(
+                "\(Display.escaped(name)): an item must be a JSON object, not \(value.typeName)")
         }
         try context.open().put(id, object)
     }

@@ -17,10 +17,14 @@ struct SetCommand: Command {
     var changes: [(field: String, value: JSONValue)] = []
 
     init(_ arguments: Arguments) throws(UsageError) {
-        guard let id = arguments.positionals.first else { throw UsageError("set needs an ID", command: "set") }
+        guard let id = arguments.positionals.first else {
+            throw UsageError("set needs an ID", command: "set")
+        }
         self.id = id
         let assignments = arguments.positionals.dropFirst()
-        guard !assignments.isEmpty else { throw UsageError("set needs FIELD=STRING or FIELD:=JSON", command: "set") }
+        guard !assignments.isEmpty else {
+            throw UsageError("set needs FIELD=STRING or FIELD:=JSON", command: "set")
+        }
         for assignment in assignments {
             changes.append(try Self.assignment(assignment))
         }
@@ -31,7 +35,8 @@ struct SetCommand: Command {
         let (name, rest) = Arguments.split(text)
         var field = name
         guard let rest else {
-            throw UsageError("'\(Display.escaped(text))' is not FIELD=STRING or FIELD:=JSON", command: "set")
+            throw UsageError(
+                "'\(Display.escaped(text))' is not FIELD=STRING or FIELD:=JSON", command: "set")
         }
         var value = JSONValue.string(rest)
         if field.hasSuffix(":") {
@@ -39,10 +44,14 @@ struct SetCommand: Command {
             do {
                 value = try JSONReader().read(rest)
             } catch {
-                throw UsageError("\(Display.escaped(field)):=\(Display.escaped(rest)): \(error.reason)", command: "set")
+                throw UsageError(
+                    "\(Display.escaped(field)):=\(Display.escaped(rest)): \(error.reason)",
+                    command: "set")
             }
         }
-        guard !field.isEmpty else { throw UsageError("'\(Display.escaped(text))' has no FIELD", command: "set") }
+        guard !field.isEmpty else {
+            throw UsageError("'\(Display.escaped(text))' has no FIELD", command: "set")
+        }
         return (field, value)
     }
 

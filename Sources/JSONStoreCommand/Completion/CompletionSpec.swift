@@ -22,7 +22,8 @@ struct CompletionSpec {
             commands: CommandLineTool.commands.map {
                 let configuration = $0.configuration
                 return CommandEntry(
-                    name: configuration.name, abstract: configuration.abstract, options: configuration.options,
+                    name: configuration.name, abstract: configuration.abstract,
+                    options: configuration.options,
                     positionals: configuration.positionals)
             },
             globals: CommandLineTool.globalOptions,

@@ -50,7 +50,8 @@ struct FishCompletion {
 
             """
         for command in spec.commands {
-            s += "complete -c \(p) -n 'not __\(p)_command' -a \(quoted(command.name)) -d \(quoted(command.abstract))\n"
+            s +=
+                "complete -c \(p) -n 'not __\(p)_command' -a \(quoted(command.name)) -d \(quoted(command.abstract))\n"
         }
         for option in spec.globals {
             s += line(option, condition: nil)
@@ -64,25 +65,30 @@ struct FishCompletion {
             switch command.positionals {
             case .none, .ids, .idThenFile, .idThenText: break  // ids and files: below
             case .words(let words):
-                s += "complete -c \(p) -n \(quoted(condition)) -a \(quoted(words.joined(separator: " ")))\n"
+                s +=
+                    "complete -c \(p) -n \(quoted(condition)) -a \(quoted(words.joined(separator: " ")))\n"
             case .commands:
-                s += "complete -c \(p) -n \(quoted(condition)) -a \(quoted(spec.commandNames.joined(separator: " ")))\n"
+                s +=
+                    "complete -c \(p) -n \(quoted(condition)) -a \(quoted(spec.commandNames.joined(separator: " ")))\n"
             }
         }
         let withIDs = spec.commands.filter {
             [.ids, .idThenFile, .idThenText].contains($0.positionals)
         }.map(\.name)
-        s += "complete -c \(p) -n \(quoted("__\(p)_is " + withIDs.joined(separator: " "))) -a '(__\(p)_ids)'\n"
+        s +=
+            "complete -c \(p) -n \(quoted("__\(p)_is " + withIDs.joined(separator: " "))) -a '(__\(p)_ids)'\n"
         let withFiles = spec.commands.filter { $0.positionals == .idThenFile }.map(\.name)
         if !withFiles.isEmpty {
-            s += "complete -c \(p) -n \(quoted("__\(p)_is " + withFiles.joined(separator: " "))) -F\n"
+            s +=
+                "complete -c \(p) -n \(quoted("__\(p)_is " + withFiles.joined(separator: " "))) -F\n"
         }
         return s
     }
 
     /// The global options that take a value, as `case` words.
     private var valuedGlobals: String {
-        (spec.globals + spec.leading).filter { $0.value != nil }.flatMap(\.names).joined(separator: " ")
+        (spec.globals + spec.leading).filter { $0.value != nil }.flatMap(\.names).joined(
+            separator: " ")
     }
 
     /// The `complete` line of `option`, under `condition` if any.
@@ -100,7 +106,9 @@ struct FishCompletion {
             if option.name == "--dir" {
                 parts.append("-x -a '(__fish_complete_directories)'")
             } else {
-                parts.append(option.choices.isEmpty ? "-x" : "-x -a \(quoted(option.choices.joined(separator: " ")))")
+                parts.append(
+                    option.choices.isEmpty
+                        ? "-x" : "-x -a \(quoted(option.choices.joined(separator: " ")))")
             }
         }
         parts.append("-d \(quoted(CompletionSpec.summary(option.help)))")
@@ -109,6 +117,8 @@ struct FishCompletion {
 
     /// `text` in fish's single quotes.
     private func quoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+        "'"
+            + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
+                of: "'", with: "\\'") + "'"
     }
 }

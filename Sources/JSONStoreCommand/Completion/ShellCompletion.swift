@@ -58,7 +58,8 @@ struct ShellCompletion {
     private var choicesFunction: String {
         var s = "_\(spec.program)_choices() {\n    case $2 in\n"
         for option in spec.globals where !option.choices.isEmpty {
-            s += "    \(pattern(option))) echo \(CompletionSpec.quoted(option.choices.joined(separator: " "))); return ;;\n"
+            s +=
+                "    \(pattern(option))) echo \(CompletionSpec.quoted(option.choices.joined(separator: " "))); return ;;\n"
         }
         s += "    esac\n    case $1 in\n"
         for command in spec.commands {
@@ -66,7 +67,8 @@ struct ShellCompletion {
             guard !chosen.isEmpty else { continue }
             s += "    \(CompletionSpec.quoted(command.name)))\n        case $2 in\n"
             for option in chosen {
-                s += "        \(pattern(option))) echo \(CompletionSpec.quoted(option.choices.joined(separator: " "))) ;;\n"
+                s +=
+                    "        \(pattern(option))) echo \(CompletionSpec.quoted(option.choices.joined(separator: " "))) ;;\n"
             }
             s += "        esac ;;\n"
         }
@@ -78,10 +80,12 @@ struct ShellCompletion {
     private var optionsFunction: String {
         let globals = spec.globals.flatMap(\.names)
         var s = "_\(spec.program)_options() {\n    case $1 in\n"
-        s += "    '') echo \(CompletionSpec.quoted((globals + spec.leading.flatMap(\.names)).joined(separator: " "))) ;;\n"
+        s +=
+            "    '') echo \(CompletionSpec.quoted((globals + spec.leading.flatMap(\.names)).joined(separator: " "))) ;;\n"
         for command in spec.commands {
             let names = command.options.flatMap(\.names) + globals
-            s += "    \(CompletionSpec.quoted(command.name))) echo \(CompletionSpec.quoted(names.joined(separator: " "))) ;;\n"
+            s +=
+                "    \(CompletionSpec.quoted(command.name))) echo \(CompletionSpec.quoted(names.joined(separator: " "))) ;;\n"
         }
         return s + "    esac\n}\n\n"
     }
@@ -137,7 +141,8 @@ struct ShellCompletion {
             switch command.positionals {
             case .none: continue
             case .ids: action = offerIDs
-            case .idThenFile: action = "if ((positionals == 0)); then \(offerIDs); else \(offerFiles); fi"
+            case .idThenFile:
+                action = "if ((positionals == 0)); then \(offerIDs); else \(offerFiles); fi"
             case .idThenText: action = "if ((positionals == 0)); then \(offerIDs); fi"
             case .words(let words): action = offerWords(words.joined(separator: " "))
             case .commands: action = offerWords(spec.commandNames.joined(separator: " "))
@@ -178,9 +183,11 @@ struct ShellCompletion {
         case .bash: return offerWords(spec.commandNames.joined(separator: " "))
         case .zsh:
             let entries = spec.commands.map {
-                CompletionSpec.quoted($0.name + ":" + $0.abstract.replacingOccurrences(of: ":", with: "\\:"))
+                CompletionSpec.quoted(
+                    $0.name + ":" + $0.abstract.replacingOccurrences(of: ":", with: "\\:"))
             }
-            return "local -a commands; commands=(\(entries.joined(separator: " "))); _describe command commands"
+            return
+                "local -a commands; commands=(\(entries.joined(separator: " "))); _describe command commands"
         }
     }
 }

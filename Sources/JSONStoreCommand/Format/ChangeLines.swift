@@ -7,7 +7,8 @@ enum ChangeLines {
         for item in changes.deleted { out.append("DELETED \(Display.escaped(item.id))") }
         for item in changes.inserted { out.append("ADDED \(Display.escaped(item.id))") }
         let invalidNames = Set(changes.invalid.map(\.name))
-        for modification in changes.modified where !invalidNames.contains(modification.new.fileName) {
+        for modification in changes.modified where !invalidNames.contains(modification.new.fileName)
+        {
             out.append("MODIFIED \(Display.escaped(modification.new.id))")
         }
         return out + changes.invalid.map(invalid)

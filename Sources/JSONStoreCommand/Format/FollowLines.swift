@@ -12,9 +12,12 @@ enum FollowLines {
             switch change {
             case .initial(let results):
                 list.warnAboutUnknownFields(results, in: store)
-                let columns = format.hasColumns ? Table.columns(for: results, requested: list.columns) : ["id"]
+                let columns =
+                    format.hasColumns
+                    ? Table.columns(for: results, requested: list.columns) : ["id"]
                 var out = OutputBuffer.standardOutput()
-                format.write(results, columns: columns, headers: list.headers, width: width, to: &out)
+                format.write(
+                    results, columns: columns, headers: list.headers, width: width, to: &out)
                 for invalid in results.invalid { out.line(ChangeLines.invalid(invalid)) }
                 out.flush()
             case .update(_, let changes):

@@ -4,7 +4,9 @@ import JSONStore
 /// The NDJSON stream of `list --follow --json`: one JSON object per event, one per line.
 enum NDJSON {
     static func line(_ object: JSONObject) -> String {
-        String(decoding: JSONWriter.compact(.object(object), escapingUnicodeLineBreaks: true), as: UTF8.self) + "\n"
+        String(
+            decoding: JSONWriter.compact(.object(object), escapingUnicodeLineBreaks: true),
+            as: UTF8.self) + "\n"
     }
 
     static func items<S: Sequence>(_ items: S) -> JSONValue where S.Element == Item {
@@ -12,13 +14,16 @@ enum NDJSON {
     }
 
     static func invalid(_ files: [InvalidFile]) -> JSONValue {
-        .array(files.map { file in
-            var object: JSONObject = ["id": file.id.map(JSONValue.string) ?? .null, "file": .string(file.name)]
-            if let line = file.error.line { object["line"] = .number(JSONNumber(line)) }
-            if let column = file.error.column { object["column"] = .number(JSONNumber(column)) }
-            object["message"] = .string(file.error.message)
-            return .object(object)
-        })
+        .array(
+            files.map { file in
+                var object: JSONObject = [
+                    "id": file.id.map(JSONValue.string) ?? .null, "file": .string(file.name),
+                ]
+                if let line = file.error.line { object["line"] = .number(JSONNumber(line)) }
+                if let column = file.error.column { object["column"] = .number(JSONNumber(column)) }
+                object["message"] = .string(file.error.message)
+                return .object(object)
+            })
     }
 
     static func event(_ change: StoreChange<Item>) -> String {
@@ -30,15 +35,21 @@ enum NDJSON {
             out.flush()
             return String(decoding: bytes, as: UTF8.self)
         case .update(let results, let changes):
-            let ints = { (values: [Int]) in JSONValue.array(values.map { .number(JSONNumber($0)) }) }
+            let ints = { (values: [Int]) in JSONValue.array(values.map { .number(JSONNumber($0)) })
+            }
             return line([
                 "event": "update", "version": .number(JSONNumber(results.version)),
                 "deletions": ints(changes.deletions), "insertions": ints(changes.insertions),
-                "modifications": ints(changes.modifications), "modificationsNew": ints(changes.modificationsNew),
-                "moves": .array(changes.moves.map { ["from": .number(JSONNumber($0.from)), "to": .number(JSONNumber($0.to))] }),
+                "modifications": ints(changes.modifications),
+                "modificationsNew": ints(changes.modificationsNew),
+                "moves": .array(
+                    changes.moves.map {
+                        ["from": .number(JSONNumber($0.from)), "to": .number(JSONNumber($0.to))]
+                    }),
                 // Stream readers have no snapshot: `inserted` is the items at the
                 // `insertions` indices (moved ones too), enough to rebuild the list.
-                "deleted": items(changes.deleted), "inserted": items(changes.insertions.map { results[$0] }),
+                "deleted": items(changes.deleted),
+                "inserted": items(changes.insertions.map { results[$0] }),
                 "modified": items(changes.modified.map(\.new)), "invalid": invalid(changes.invalid),
                 "resolved": .array(changes.resolved.map(JSONValue.string)),
             ])
@@ -50,7 +61,10 @@ enum NDJSON {
     /// Writes the initial event to `out`: the items of a large store are never built as
     /// one string.
     static func writeInitial(_ results: Results<Item>, to out: inout OutputBuffer) {
-        out.append { $0.append(contentsOf: #"{"event":"initial","version":\#(results.version),"items":["#.utf8) }
+        out.append {
+            $0.append(
+                contentsOf: #"{"event":"initial","version":\#(results.version),"items":["#.utf8)
+        }
         for (n, item) in results.enumerated() {
             out.append { bytes in
                 if n > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -59,7 +73,8 @@ enum NDJSON {
         }
         out.append { bytes in
             bytes.append(contentsOf: #"],"invalid":"#.utf8)
-            JSONWriter.appendCompact(invalid(results.invalid), to: &bytes, escapingUnicodeLineBreaks: true)
+            JSONWriter.appendCompact(
+                invalid(results.invalid), to: &bytes, escapingUnicodeLineBreaks: true)
             bytes.append(contentsOf: "}\n".utf8)
         }
     }

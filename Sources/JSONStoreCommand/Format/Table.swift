@@ -17,7 +17,8 @@ struct Table {
 
     /// The most common top-level fields of `items` (at most `limit`), most common first,
     /// ties in the order first seen; or the requested columns.
-    static func columns<C: Collection>(for items: C, requested: [String]?, limit: Int = 6) -> [String]
+    static func columns<C: Collection>(for items: C, requested: [String]?, limit: Int = 6)
+        -> [String]
     where C.Element == Item {
         if let requested { return ["id"] + requested.filter { $0 != "id" } }
         var count: [UTF8Key: Int] = [:]  // by the field name's bytes
@@ -42,7 +43,8 @@ struct Table {
         switch value {
         case nil, .null?: text = ""
         case .string(let s)?: text = s
-        case .array(let elements)? where elements.allSatisfy({ $0.objectValue == nil && $0.arrayValue == nil }):
+        case .array(let elements)?
+        where elements.allSatisfy({ $0.objectValue == nil && $0.arrayValue == nil }):
             text = elements.map { cell($0) }.joined(separator: ",")
         case let other?: text = other.description
         }
@@ -61,9 +63,15 @@ struct Table {
         let minimum = 4
         func sum() -> Int { widths.reduce(0, +) + gap * max(0, widths.count - 1) }
         while sum() > total {
-            guard let widest = widths.indices.max(by: { widths[$0] < widths[$1] }), widths[widest] > minimum
+            guard let widest = widths.indices.max(by: { widths[$0] < widths[$1] }),
+                widths[widest] > minimum
             else {
-                if widths.count > 1 { widths.removeLast() } else { widths[0] = max(1, total); break }
+                if widths.count > 1 {
+                    widths.removeLast()
+                } else {
+                    widths[0] = max(1, total)
+                    break
+                }
                 continue
             }
             widths[widest] -= 1
@@ -88,7 +96,9 @@ struct Table {
     static func line(_ cells: [String], _ widths: [Int]) -> String {
         var parts: [String] = []
         for (i, width) in widths.enumerated() {
-            parts.append(i == widths.count - 1 ? TextWidth.truncate(cells[i], to: width) : TextWidth.fit(cells[i], to: width))
+            parts.append(
+                i == widths.count - 1
+                    ? TextWidth.truncate(cells[i], to: width) : TextWidth.fit(cells[i], to: width))
         }
         var line = parts.joined(separator: String(repeating: " ", count: gap))
         while line.last == " " { line.removeLast() }

@@ -37,10 +37,14 @@ struct Arguments {
             }
             let (name, inline) = Self.split(argument)
             guard let option = byName[name] else {
-                throw UsageError("unknown option '\(Display.escaped(argument))' for \(command ?? "jsonstore")", command: command)
+                throw UsageError(
+                    "unknown option '\(Display.escaped(argument))' for \(command ?? "jsonstore")",
+                    command: command)
             }
             guard option.value != nil else {
-                guard inline == nil else { throw UsageError("\(name) takes no value", command: command) }
+                guard inline == nil else {
+                    throw UsageError("\(name) takes no value", command: command)
+                }
                 flags.insert(option.name)
                 continue
             }
@@ -59,7 +63,9 @@ struct Arguments {
 
     /// The canonical name of a declared option; asking for an undeclared one is a bug.
     private func canonical(_ name: String) -> String {
-        guard let option = declared[name] else { preconditionFailure("\(command ?? "jsonstore") does not declare \(name)") }
+        guard let option = declared[name] else {
+            preconditionFailure("\(command ?? "jsonstore") does not declare \(name)")
+        }
         return option.name
     }
 
@@ -78,7 +84,8 @@ struct Arguments {
         let choices = declared[name]?.choices ?? []
         guard choices.contains(text) else {
             let list = choices.dropLast().joined(separator: ", ") + " or " + (choices.last ?? "")
-            throw UsageError("\(name) takes \(list), not '\(Display.escaped(text))'", command: command)
+            throw UsageError(
+                "\(name) takes \(list), not '\(Display.escaped(text))'", command: command)
         }
         return text
     }
@@ -87,7 +94,9 @@ struct Arguments {
     func seconds(_ name: String) throws(UsageError) -> Double? {
         guard let text = value(name) else { return nil }
         guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
-            throw UsageError("\(name) takes a number of seconds greater than 0, not '\(Display.escaped(text))'", command: command)
+            throw UsageError(
+                "\(name) takes a number of seconds greater than 0, not '\(Display.escaped(text))'",
+                command: command)
         }
         return seconds
     }
@@ -96,7 +105,9 @@ struct Arguments {
     func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = value(name) else { return nil }
         guard let n = Int(text), range.contains(n) else {
-            throw UsageError("\(name) takes a number from \(range.lowerBound) to \(range.upperBound), not '\(Display.escaped(text))'", command: command)
+            throw UsageError(
+                "\(name) takes a number from \(range.lowerBound) to \(range.upperBound), not '\(Display.escaped(text))'",
+                command: command)
         }
         return n
     }
@@ -104,6 +115,8 @@ struct Arguments {
     /// Throws unless there are no positionals.
     func expectNoPositionals() throws(UsageError) {
         guard let first = positionals.first else { return }
-        throw UsageError("\(command ?? "jsonstore") takes no arguments, not '\(Display.escaped(first))'", command: command)
+        throw UsageError(
+            "\(command ?? "jsonstore") takes no arguments, not '\(Display.escaped(first))'",
+            command: command)
     }
 }

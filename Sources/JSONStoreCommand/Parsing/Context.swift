@@ -17,7 +17,9 @@ struct Context {
     /// Takes the global options in `arguments`; a later one wins over an earlier one.
     mutating func apply(_ arguments: Arguments) throws(UsageError) {
         if let directory = arguments.value("--dir") {
-            guard !directory.isEmpty else { throw UsageError("--dir needs a directory", command: nil) }
+            guard !directory.isEmpty else {
+                throw UsageError("--dir needs a directory", command: nil)
+            }
             self.directory = directory
         }
         if let color = try arguments.choice("--color") {

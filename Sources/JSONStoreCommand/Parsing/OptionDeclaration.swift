@@ -18,9 +18,11 @@ struct OptionDeclaration: Sendable {
 
     /// An option that takes a value.
     static func option(
-        _ names: String..., value: String, help: String, choices: [String] = [], repeats: Bool = false
+        _ names: String..., value: String, help: String, choices: [String] = [],
+        repeats: Bool = false
     ) -> OptionDeclaration {
-        OptionDeclaration(names: names, value: value, help: help, choices: choices, repeats: repeats)
+        OptionDeclaration(
+            names: names, value: value, help: help, choices: choices, repeats: repeats)
     }
 
     /// The canonical name, the one the parser files values under.

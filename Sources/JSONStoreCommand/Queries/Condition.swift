@@ -8,8 +8,14 @@ import JSONStore
 /// (`tags=home`); `!=` matches exactly when `=` does not, items without the field too.
 struct Condition: Sendable, Equatable {
     enum Operator: String, Sendable, CaseIterable {
-        case equal = "=", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">"
-        case greaterOrEqual = ">=", contains = "~", present, absent
+        case equal = "="
+        case notEqual = "!="
+        case less = "<"
+        case lessOrEqual = "<="
+        case greater = ">"
+        case greaterOrEqual = ">="
+        case contains = "~"
+        case present, absent
     }
 
     let field: FieldPath
@@ -42,12 +48,19 @@ struct Condition: Sendable, Equatable {
             return (FieldPath(name), start == 1 ? .absent : .present, "")
         }
         guard start == 0 else { throw Self.error(text, "mixes !FIELD with an operator") }
-        let two = at + 1 < scalars.count && scalars[at + 1] == "=" && scalars[at] != "=" && scalars[at] != "~"
+        let two =
+            at + 1 < scalars.count && scalars[at + 1] == "=" && scalars[at] != "="
+            && scalars[at] != "~"
         let symbol = String(String.UnicodeScalarView(scalars[at..<(at + (two ? 2 : 1))]))
-        guard let op = Operator(rawValue: symbol) else { throw Self.error(text, "has no operator =, !=, <, <=, >, >= or ~") }
+        guard let op = Operator(rawValue: symbol) else {
+            throw Self.error(text, "has no operator =, !=, <, <=, >, >= or ~")
+        }
         let name = String(String.UnicodeScalarView(scalars[..<at]))
         guard !name.isEmpty else { throw Self.error(text, "names no field") }
-        return (FieldPath(name), op, String(String.UnicodeScalarView(scalars[(at + symbol.unicodeScalars.count)...])))
+        return (
+            FieldPath(name), op,
+            String(String.UnicodeScalarView(scalars[(at + symbol.unicodeScalars.count)...]))
+        )
     }
 
     private static func error(_ text: String, _ reason: String) -> UsageError {

@@ -58,7 +58,8 @@ struct FieldPath: Hashable, Sendable, CustomStringConvertible {
         var seen: Set<String> = []
         return missing.compactMap { entry in
             guard seen.insert(entry.option + entry.path.text).inserted else { return nil }
-            return "warning: no item has the field '\(Display.escaped(entry.path.text))' (\(entry.option)); the fields are: \(known)"
+            return
+                "warning: no item has the field '\(Display.escaped(entry.path.text))' (\(entry.option)); the fields are: \(known)"
         }
     }
 }

@@ -13,7 +13,9 @@ struct SortField: Sendable, Equatable {
             let descending = name.hasPrefix("-")
             if descending { name.removeFirst() }
             guard !name.isEmpty else {
-                throw UsageError("--sort takes [-]FIELD,[-]FIELD,..., not '\(Display.escaped(text))'", command: "list")
+                throw UsageError(
+                    "--sort takes [-]FIELD,[-]FIELD,..., not '\(Display.escaped(text))'",
+                    command: "list")
             }
             fields.append(SortField(field: FieldPath(name), descending: descending))
         }

@@ -17,7 +17,11 @@ struct ColumnPicker: Equatable {
     }
 
     /// What a key asks of the picker.
-    enum Outcome: Equatable { case stay, apply([String]), cancel }
+    enum Outcome: Equatable {
+        case stay
+        case apply([String])
+        case cancel
+    }
 
     mutating func handle(_ key: Key) -> Outcome {
         switch key {
@@ -37,7 +41,11 @@ struct ColumnPicker: Equatable {
     private mutating func toggle() {
         guard fields.indices.contains(cursor) else { return }
         let field = fields[cursor]
-        if let index = chosen.firstIndex(of: field) { chosen.remove(at: index) } else { chosen.append(field) }
+        if let index = chosen.firstIndex(of: field) {
+            chosen.remove(at: index)
+        } else {
+            chosen.append(field)
+        }
     }
 
     /// Each field's line: `[x] title`, the cursor's marked with `›`.

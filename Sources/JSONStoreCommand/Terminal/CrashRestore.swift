@@ -13,7 +13,8 @@ enum CrashRestore {
     static let signals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
     /// The handlers that were there before ours (Swift's backtracer, say), by signal.
     /// nonisolated(unsafe): as above, written by `install()` before any crash can use it.
-    nonisolated(unsafe) static var previous: [SignalAction] = .init(repeating: SignalAction(), count: 65)
+    nonisolated(unsafe) static var previous: [SignalAction] = .init(
+        repeating: SignalAction(), count: 65)
 
     static func install() {
         _ = leaveBytes  // made now, not in the handler

@@ -23,14 +23,17 @@ struct Frame: Sendable {
     ///
     /// - Returns: the column after the text.
     @discardableResult
-    mutating func put(_ text: String, row: Int, column: Int, style: Style, limit: Int? = nil) -> Int {
+    mutating func put(_ text: String, row: Int, column: Int, style: Style, limit: Int? = nil) -> Int
+    {
         guard row >= 0, row < height else { return column }
         let end = min(width, column + (limit ?? width))
         var col = column
         for scalar in text.unicodeScalars {
             let w = TextWidth.of(scalar)
             if w == 0 {
-                if col > 0, col - 1 < width { rows[row][col - 1].text.unicodeScalars.append(scalar) }
+                if col > 0, col - 1 < width {
+                    rows[row][col - 1].text.unicodeScalars.append(scalar)
+                }
                 continue
             }
             if col + w > end { break }
@@ -46,7 +49,9 @@ struct Frame: Sendable {
     /// Fills columns `from..<to` of `row` with spaces in `style`.
     mutating func fill(row: Int, from: Int = 0, to: Int? = nil, style: Style) {
         guard row >= 0, row < height else { return }
-        for col in max(0, from)..<min(width, to ?? width) { rows[row][col] = Cell(text: " ", style: style) }
+        for col in max(0, from)..<min(width, to ?? width) {
+            rows[row][col] = Cell(text: " ", style: style)
+        }
     }
 
     /// The terminal bytes that draw `row` from its first column: text with as few style

@@ -12,7 +12,8 @@ enum Key: Equatable {
             let byte = bytes[i]
             switch byte {
             case 0x1B:
-                if i + 2 < bytes.count, bytes[i + 1] == 0x5B || bytes[i + 1] == 0x4F {  // CSI or SS3
+                // CSI or SS3
+                if i + 2 < bytes.count, bytes[i + 1] == 0x5B || bytes[i + 1] == 0x4F {
                     var j = i + 2
                     while j < bytes.count, !(0x40...0x7E).contains(bytes[j]) { j += 1 }
                     guard j < bytes.count else { return keys }
@@ -36,9 +37,17 @@ enum Key: Equatable {
             case 0x00..<0x20: break
             default:
                 var length = 1
-                if byte >= 0xF0 { length = 4 } else if byte >= 0xE0 { length = 3 } else if byte >= 0xC0 { length = 2 }
+                if byte >= 0xF0 {
+                    length = 4
+                } else if byte >= 0xE0 {
+                    length = 3
+                } else if byte >= 0xC0 {
+                    length = 2
+                }
                 let end = min(bytes.count, i + length)
-                if let text = String(validating: bytes[i..<end], as: UTF8.self), let character = text.first {
+                if let text = String(validating: bytes[i..<end], as: UTF8.self),
+                    let character = text.first
+                {
                     keys.append(.character(character))
                 }
                 i = end

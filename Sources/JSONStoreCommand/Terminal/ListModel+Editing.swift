@@ -82,7 +82,8 @@ extension ListModel {
     /// The footer's question, if it asks one.
     var promptText: String? {
         switch prompt {
-        case .newID(let id)?: " new item's id: " + Display.escaped(id) + "▏  Enter create  Esc cancel"
+        case .newID(let id)?:
+            " new item's id: " + Display.escaped(id) + "▏  Enter create  Esc cancel"
         case .delete(let id)?: " delete \(Display.escaped(id))? y/N"
         case nil: nil
         }

@@ -80,14 +80,18 @@ extension ListModel {
             let new = remaining + insertion
             if retest[new] == nil { rows.append(new) }
         }
-        let found = retest.filter { SearchIndex.contains(index.text(of: $0.value, table: table), needle) }
-            .keys.sorted()
+        let found = retest.filter {
+            SearchIndex.contains(index.text(of: $0.value, table: table), needle)
+        }
+        .keys.sorted()
         matches = [Int].merge(rows, found) + invalidRowMatches(needle)
     }
 
     /// The rows of invalid files without an item (after the items' rows) that match.
     private func invalidRowMatches(_ needle: [UInt8]) -> [Int] {
-        (results.count..<rowCount).filter { SearchIndex.contains(SearchIndex.fold(searchText($0)), needle) }
+        (results.count..<rowCount).filter {
+            SearchIndex.contains(SearchIndex.fold(searchText($0)), needle)
+        }
     }
 
     /// What to build a search index of off the main queue, if the store is big enough for

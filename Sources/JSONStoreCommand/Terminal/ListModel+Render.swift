@@ -33,7 +33,9 @@ extension ListModel {
     private func drawHeader(_ frame: inout Frame) {
         let bar = Style(reverse: true)
         frame.fill(row: 0, style: bar)
-        var parts = [" jsonstore", Display.escaped(storePath), "\(Self.number(results.count)) items"]
+        var parts = [
+            " jsonstore", Display.escaped(storePath), "\(Self.number(results.count)) items",
+        ]
         let invalid = invalidCount
         if invalid > 0 { parts.append("\(Self.number(invalid)) invalid") }
         parts.append(state.name)
@@ -48,7 +50,8 @@ extension ListModel {
         frame.fill(row: row, style: bar)
         let text: String
         if let notice {
-            frame.put(" " + notice, row: row, column: 0, style: Style(foreground: .yellow, reverse: true))
+            frame.put(
+                " " + notice, row: row, column: 0, style: Style(foreground: .yellow, reverse: true))
             return
         } else if let promptText {
             text = promptText
@@ -59,7 +62,8 @@ extension ListModel {
         } else if editingFilter {
             text = " /" + Display.escaped(filter) + "▏  Enter keep  Esc clear"
         } else if !filter.isEmpty {
-            text = " filter \"\(Display.escaped(filter))\": \(Self.number(visibleCount)) of \(Self.number(rowCount))  Esc clear  q quit"
+            text =
+                " filter \"\(Display.escaped(filter))\": \(Self.number(visibleCount)) of \(Self.number(rowCount))  Esc clear  q quit"
         } else {
             text = " q quit  ↑↓ move  / filter  s S sort  c columns  e edit  n new  d delete"
         }
@@ -93,8 +97,10 @@ extension ListModel {
                 }
             } else {
                 let file = invalidRows[row - results.count]
-                let name = TextWidth.fit(Display.escaped(file.id ?? file.name), to: widths.first ?? 10)
-                text = name + "  " + Display.escaped(file.error.message) + locationSuffix(file.error)
+                let name = TextWidth.fit(
+                    Display.escaped(file.id ?? file.name), to: widths.first ?? 10)
+                text =
+                    name + "  " + Display.escaped(file.error.message) + locationSuffix(file.error)
                 mark = "!"
                 style.foreground = .red
             }
@@ -124,7 +130,8 @@ extension ListModel {
     private func drawDetail(_ frame: inout Frame, _ file: FileView, page: Int) {
         var title = Display.escaped(file.name)
         if let error = fileError(file) {
-            title += file.id.flatMap { results.index(ofID: $0) } != nil
+            title +=
+                file.id.flatMap { results.index(ofID: $0) } != nil
                 ? "  invalid: \(error.description) (the list shows the last valid value)"
                 : "  invalid: \(error.description)"
         }
@@ -137,7 +144,9 @@ extension ListModel {
             frame.put(Display.escaped(problem), row: 2, column: 2, style: Style(foreground: .red))
             return
         }
-        for (offset, line) in lines.dropFirst(min(file.scroll, max(0, lines.count - 1))).prefix(page).enumerated() {
+        for (offset, line) in lines.dropFirst(min(file.scroll, max(0, lines.count - 1))).prefix(
+            page
+        ).enumerated() {
             frame.put(line, row: 2 + offset, column: 2, style: Style())
         }
     }
@@ -150,12 +159,16 @@ extension ListModel {
 
     /// The column picker: one line per field, `[2] title` for the second column shown.
     private func drawPicker(_ frame: inout Frame, _ picker: ColumnPicker, page: Int) {
-        frame.put("Columns after the id, in the order chosen:", row: 1, column: 1, style: Style(bold: true))
+        frame.put(
+            "Columns after the id, in the order chosen:", row: 1, column: 1,
+            style: Style(bold: true))
         let lines = picker.lines
         let cursor = lines.firstIndex { $0.isCursor } ?? 0
         let first = max(0, min(cursor - page + 1, lines.count - page))
         for (offset, line) in lines.dropFirst(max(0, first)).prefix(page).enumerated() {
-            frame.put(Display.escaped(line.text), row: 2 + offset, column: 2, style: Style(reverse: line.isCursor))
+            frame.put(
+                Display.escaped(line.text), row: 2 + offset, column: 2,
+                style: Style(reverse: line.isCursor))
         }
     }
 
@@ -180,23 +193,35 @@ extension ListModel {
             title = state.name
         }
         let inner = boxWidth - 4
-        frame.put("╭" + String(repeating: "─", count: boxWidth - 2) + "╮", row: topRow, column: left, style: box)
+        frame.put(
+            "╭" + String(repeating: "─", count: boxWidth - 2) + "╮", row: topRow, column: left,
+            style: box)
         for r in 1...3 {
             frame.fill(row: topRow + r, from: left, to: left + boxWidth, style: Style())
             frame.put("│", row: topRow + r, column: left, style: box)
             frame.put("│", row: topRow + r, column: left + boxWidth - 1, style: box)
         }
-        frame.put("╰" + String(repeating: "─", count: boxWidth - 2) + "╯", row: topRow + 4, column: left, style: box)
-        frame.put(TextWidth.truncate("\(spin) \(title)", to: inner), row: topRow + 1, column: left + 2, style: Style(bold: true))
+        frame.put(
+            "╰" + String(repeating: "─", count: boxWidth - 2) + "╯", row: topRow + 4, column: left,
+            style: box)
+        frame.put(
+            TextWidth.truncate("\(spin) \(title)", to: inner), row: topRow + 1, column: left + 2,
+            style: Style(bold: true))
         if let progress {
             let counts = "\(Self.number(progress.done)) / \(Self.number(progress.total))"
             let barWidth = max(4, inner - TextWidth.of(counts) - 1)
             let fraction = progress.total > 0 ? Double(progress.done) / Double(progress.total) : 0
             let filled = min(barWidth, Int((Double(barWidth) * fraction).rounded(.down)))
-            let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
-            frame.put(bar + " " + counts, row: topRow + 3, column: left + 2, style: Style(foreground: .cyan))
+            let bar =
+                String(repeating: "█", count: filled)
+                + String(repeating: "░", count: barWidth - filled)
+            frame.put(
+                bar + " " + counts, row: topRow + 3, column: left + 2,
+                style: Style(foreground: .cyan))
         } else {
-            frame.put("the list below is the last one read", row: topRow + 3, column: left + 2, style: Style(dim: true), limit: inner)
+            frame.put(
+                "the list below is the last one read", row: topRow + 3, column: left + 2,
+                style: Style(dim: true), limit: inner)
         }
     }
 

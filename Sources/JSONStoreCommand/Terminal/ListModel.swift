@@ -109,7 +109,9 @@ struct ListModel {
             update = (changes, self.results.count)
             self.results = results
             lastChange = clock
-            for item in changes.inserted { highlights[UTF8Key(item.id)] = (.inserted, now + Self.highlightDuration) }
+            for item in changes.inserted {
+                highlights[UTF8Key(item.id)] = (.inserted, now + Self.highlightDuration)
+            }
             for modification in changes.modified {
                 highlights[UTF8Key(modification.new.id)] = (.modified, now + Self.highlightDuration)
             }
@@ -191,6 +193,7 @@ struct ListModel {
     private static func touches(_ changes: ChangeSet<Item>, _ name: String) -> Bool {
         changes.invalid.contains { $0.name == name } || changes.resolved.contains(name)
             || changes.modified.contains { $0.new.fileName == name }
-            || changes.inserted.contains { $0.fileName == name } || changes.deleted.contains { $0.fileName == name }
+            || changes.inserted.contains { $0.fileName == name }
+            || changes.deleted.contains { $0.fileName == name }
     }
 }

@@ -29,14 +29,20 @@ final class ListViewApp {
     private var size = TerminalSession.size()
     private var lastRender = 0.0
 
-    static func start(_ store: JSONStore, _ settings: ListCommand, color: Bool, environment: [String: String]) {
-        let app = ListViewApp(store: store, settings: settings, color: color, environment: environment)
+    static func start(
+        _ store: JSONStore, _ settings: ListCommand, color: Bool, environment: [String: String]
+    ) {
+        let app = ListViewApp(
+            store: store, settings: settings, color: color, environment: environment)
         current = app
         app.run()
     }
 
-    private init(store: JSONStore, settings: ListCommand, color: Bool, environment: [String: String]) {
-        model = ListModel(storePath: store.path, requestedColumns: settings.columns, sort: settings.sort)
+    private init(
+        store: JSONStore, settings: ListCommand, color: Bool, environment: [String: String]
+    ) {
+        model = ListModel(
+            storePath: store.path, requestedColumns: settings.columns, sort: settings.sort)
         screen = Screen(color: color)
         terminal = TerminalSession()
         self.store = store
@@ -56,12 +62,13 @@ final class ListViewApp {
         input.resume()
         self.input = input
         observeResults(warn: true)
-        tokens.append(store.observeState { [weak self] state in
-            guard let self else { return }
-            model.setState(state, now: ViewClock.now())
-            updateSpinner()
-            requestRender()
-        })
+        tokens.append(
+            store.observeState { [weak self] state in
+                guard let self else { return }
+                model.setState(state, now: ViewClock.now())
+                updateSpinner()
+                requestRender()
+            })
         render()
     }
 
@@ -185,7 +192,9 @@ final class ListViewApp {
         DispatchQueue.global(qos: .utility).async {
             let index = SearchIndex(results, table: table)
             DispatchQueue.main.async {
-                MainActor.assumeIsolated { ListViewApp.current?.model.install(index, for: results.version) }
+                MainActor.assumeIsolated {
+                    ListViewApp.current?.model.install(index, for: results.version)
+                }
             }
         }
     }
@@ -223,7 +232,9 @@ final class ListViewApp {
         if model.busySince != nil, spinner == nil {
             let timer = DispatchSource.makeTimerSource(queue: .main)
             timer.schedule(deadline: .now() + 0.1, repeating: 0.1)
-            timer.setEventHandler { MainActor.assumeIsolated { ListViewApp.current?.requestRender() } }
+            timer.setEventHandler {
+                MainActor.assumeIsolated { ListViewApp.current?.requestRender() }
+            }
             timer.resume()
             spinner = timer
         } else if model.busySince == nil, let timer = spinner {

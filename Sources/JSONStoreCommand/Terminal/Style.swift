@@ -1,7 +1,8 @@
 /// How a cell of a `Frame` looks: its colours and attributes.
 struct Style: Equatable, Sendable {
     enum Color: UInt8, Sendable {
-        case black = 0, red, green, yellow, blue, magenta, cyan, white
+        case black = 0
+        case red, green, yellow, blue, magenta, cyan, white
     }
 
     var foreground: Color?
