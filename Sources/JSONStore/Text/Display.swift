@@ -19,6 +19,8 @@ package enum Display {
     ///
     /// - Complexity: O(n); returns `text` itself when nothing needs escaping.
     package static func escaped(_ text: String) -> String {
+        // Printable ASCII, the common case, is safe: checked a byte at a time.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {

@@ -33,7 +33,16 @@ enum ListFormat: String, CaseIterable {
         case .tsv:
             let table = Table(columns: columns)
             if headers { out.line(columns.map(Display.escaped).joined(separator: "\t")) }
-            for item in items { out.line(table.cells(item).joined(separator: "\t")) }
+            for item in items {
+                let cells = table.cells(item)
+                out.append { bytes in
+                    for (k, var cell) in cells.enumerated() {
+                        if k > 0 { bytes.append(0x09) }
+                        cell.withUTF8 { bytes.append(contentsOf: $0) }
+                    }
+                    bytes.append(0x0A)
+                }
+            }
         case .json:
             // The pretty array `JSONWriter.pretty` would make of the items' objects.
             guard !items.isEmpty else { return out.line("[]") }

@@ -43,6 +43,8 @@ struct Table {
         switch value {
         case nil, .null?: text = ""
         case .string(let s)?: text = s
+        case .number(let n)?: return n.text  // digits, sign, dot and exponent: all safe
+        case .bool(let b)?: return b ? "true" : "false"
         case .array(let elements)?
         where elements.allSatisfy({ $0.objectValue == nil && $0.arrayValue == nil }):
             text = elements.map { cell($0) }.joined(separator: ",")
