@@ -31,6 +31,11 @@ import JSONStoreCommand
 //   jsonstore-bench floor DIR THREADS 1  the read floor of `list`: read every file of DIR
 //                                     and write it to stdout (THREADS > 1: read on that
 //                                     many threads, writing nothing).
+//   jsonstore-bench overflow DIR N RUNS  N files made while an observer's watcher is
+//                                     stalled (an inotify overflow and a resync) against a
+//                                     cold load of the same files.
+//   jsonstore-bench stat DIR 0 RUNS    fstatat against statx with a narrow mask, per name
+//                                     in DIR (what a poll does for each entry).
 //   jsonstore-bench write DIR N RUNS  writing N new items: one batch synced with one syncfs,
 //                                     the same batch with an fsync per file, and N single
 //                                     puts, alternating, each into a fresh directory.
@@ -116,6 +121,14 @@ if arguments[1] == "render" {
 }
 if arguments[1] == "write" {
     try benchWrite(directory: arguments[2], count: n, runs: runs)
+    exit(0)
+}
+if arguments[1] == "overflow" {
+    try benchOverflow(directory: arguments[2], count: n, runs: runs)
+    exit(0)
+}
+if arguments[1] == "stat" {
+    benchStatCost(directory: arguments[2], runs: runs)
     exit(0)
 }
 if arguments[1] == "floor" {
