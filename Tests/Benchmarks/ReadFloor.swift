@@ -15,7 +15,8 @@ func readFloor(directory: String, threads: Int) {
         }
         let length = name.firstIndex(of: 0) ?? name.count
         guard length > 5,
-            String(decoding: name[..<length].map(UInt8.init), as: UTF8.self).hasSuffix(".json")
+            String(decoding: name[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                .hasSuffix(".json")
         else { continue }
         names.append(Array(name[...length]))
     }

@@ -78,9 +78,11 @@ func spreadText(_ values: [Double], scale: Double = 1, digits: Int = 3, unit: St
     return "\(f(median(values))) \(unit) (\(f(values.min()!))-\(f(values.max()!)))"
 }
 
+/// The median; of an even count, the mean of the middle two.
 func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
-    return sorted[sorted.count / 2]
+    let n = sorted.count
+    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
 }
 
 func item(_ i: Int) -> JSONObject {
@@ -316,7 +318,7 @@ func benchLive(directory: String, big: Int, edits: Int) throws {
         let ratio = medians[kind][1] / medians[kind][0]
         print(String(format: "ratio %@ (%d items / 1000 items): %.2fx", name, big, ratio))
         tableRow(
-            "edit -> \(name) observer, p50",
+            "edit -> \(name) observer, p50, \(big) items",
             String(
                 format: "%.3f ms at 1,000, %.3f ms at %d", medians[kind][0] * 1000,
                 medians[kind][1] * 1000, big), String(format: "%.2fx", ratio), "<= 1.3x",

@@ -15,8 +15,50 @@ struct NDJSONTests {
         out.flush()
         #expect(pieces.count > 1)
         #expect(pieces.dropLast().allSatisfy { $0.count >= 1 << 16 })
-        let whole = NDJSON.event(.initial(results))
-        #expect(String(decoding: pieces.joined(), as: UTF8.self) == whole)
-        #expect(whole.hasSuffix("}\n") && whole.filter { $0 == "\n" }.count == 1)
+        // Built whole, from JSON values, as a reader of the stream would see it.
+        let event: JSONValue = .object([
+            "event": "initial", "version": .number(JSONNumber(results.version)),
+            "items": NDJSON.items(results), "invalid": NDJSON.invalid(results.invalid),
+        ])
+        let whole = JSONWriter.compact(event, escapingUnicodeLineBreaks: true) + [0x0A]
+        #expect(Array(pieces.joined()) == whole)
+        #expect(NDJSON.event(.initial(results)) == String(decoding: whole, as: UTF8.self))
+        #expect(whole.filter { $0 == 0x0A }.count == 1)
+    }
+
+    @Test("list's JSON and NDJSON written in pieces are the items' objects, byte for byte")
+    func listFormats() {
+        let fingerprint = Fingerprint([UInt8]())
+        var items = [
+            Item(
+                id: "a", object: ["title": "x\u{2028}\u{9B}", "tags": ["t", 1]],
+                fingerprint: fingerprint),
+            Item(id: "b", object: ["id": "b", "n": 2], fingerprint: fingerprint),
+            Item(id: "c", object: [:], fingerprint: fingerprint),
+        ]
+        for i in 0..<2000 {
+            items.append(
+                Item(
+                    id: "d\(i)", object: ["text": .string("\u{1B}[2J \(i)")],
+                    fingerprint: fingerprint))
+        }
+        func written(_ format: ListFormat, _ items: [Item]) -> [UInt8] {
+            var bytes: [UInt8] = []
+            var out = OutputBuffer { bytes += $0 }
+            format.write(items, columns: ["id"], headers: true, width: 80, to: &out)
+            out.flush()
+            return bytes
+        }
+        let objects = items.map { JSONValue.object($0.object) }
+        #expect(
+            written(.json, items)
+                == JSONWriter.pretty(.array(objects), escapingUnicodeLineBreaks: true))
+        #expect(
+            written(.json, []) == JSONWriter.pretty(.array([]), escapingUnicodeLineBreaks: true))
+        #expect(
+            written(.ndjson, items)
+                == Array(
+                    objects.map { JSONWriter.compact($0, escapingUnicodeLineBreaks: true) + [0x0A] }
+                        .joined()))
     }
 }
