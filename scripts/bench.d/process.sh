@@ -162,11 +162,14 @@ bench_million() {
     local bytes; bytes=$(disk_bytes "$store")
     local target=$(( (3 * bytes) / 1048576 + 30 ))
     local patience=$(( 120 + items / 10000 ))  # seconds: about 10 s a 100,000 items, and more
-    local out=$dir/follow.out start pid
+    # The processes' ids are globals: the EXIT trap runs after this function has returned.
+    local out=$dir/follow.out start
+    million_pid="" million_script=""
+    trap 'kill ${million_pid:-} ${million_script:-} 2>/dev/null || true; rm -rf "$dir"' EXIT
     start=$(date +%s.%N)
     "$bin" --dir "$store" list --follow --json > "$out" &
-    pid=$!
-    trap 'kill $pid 2>/dev/null; rm -rf "$dir"' EXIT
+    million_pid=$!
+    local pid=$million_pid
     wait_for '"invalid"' "$out" "$patience"
     local load; load=$(python3 -c "print(round($(date +%s.%N) - $start, 2))")
     sleep 0.5
@@ -174,10 +177,11 @@ bench_million() {
     kill "$pid"; wait "$pid" 2>/dev/null || true
     out=$dir/view.out; start=$(date +%s.%N)
     TERM=xterm-256color script -qfc "$bin --dir $store list --follow" /dev/null > "$out" 2>&1 &
-    local script_pid=$!
+    million_script=$!
+    local script_pid=$million_script
     pid=""
     for _ in $(seq 1 100); do pid=$(pgrep -f "^$bin --dir $store list --follow\$") && break; sleep 0.05; done
-    trap 'kill $script_pid ${pid:-} 2>/dev/null; rm -rf "$dir"' EXIT
+    million_pid=$pid
     [ -n "$pid" ] || { echo "bench: the list view did not start" >&2; return 1; }
     wait_for "item-0000" "$out" "$patience"
     local drawn; drawn=$(python3 -c "print(round($(date +%s.%N) - $start, 2))")
