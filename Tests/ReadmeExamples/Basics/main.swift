@@ -10,19 +10,19 @@ struct Task: Codable, Identifiable, Sendable {
 let store = try JSONStore(directory: "data")
 
 try store.put(Task(id: "tea", title: "Make tea", status: "todo", priority: 2))
-try store.update("tea", as: Task.self) { $0.status = "done" }    // under the store's lock
-print(try store.item("tea", as: Task.self)?.status ?? "-")       // done
-print(try store.item("tea")?["title"] ?? "-")                     // untyped: "Make tea"
+try store.update("tea", as: Task.self) { $0.status = "done" }  // under the store's lock
+print(try store.item("tea", as: Task.self)?.status ?? "-")  // done
+print(try store.item("tea")?["title"] ?? "-")  // untyped: "Make tea"
 
 let contents = try store.load()
-for item in contents.items.prefix(3) {               // sorted by id (by its bytes)
+for item in contents.items.prefix(3) {  // sorted by id (by its bytes)
     print(item.id, item["title"]?.stringValue ?? "")
 }
-for invalid in contents.invalid {                    // e.g. data/x.json:3:8: invalid literal…
+for invalid in contents.invalid {  // e.g. data/x.json:3:8: invalid literal…
     print(invalid.error)
 }
 
-try store.write { tx in                              // a batch under one lock
+try store.write { tx in  // a batch under one lock
     try tx.delete("tea")
     try tx.put("coffee", ["title": "Make coffee", "status": "todo", "priority": 1])
 }
