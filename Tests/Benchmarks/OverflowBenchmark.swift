@@ -8,22 +8,21 @@ import JSONStore
 // first results on the same files. Runs alternate, each in a fresh directory.
 
 func benchOverflow(directory: String, count: Int, runs: Int) throws {
-    final class Watch: @unchecked Sendable {
-        let lock = NSLock()
-        var target = Int.max
-        var reached = DispatchSemaphore(value: 0)
-        func observe(_ count: Int) {
-            lock.lock()
-            defer { lock.unlock() }
-            if count >= target {
-                target = Int.max
-                reached.signal()
+    /// Signals once an observer's results reach the expected count, whether they arrive
+    /// before or after the expectation is set.
+    final class Watch: Sendable {
+        private let state = Locked((latest: -1, target: Int.max))
+        let reached = DispatchSemaphore(value: 0)
+        func observe(_ count: Int) { update { $0.latest = count } }
+        func expect(_ count: Int) { update { $0.target = count } }
+        private func update(_ change: (inout (latest: Int, target: Int)) -> Void) {
+            let arrived = state.withLock { state in
+                change(&state)
+                guard state.latest >= state.target else { return false }
+                state.target = .max
+                return true
             }
-        }
-        func expect(_ count: Int) {
-            lock.lock()
-            target = count
-            lock.unlock()
+            if arrived { reached.signal() }
         }
     }
     var overflow: [Double] = []

@@ -8,18 +8,8 @@ import Glibc
 /// floor is the lowest a parallel reader could reach).
 func readFloor(directory: String, threads: Int) {
     guard let dir = opendir(directory) else { fatalError("cannot open \(directory)") }
-    var names: [[CChar]] = []
-    while let entry = readdir(dir) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) {
-            Array($0.bindMemory(to: CChar.self))
-        }
-        let length = name.firstIndex(of: 0) ?? name.count
-        guard length > 5,
-            String(decoding: name[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                .hasSuffix(".json")
-        else { continue }
-        names.append(Array(name[...length]))
-    }
+    defer { closedir(dir) }
+    let names = jsonFileNames(in: dir)
     let fd = dirfd(dir)
     if threads <= 1 {
         var out: [UInt8] = []
@@ -41,7 +31,6 @@ func readFloor(directory: String, threads: Int) {
         }
         _ = out.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
     } else {
-        let names = names
         let chunk = (names.count + threads - 1) / threads
         DispatchQueue.concurrentPerform(iterations: threads) { t in
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -53,5 +42,16 @@ func readFloor(directory: String, threads: Int) {
             }
         }
     }
-    closedir(dir)
+}
+
+/// The names of the `*.json` entries of the open directory `dir`, in the directory's order.
+func jsonFileNames(in dir: OpaquePointer) -> [String] {
+    var names: [String] = []
+    while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) {
+            String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        if name.hasSuffix(".json") { names.append(name) }
+    }
+    return names
 }

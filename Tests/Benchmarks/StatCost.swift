@@ -12,13 +12,7 @@ private func systemStatx(
 func benchStatCost(directory: String, runs: Int) {
     guard let dir = opendir(directory) else { fatalError("cannot open \(directory)") }
     defer { closedir(dir) }
-    var names: [String] = []
-    while let entry = readdir(dir) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) {
-            String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
-        }
-        if name.hasSuffix(".json") { names.append(name) }
-    }
+    let names = jsonFileNames(in: dir)
     let fd = dirfd(dir)
     let buffer = UnsafeMutableRawPointer.allocate(byteCount: 256, alignment: 8)
     defer { buffer.deallocate() }

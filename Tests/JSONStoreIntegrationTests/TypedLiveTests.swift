@@ -58,19 +58,7 @@ final class TypedRecorder: Sendable {
 
 @Suite("Typed live results")
 struct TypedLiveTests {
-    static func store() throws -> TemporaryStore {
-        let temp = try TemporaryStore()
-        try temp.writeFile(
-            "tea.json",
-            "{\n  \"title\": \"Make tea\",\n  \"status\": \"todo\",\n  \"priority\": 2\n}\n")
-        try temp.writeFile(
-            "bike.json",
-            "{\n  \"title\": \"Fix the bike\",\n  \"status\": \"done\",\n  \"priority\": 1\n}\n")
-        try temp.writeFile(
-            "taxes.json",
-            "{\n  \"title\": \"File taxes\",\n  \"status\": \"todo\",\n  \"priority\": 3\n}\n")
-        return temp
-    }
+    static func store() throws -> TemporaryStore { try TemporaryStore.tasks() }
 
     @Test("a priority change is a modification with old and new values, and a move")
     func modificationAndMove() async throws {

@@ -17,6 +17,22 @@ public final class TemporaryStore {
         store = try JSONStore(directory: path, options: options)
     }
 
+    /// A store of three tasks, `tea`, `bike` and `taxes`, each with a title, a status and
+    /// a priority, pretty-printed as a person would keep them.
+    public static func tasks() throws -> TemporaryStore {
+        let temp = try TemporaryStore()
+        for (id, title, status, priority) in [
+            ("tea", "Make tea", "todo", 2), ("bike", "Fix the bike", "done", 1),
+            ("taxes", "File taxes", "todo", 3),
+        ] {
+            try temp.writeFile(
+                "\(id).json",
+                "{\n  \"title\": \"\(title)\",\n  \"status\": \"\(status)\",\n  \"priority\": \(priority)\n}\n"
+            )
+        }
+        return temp
+    }
+
     deinit {
         try? FileManager.default.removeItem(atPath: path)
     }

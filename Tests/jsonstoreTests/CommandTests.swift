@@ -17,19 +17,7 @@ func jsonstore(
     }
 }
 
-func sampleStore() throws -> TemporaryStore {
-    let temp = try TemporaryStore()
-    try temp.writeFile(
-        "tea.json", "{\n  \"title\": \"Make tea\",\n  \"status\": \"todo\",\n  \"priority\": 2\n}\n"
-    )
-    try temp.writeFile(
-        "bike.json",
-        "{\n  \"title\": \"Fix the bike\",\n  \"status\": \"done\",\n  \"priority\": 1\n}\n")
-    try temp.writeFile(
-        "taxes.json",
-        "{\n  \"title\": \"File taxes\",\n  \"status\": \"todo\",\n  \"priority\": 3\n}\n")
-    return temp
-}
+func sampleStore() throws -> TemporaryStore { try TemporaryStore.tasks() }
 
 @Suite("The jsonstore command")
 struct CommandTests {

@@ -44,33 +44,42 @@ row() { echo "row | $1 | $2 | $3 | $4 | $5"; }
 verdict() { python3 -c "print('met' if ($1) else 'missed')"; }
 
 # stats NAME VALUES...: "NAME: median M (min-max)"
-stats() {
-    local name=$1; shift
-    python3 -c "$MEDIAN"'
-import sys; v = sorted(map(float, sys.argv[2:])); print("%s: median %s (%s-%s)" % (sys.argv[1], med(v), v[0], v[-1]))' "$name" "$@"
-}
+stats() { local name=$1; shift; echo "$name: median $(spread_of "$@")"; }
 
-# Peak RSS (MiB) of `list --follow --json` once its initial event is written, and of the
-# list view (in a pseudo-terminal) once it has drawn the loaded store.
-peak_follow_json() {
-    local out; out=$(mktemp)
+# follow_json_run DIR PATIENCE and view_run DIR PATIENCE: "SECONDS MIB", the time from the
+# start to `list --follow --json`'s initial event (to the list view's first frame, in a
+# pseudo-terminal) and the process's peak RSS then. Each runs in a subshell, `$(...)`, whose
+# EXIT trap stops what it started, failure included.
+follow_json_run() {
+    local out=$dir/follow.out start
+    run_pid=""  # not local: the subshell's EXIT trap may run after the function has returned
+    trap 'kill ${run_pid:-} 2>/dev/null || true' EXIT
+    start=$(date +%s.%N)
     "$bin" --dir "$1" list --follow --json > "$out" &
-    local pid=$!
-    for _ in $(seq 1 1200); do grep -q '"invalid"' "$out" 2>/dev/null && break; sleep 0.05; done
+    run_pid=$!
+    wait_for '"invalid"' "$out" "$2" || return 1
+    local seconds; seconds=$(python3 -c "print(round($(date +%s.%N) - $start, 2))")
     sleep 0.5
-    awk '/VmHWM/{print int($2/1024)}' /proc/$pid/status
-    kill $pid; wait $pid 2>/dev/null; rm -f "$out"
+    echo "$seconds $(awk '/VmHWM/{print int($2/1024)}' "/proc/$run_pid/status")"
+    kill "$run_pid"; wait "$run_pid" 2>/dev/null || true
 }
 
-peak_view() {
-    local out; out=$(mktemp)
+view_run() {
+    local out=$dir/view.out start
+    run_pid="" run_script=""
+    trap 'kill ${run_pid:-} ${run_script:-} 2>/dev/null || true' EXIT
+    start=$(date +%s.%N)
     TERM=xterm-256color script -qfc "$bin --dir $1 list --follow" /dev/null > "$out" 2>&1 &
+    run_script=$!
     local pid=""
     for _ in $(seq 1 100); do pid=$(pgrep -f "^$bin --dir $1 list --follow\$") && break; sleep 0.05; done
-    for _ in $(seq 1 1200); do grep -q "item-000001" "$out" 2>/dev/null && break; sleep 0.05; done
+    run_pid=$pid
+    [ -n "$pid" ] || { echo "bench: the list view did not start" >&2; return 1; }
+    wait_for "item-0000" "$out" "$2" || return 1
+    local seconds; seconds=$(python3 -c "print(round($(date +%s.%N) - $start, 2))")
     sleep 1
-    awk '/VmHWM/{print int($2/1024)}' /proc/$pid/status
-    kill $pid; sleep 0.2; rm -f "$out"
+    echo "$seconds $(awk '/VmHWM/{print int($2/1024)}' "/proc/$pid/status")"
+    kill "$pid" 2>/dev/null; wait "$run_script" 2>/dev/null || true
 }
 
 bench_memory() {
@@ -78,7 +87,11 @@ bench_memory() {
     local bytes; bytes=$(disk_bytes "$store")
     local target=$(( (3 * bytes) / 1048576 + 30 ))
     local follow=() view=()
-    for _ in $(seq 1 "$runs"); do follow+=("$(peak_follow_json "$store")"); view+=("$(peak_view "$store")"); done
+    local patience=$(( 120 + items / 10000 ))
+    for _ in $(seq 1 "$runs"); do
+        follow+=("$(follow_json_run "$store" "$patience" | cut -d' ' -f2)")
+        view+=("$(view_run "$store" "$patience" | cut -d' ' -f2)")
+    done
     echo "items: $items, on disk: $bytes bytes; target 3 x disk + 30 MiB = $target MiB"
     stats "peak RSS, list --follow --json (MiB)" "${follow[@]}"
     stats "peak RSS, list view (MiB)" "${view[@]}"
@@ -155,39 +168,17 @@ bench_list() {
 # A million items (or ITEMS): the live benchmark's two stores (1,000 items and ITEMS, the
 # edit -> observer latency at each), then, on the big one, the time to the NDJSON initial
 # event and to the list view's first frame, and the peak RSS of each against the formula.
-# Whatever it starts is stopped on the way out, failure included.
 bench_million() {
     "$benchbin" live "$dir" "$items" "$runs"
     local store=$dir/$items
     local bytes; bytes=$(disk_bytes "$store")
     local target=$(( (3 * bytes) / 1048576 + 30 ))
     local patience=$(( 120 + items / 10000 ))  # seconds: about 10 s a 100,000 items, and more
-    # The processes' ids are globals: the EXIT trap runs after this function has returned.
-    local out=$dir/follow.out start
-    million_pid="" million_script=""
-    trap 'kill ${million_pid:-} ${million_script:-} 2>/dev/null || true; rm -rf "$dir"' EXIT
-    start=$(date +%s.%N)
-    "$bin" --dir "$store" list --follow --json > "$out" &
-    million_pid=$!
-    local pid=$million_pid
-    wait_for '"invalid"' "$out" "$patience"
-    local load; load=$(python3 -c "print(round($(date +%s.%N) - $start, 2))")
-    sleep 0.5
-    local follow; follow=$(awk '/VmHWM/{print int($2/1024)}' "/proc/$pid/status")
-    kill "$pid"; wait "$pid" 2>/dev/null || true
-    out=$dir/view.out; start=$(date +%s.%N)
-    TERM=xterm-256color script -qfc "$bin --dir $store list --follow" /dev/null > "$out" 2>&1 &
-    million_script=$!
-    local script_pid=$million_script
-    pid=""
-    for _ in $(seq 1 100); do pid=$(pgrep -f "^$bin --dir $store list --follow\$") && break; sleep 0.05; done
-    million_pid=$pid
-    [ -n "$pid" ] || { echo "bench: the list view did not start" >&2; return 1; }
-    wait_for "item-0000" "$out" "$patience"
-    local drawn; drawn=$(python3 -c "print(round($(date +%s.%N) - $start, 2))")
-    sleep 1
-    local view; view=$(awk '/VmHWM/{print int($2/1024)}' "/proc/$pid/status")
-    kill "$pid" 2>/dev/null; wait "$script_pid" 2>/dev/null || true
+    local json_result view_result load follow drawn view
+    json_result=$(follow_json_run "$store" "$patience")
+    view_result=$(view_run "$store" "$patience")
+    read -r load follow <<< "$json_result"
+    read -r drawn view <<< "$view_result"
     echo "items: $items, on disk: $bytes bytes; target 3 x disk + 30 MiB = $target MiB"
     echo "list --follow --json: initial event after $load s, peak RSS $follow MiB"
     echo "list view: first frame after $drawn s, peak RSS $view MiB"
