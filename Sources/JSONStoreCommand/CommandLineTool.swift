@@ -38,6 +38,29 @@ public enum CommandLineTool {
         commands.first { $0.configuration.name == name }
     }
 
+    /// Runs the command with the process's arguments and exits.
+    ///
+    /// The arguments are taken as the bytes the process was given: one that is not valid
+    /// UTF-8 is refused (exit 64) before anything is touched, rather than decoded with
+    /// U+FFFD in place of its bad bytes, which would let two byte strings name one item.
+    public static func main() -> Never {
+        var arguments: [String] = []
+        for index in 1..<Int(CommandLine.argc) {
+            guard let raw = CommandLine.unsafeArgv[index] else { continue }
+            guard let text = String(validatingCString: raw) else {
+                let bytes = UnsafeBufferPointer(start: raw, count: strlen(raw))
+                let shown = Display.bytes(bytes.map { UInt8(bitPattern: $0) })
+                exit(
+                    report(
+                        UsageError(
+                            "the argument '\(shown)' is not valid UTF-8 (ids, fields and values are UTF-8 text)"
+                        )))
+            }
+            arguments.append(text)
+        }
+        main(arguments)
+    }
+
     /// Runs the command with `arguments` (without the program name) and exits.
     public static func main(_ arguments: [String]) -> Never {
         do {

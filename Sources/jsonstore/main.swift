@@ -1,4 +1,4 @@
 import JSONStoreCommand
 
 // The jsonstore command: everything it does lives in JSONStoreCommand.
-CommandLineTool.main(Array(CommandLine.arguments.dropFirst()))
+CommandLineTool.main()

@@ -63,7 +63,7 @@ struct HostileEntriesTests {
         #expect(codes["utf8.json"] == .invalidJSON)
         #expect(codes["new\nline.json"] == .invalidID)
         #expect(codes["esc\u{1B}[2J.json"] == .invalidID)
-        #expect(codes["bad\u{FFFD}name.json"] == .invalidID)
+        #expect(codes[#"bad\xffname.json"#] == .invalidID)
         #expect(contents.invalid.count == 11)
 
         let messages = Dictionary(

@@ -88,8 +88,27 @@ public enum JSONStoreBinary {
         _ arguments: [String], stdin: String = "", environment: [String: String] = [:],
         in directory: String? = nil
     ) throws -> Result {
+        try run(executable: path, arguments, stdin: stdin, environment: environment, in: directory)
+    }
+
+    /// Runs `script` with bash, `$JSONSTORE` naming the built binary: for what only a shell
+    /// can hand the command (a pipe fed slowly, `<(…)`, arguments that are not UTF-8).
+    public static func shell(
+        _ script: String, stdin: String = "", environment: [String: String] = [:]
+    ) throws -> Result {
+        var environment = environment
+        environment["JSONSTORE"] = path
+        return try run(
+            executable: "/bin/bash", ["-c", script], stdin: stdin, environment: environment,
+            in: nil)
+    }
+
+    private static func run(
+        executable: String, _ arguments: [String], stdin: String,
+        environment: [String: String], in directory: String?
+    ) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["JSONSTORE_DIR"] = nil

@@ -63,6 +63,12 @@ public final class TemporaryStore {
         try FileManager.default.contentsOfDirectory(atPath: path).sorted()
     }
 
+    /// The names of the item files (`*.json`, not hidden), sorted: the lock file and a
+    /// batch's journal are not items.
+    public func itemFiles() throws -> [String] {
+        try names().filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
+    }
+
     /// The status of `name`.
     public func status(_ name: String) -> stat {
         var buf = stat()

@@ -117,12 +117,17 @@ struct CommandParsingTests {
     @Test("set: strings, JSON values, and what is neither")
     func set() throws {
         let set = try SetCommand.parse([
-            "tea", "status=done", "priority:=2", "note=a=b", "tags:=[\"x\"]",
+            "tea", "status=done", "priority:=2", "note=a=b", "tags:=[\"x\"]", "owner.name=zed",
         ])
         #expect(set.id == "tea")
-        #expect(set.changes.map(\.field) == ["status", "priority", "note", "tags"])
-        #expect(set.changes.map(\.value) == ["done", 2, "a=b", ["x"]])
-        for bad in [["a"], ["a", "novalue"], ["a", "=x"], ["a", ":=1"], ["a", "n:=tru"]] {
+        #expect(
+            set.changes.map(\.path)
+                == [["status"], ["priority"], ["note"], ["tags"], ["owner", "name"]])
+        #expect(set.changes.map(\.value) == ["done", 2, "a=b", ["x"], "zed"])
+        for bad in [
+            ["a"], ["a", "novalue"], ["a", "=x"], ["a", ":=1"], ["a", "n:=tru"], ["a", "x.=1"],
+            ["a", ".x=1"],
+        ] {
             #expect(usageError { _ = try SetCommand.parse(bad) }?.command == "set", "\(bad)")
         }
         #expect(usageError { _ = try SetCommand.parse([]) } != nil)

@@ -1,5 +1,6 @@
 /// A total order on JSON values for sorting: missing < null < false < true < numbers <
-/// strings < arrays < objects; numbers by value, strings by their UTF-8 bytes (which is
+/// strings < arrays < objects; numbers by exact decimal value (`9007199254740993` after
+/// `9007199254740992`, `2` equal to `2.0`), strings by their UTF-8 bytes (which is
 /// code point order), arrays element by element, objects by their text.
 package enum JSONOrdering {
     package enum Result { case less, equal, greater }
@@ -10,8 +11,7 @@ package enum JSONOrdering {
         switch (a, b) {
         case (.bool(let x), .bool(let y)): return x == y ? .equal : (!x ? .less : .greater)
         case (.number(let x), .number(let y)):
-            let (dx, dy) = (x.doubleValue, y.doubleValue)
-            return dx < dy ? .less : (dy < dx ? .greater : .equal)
+            return order(JSONNumber.compareValues(x, y))
         case (.string(let x), .string(let y)): return order(UTF8Key.compare(x, y))
         case (.array(let x), .array(let y)):
             for (ex, ey) in zip(x, y) {

@@ -17,8 +17,8 @@ public enum JSONWriter {
     /// }
     /// ```
     ///
-    /// - Parameter escapingUnicodeLineBreaks: also escape U+2028, U+2029 and U+007F to
-    ///   U+009F, for output that goes to a terminal.
+    /// - Parameter escapingUnicodeLineBreaks: also escape U+2028, U+2029, U+007F to
+    ///   U+009F and the bidi controls, for output that goes to a terminal.
     public static func pretty(_ value: JSONValue, escapingUnicodeLineBreaks: Bool = false)
         -> [UInt8]
     {
@@ -31,8 +31,9 @@ public enum JSONWriter {
 
     /// The value as JSON on one line, no trailing newline.
     ///
-    /// - Parameter escapingUnicodeLineBreaks: also escape U+2028, U+2029 and U+007F to
-    ///   U+009F, for output that line-oriented tools and terminals read (NDJSON).
+    /// - Parameter escapingUnicodeLineBreaks: also escape U+2028, U+2029, U+007F to
+    ///   U+009F and the bidi controls, for output that line-oriented tools and terminals
+    ///   read (NDJSON).
     public static func compact(_ value: JSONValue, escapingUnicodeLineBreaks: Bool = false)
         -> [UInt8]
     {
@@ -130,7 +131,8 @@ public enum JSONWriter {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// Writes `s` quoted, escaping the quote, the backslash and control characters (with
-    /// `strict`, also U+007F to U+009F, U+2028 and U+2029). Runs of bytes that need no
+    /// `strict`, also U+007F to U+009F, U+2028, U+2029 and the bidi controls, everything
+    /// `Display.isUnsafe` names). Runs of bytes that need no
     /// escape are copied whole.
     private static func writeString(_ s: String, into out: inout [UInt8], strict: Bool) {
         out.append(UInt8(ascii: "\""))
@@ -168,10 +170,16 @@ public enum JSONWriter {
         case 0x7F: return (1, 0x7F)
         case 0xC2 where i + 1 < bytes.count && bytes[i + 1] < 0xA0:
             return (2, UInt32(bytes[i + 1]))  // U+0080 to U+009F: C2 80 to C2 9F
-        case 0xE2
-        where i + 2 < bytes.count && bytes[i + 1] == 0x80
-            && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9):
-            return (3, 0x2000 | UInt32(bytes[i + 2] & 0x3F))  // U+2028, U+2029: E2 80 A8/A9
+        case 0xD8 where i + 1 < bytes.count && bytes[i + 1] == 0x9C:
+            return (2, 0x061C)  // the Arabic letter mark: D8 9C
+        case 0xE2 where i + 2 < bytes.count && (bytes[i + 1] == 0x80 || bytes[i + 1] == 0x81):
+            // U+2000 to U+207F: E2 80/81 xx. The direction marks, U+2028, U+2029 and the
+            // bidi embeddings, overrides and isolates are escaped.
+            let scalar = 0x2000 | UInt32(bytes[i + 1] & 0x01) << 6 | UInt32(bytes[i + 2] & 0x3F)
+            switch scalar {
+            case 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069: return (3, scalar)
+            default: return (0, 0)
+            }
         default: return (0, 0)
         }
     }

@@ -214,15 +214,15 @@ extension LiveEngine {
         return age >= 0 && age < configuration.fallbackDelay  // a future mtime (skew) is not "now"
     }
 
-    /// Names that are not UTF-8 cannot be opened by their repaired form; list them again.
+    /// Names that are not UTF-8 cannot be opened by their shown form; list them again.
     private func refreshUndecodableNames() {
         guard let dir = openDirectory() else { return }
         defer { dir.close() }
         guard let names = try? DirectoryScan.names(in: dir) else { return }
         var current: [UTF8Key: InvalidFile] = [:]
-        for case .notUTF8(let repaired) in names {
-            if let file = InvalidFile.undecodableName(repaired, path: configuration.path) {
-                current[UTF8Key(repaired)] = file
+        for case .notUTF8(let bytes) in names {
+            if let file = InvalidFile.undecodableName(bytes, path: configuration.path) {
+                current[UTF8Key(file.name)] = file
             }
         }
         reducer.undecodableNames(current) { (try? dir.linkStatus(of: $0)) != nil }

@@ -82,7 +82,8 @@ public struct Query: Sendable {
             if member == value { return true }
             if case .string(let text) = value {
                 switch member {
-                case .number(let n): return n.text == text || Double(text) == n.doubleValue
+                case .number(let n):
+                    return JSONNumber(text: text).map { JSONNumber.equalValues(n, $0) } ?? false
                 case .bool(let b): return String(b) == text
                 case .null: return text == "null"
                 default: return false

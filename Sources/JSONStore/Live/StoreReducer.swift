@@ -141,7 +141,7 @@ struct StoreReducer: Sendable {
         if (file != nil) != (working.invalid[key] != nil) { setInvalid(key, file) }
     }
 
-    /// The names that are not UTF-8 now, shown repaired. A bad name no longer among them
+    /// The names that are not UTF-8 now, shown by their bytes. A bad name no longer among them
     /// is gone, unless `exists` says a (decodable) file of that name is still there.
     mutating func undecodableNames(_ current: [UTF8Key: InvalidFile], exists: (String) -> Bool) {
         for (name, file) in working.invalid

@@ -23,10 +23,13 @@ package enum InputFile {
             fd = FileDescriptor(rawValue: STDIN_FILENO)
         }
         defer { if path != nil { fd.close() } }
-        let size = (try? fd.status()).map { $0.kind == .regular ? $0.size : 0 } ?? 0
+        // A pipe, a FIFO or a terminal is read to its end, however slowly it arrives.
+        let status = try? fd.status()
+        let regular = status?.kind == .regular
         let bytes: [UInt8]?
         do {
-            bytes = try fd.readAll(sizeHint: size, limit: limit)
+            bytes = try fd.readAll(
+                sizeHint: regular ? status!.size : 0, limit: limit, regular: regular)
         } catch {
             throw StoreError.system(error, "cannot read the file", file: name)
         }

@@ -30,12 +30,15 @@ extension InvalidFile {
         return InvalidFile(name: name, id: nil, error: error)
     }
 
-    /// A file whose name is not UTF-8 (shown repaired), if it is named like an item.
-    static func undecodableName(_ repaired: String, path: String) -> InvalidFile? {
-        guard repaired.hasSuffix(".json"), !repaired.hasPrefix(".") else { return nil }
+    /// A file whose name is not UTF-8, if it is named like an item; its name shows the
+    /// bytes that are not UTF-8 as `\xNN`.
+    static func undecodableName(_ bytes: [UInt8], path: String) -> InvalidFile? {
+        guard bytes.suffix(5).elementsEqual(".json".utf8), bytes.first != UInt8(ascii: ".")
+        else { return nil }
+        let shown = Display.bytes(bytes)
         let error = StoreError(
             code: .invalidID, message: "the file name is not valid UTF-8",
-            file: join(path, repaired))
-        return InvalidFile(name: repaired, id: nil, error: error)
+            file: join(path, shown))
+        return InvalidFile(name: shown, id: nil, error: error)
     }
 }

@@ -16,9 +16,9 @@ struct StoreListing {
                 case .invalid(let id, let reason):
                     badNames[UTF8Key(text)] = .badName(text, id: id, reason: reason, path: path)
                 }
-            case .notUTF8(let repaired):
-                if let file = InvalidFile.undecodableName(repaired, path: path) {
-                    badNames[UTF8Key(repaired)] = file
+            case .notUTF8(let bytes):
+                if let file = InvalidFile.undecodableName(bytes, path: path) {
+                    badNames[UTF8Key(file.name)] = file
                 }
             }
         }

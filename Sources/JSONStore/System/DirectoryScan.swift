@@ -2,10 +2,10 @@ import Glibc
 
 /// Listing the names in a directory, through `fdopendir` and `readdir`.
 enum DirectoryScan {
-    /// A directory entry's name: text, or bytes that are not UTF-8 (shown repaired).
+    /// A directory entry's name: text, or bytes that are not UTF-8.
     enum Name: Equatable {
         case text(String)
-        case notUTF8(repaired: String)
+        case notUTF8([UInt8])
     }
 
     /// Every name in `directory` but `.` and `..`.
@@ -15,7 +15,7 @@ enum DirectoryScan {
             let base = name.baseAddress!
             names.append(
                 String(validatingCString: base).map(Name.text)
-                    ?? .notUTF8(repaired: String(cString: base)))
+                    ?? .notUTF8(name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }))
         }
         return names
     }

@@ -135,14 +135,24 @@ struct FileDescriptor: Hashable, Sendable {
 
     /// Reads the whole file, refusing to read more than `limit` bytes.
     ///
-    /// Returns `nil` when the file holds more than `limit` bytes.
-    func readAll(sizeHint: Int, limit: Int) throws(Errno) -> [UInt8]? {
-        var bytes = [UInt8](repeating: 0, count: min(max(sizeHint, 0), limit) + 1)
+    /// A regular file returns less than asked only at its end, so for one a short read
+    /// ends the loop. A pipe, a FIFO or a terminal returns what has arrived so far, so for
+    /// those (`regular: false`) only end of file does; the limit is checked as the bytes
+    /// arrive, so an endless producer is cut off at `limit + 1` bytes read.
+    ///
+    /// - Parameters:
+    ///   - sizeHint: the expected size (a regular file's), to size the first read.
+    ///   - regular: whether the descriptor is a regular file.
+    /// - Returns: the bytes, or `nil` when the file holds more than `limit` bytes.
+    func readAll(sizeHint: Int, limit: Int, regular: Bool = true) throws(Errno) -> [UInt8]? {
+        let first = regular ? min(max(sizeHint, 0), limit) + 1 : min(64 << 10, limit + 1)
+        var bytes = [UInt8](repeating: 0, count: first)
         var count = 0
         while true {
             if count == bytes.count {
                 if count > limit { return nil }
-                bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, limit + 1)))
+                let room = min(bytes.count, limit + 1 - bytes.count)
+                bytes.append(contentsOf: repeatElement(0, count: room))
             }
             let wanted = bytes.count - count
             let n = try bytes.withUnsafeMutableBytes { buffer in
@@ -151,9 +161,7 @@ struct FileDescriptor: Hashable, Sendable {
                 }
             }.get()
             count += n
-            // A regular file returns less than asked only at its end, so a short read saves
-            // the extra read(2) that would return 0.
-            if n == 0 || n < wanted { break }
+            if n == 0 || (regular && n < wanted) { break }
         }
         if count > limit { return nil }
         bytes.removeLast(bytes.count - count)

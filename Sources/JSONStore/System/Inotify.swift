@@ -57,7 +57,7 @@ struct Inotify {
                     if let text = String(validating: raw, as: UTF8.self) {
                         name = .text(text)
                     } else {
-                        name = .notUTF8(repaired: String(decoding: raw, as: UTF8.self))
+                        name = .notUTF8(raw)
                     }
                 }
                 events.append(Event(mask: mask, name: name))

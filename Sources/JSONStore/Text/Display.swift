@@ -41,4 +41,49 @@ package enum Display {
         }
         return String(out)
     }
+
+    /// `text` upper-cased for a column heading, with every unsafe character replaced by
+    /// its visible escape first: only the printable text is upper-cased, so `ESC [ 31 m`
+    /// shows as `^[[31M`, never becomes the control sequence `ESC [ 31 M`.
+    package static func heading(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isUnsafe) else { return text.uppercased() }
+        var out = ""
+        var run = ""
+        for scalar in text.unicodeScalars {
+            if isUnsafe(scalar) {
+                out += run.uppercased() + escaped(String(scalar))
+                run = ""
+            } else {
+                run.unicodeScalars.append(scalar)
+            }
+        }
+        return out + run.uppercased()
+    }
+
+    /// The bytes of a name that is not valid UTF-8, as text: each valid sequence as its
+    /// character (escaped like any text), each byte that is not part of one as `\xNN`.
+    ///
+    /// For example, the bytes `80 61 62 63` show as `\x80abc`.
+    package static func bytes<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        var out = ""
+        var rest = Array(bytes)[...]
+        while !rest.isEmpty {
+            // One scalar from the front; a byte that starts none is shown as `\xNN`.
+            var iterator = rest.makeIterator()
+            var decoder = UTF8()
+            if case .scalarValue(let scalar) = decoder.decode(&iterator) {
+                out += escaped(String(scalar))
+                rest = rest.dropFirst(UTF8.width(scalar))
+            } else {
+                out += "\\x" + hex(rest.first!)
+                rest = rest.dropFirst()
+            }
+        }
+        return out
+    }
+
+    private static func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789abcdef")
+        return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+    }
 }

@@ -75,8 +75,8 @@ final class InotifyWatcher: DirectoryWatcher {
             case nil:
                 if event.has(IN_ATTRIB) { batch.directoryChanged = true }
                 continue
-            case .notUTF8(let repaired):
-                batch.undecodable.insert(UTF8Key(repaired))
+            case .notUTF8(let bytes):
+                batch.undecodable.insert(UTF8Key(Display.bytes(bytes)))
             case .text(let text):
                 let name = UTF8Key(text)
                 if event.has(IN_CLOSE_WRITE) || event.has(IN_MOVED_TO) || event.has(IN_MOVED_FROM)

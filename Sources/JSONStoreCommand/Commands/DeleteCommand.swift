@@ -1,12 +1,15 @@
 import JSONStore
 
-/// `jsonstore delete ID...`: deletes items, every id checked before any file is touched.
+/// `jsonstore delete ID...`: deletes items in one batch, every id checked before any file
+/// is touched.
 struct DeleteCommand: Command {
     static let configuration = CommandConfiguration(
         name: "delete", abstract: "delete items", arguments: "ID...",
         discussion: """
-            Deletes the items. Every id is checked before any file is touched; a missing item \
-            is reported and makes the exit status 1, and the others are still deleted.
+            Deletes the items in one batch under the store's lock: if the command is killed \
+            halfway, the next open of the store finishes it. A missing item is reported and \
+            makes the exit status 1, and the others are still deleted (like rm and kubectl \
+            delete); an invalid id refuses the whole command before any file is touched.
             """,
         positionals: .ids)
 
@@ -23,8 +26,10 @@ struct DeleteCommand: Command {
         for id in ids { try ItemID.validate(id) }
         let store = try context.open()
         var missing: [String] = []
-        for id in ids where try !store.delete(id) {
-            missing.append(CommandFailure.noItem(id, in: store.path))
+        try store.write { batch in
+            for id in ids where try !batch.delete(id) {
+                missing.append(CommandFailure.noItem(id, in: store.path))
+            }
         }
         if !missing.isEmpty { throw CommandFailure(messages: missing) }
     }

@@ -37,7 +37,8 @@ extension ListCommand {
     func printOnce(_ store: JSONStore, format: ListFormat, width: Int) throws {
         let contents = try store.load()
         let items = query.apply(to: contents.items)
-        for warning in FieldPath.unknown(namedFields, in: contents.items) { Output.error(warning) }
+        let unknown = FieldPath.unknown(namedFields, in: contents.items)
+        for warning in operatorWarnings + unknown { Output.error(warning) }
         let columns = format.hasColumns ? Table.columns(for: items, requested: columns) : ["id"]
         var out = OutputBuffer.standardOutput()
         format.write(items, columns: columns, headers: headers, width: width, to: &out)
@@ -60,9 +61,10 @@ extension ListCommand {
         }
     ) {
         let fields = namedFields
+        let operators = operatorWarnings
         guard !fields.isEmpty else { return }
         guard results.isEmpty, !conditions.isEmpty else {
-            let warnings = FieldPath.unknown(fields, in: results)
+            let warnings = operators + FieldPath.unknown(fields, in: results)
             if !warnings.isEmpty { deliver(warnings) }
             return
         }
@@ -70,8 +72,8 @@ extension ListCommand {
             DispatchQueue.main.async { MainActor.assumeIsolated { deliver(warnings) } }
         }
         DispatchQueue.global(qos: .utility).async {
-            guard let items = try? store.load().items else { return }
-            let warnings = FieldPath.unknown(fields, in: items)
+            let unknown = (try? store.load().items).map { FieldPath.unknown(fields, in: $0) }
+            let warnings = operators + (unknown ?? [])
             if !warnings.isEmpty { deliverOnMain(warnings) }
         }
     }

@@ -105,6 +105,9 @@ struct ListCommand: Command {
         return SortField.sorted(filtered, by: sort)
     }
 
+    /// The warnings for `--where` conditions that look like a mistyped operator.
+    var operatorWarnings: [String] { conditions.compactMap(\.nearMiss) }
+
     /// Every field the options name, with the option that named it.
     var namedFields: [(path: FieldPath, option: String)] {
         conditions.map { ($0.field, "--where") } + sort.map { ($0.field, "--sort") }

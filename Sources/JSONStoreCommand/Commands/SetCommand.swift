@@ -7,14 +7,18 @@ struct SetCommand: Command {
         arguments: "ID FIELD=STRING|FIELD:=JSON...",
         discussion: """
             Changes members of the item ID, creating it if missing: FIELD=text sets a string, \
-            FIELD:=json sets any JSON value (FIELD:=3, FIELD:=true, FIELD:='["a"]'). The \
-            read-modify-write holds the store's lock, so no concurrent update is lost.
+            FIELD:=json sets any JSON value (FIELD:=3, FIELD:=true, FIELD:='["a"]'). A dotted \
+            FIELD is a path into nested objects, as --where reads it: owner.name=zed sets the \
+            member name of the object owner, creating objects on the way (a member on the \
+            way that is not an object is an error). A member whose name holds a dot is set \
+            with put. The read-modify-write holds the store's lock, so no concurrent update \
+            is lost.
             """,
         positionals: .idThenText)
 
     var id: String
-    /// The members to set, in the order given.
-    var changes: [(field: String, value: JSONValue)] = []
+    /// The members to set, in the order given: each a path of member names.
+    var changes: [(path: [String], value: JSONValue)] = []
 
     init(_ arguments: Arguments) throws(UsageError) {
         guard let id = arguments.positionals.first else {
@@ -26,7 +30,15 @@ struct SetCommand: Command {
             throw UsageError("set needs FIELD=STRING or FIELD:=JSON", command: "set")
         }
         for assignment in assignments {
-            changes.append(try Self.assignment(assignment))
+            let (field, value) = try Self.assignment(assignment)
+            let path = field.split(separator: ".", omittingEmptySubsequences: false).map(
+                String.init)
+            guard !path.contains(where: \.isEmpty) else {
+                throw UsageError(
+                    "'\(Display.escaped(field))' has an empty member name (a dotted FIELD is a path: owner.name)",
+                    command: "set")
+            }
+            changes.append((path, value))
         }
     }
 
@@ -58,7 +70,40 @@ struct SetCommand: Command {
     func run(_ context: Context) throws {
         try ItemID.validate(id)
         try context.open().update(id, orCreate: [:]) { object in
-            for (field, value) in changes { object[field] = value }
+            for (path, value) in changes { try Self.set(value, at: path[...], in: &object, path) }
         }
+    }
+
+    /// Sets the member at `path` in `object`, creating the objects on the way.
+    ///
+    /// - Throws: `CommandFailure` when a member on the way is not an object.
+    static func set(
+        _ value: JSONValue, at path: ArraySlice<String>, in object: inout JSONObject,
+        _ whole: [String]
+    ) throws(CommandFailure) {
+        let name = path.first!
+        guard path.count > 1 else {
+            object[name] = value
+            return
+        }
+        var inner: JSONObject
+        switch object[name] {
+        case nil: inner = [:]
+        case .object(let existing)?: inner = existing
+        case let other?:
+            let reached = whole[..<(whole.count - path.count + 1)].joined(separator: ".")
+            throw CommandFailure(
+                "cannot set \(Display.escaped(whole.joined(separator: "."))): \(Display.escaped(reached)) is \(other == .null ? "null" : other.typeName.withArticle), not an object"
+            )
+        }
+        try set(value, at: path.dropFirst(), in: &inner, whole)
+        object[name] = .object(inner)
+    }
+}
+
+extension String {
+    /// "a string", "an array": the type name with its indefinite article.
+    fileprivate var withArticle: String {
+        (first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + self
     }
 }

@@ -84,12 +84,12 @@ struct Table {
     /// The header line and one line per item, each fitted to `width` columns.
     func lines<C: Collection>(for items: C, width: Int) -> [String] where C.Element == Item {
         let rows = items.map(cells)
-        var natural = columns.map { TextWidth.of($0.uppercased()) }
+        let header = columns.map(Display.heading)
+        var natural = header.map(TextWidth.of)
         for row in rows {
             for (i, text) in row.enumerated() { natural[i] = max(natural[i], TextWidth.of(text)) }
         }
         let widths = Self.widths(natural: natural, total: width)
-        let header = columns.map { $0.uppercased() }
         return ([header] + rows).map { Self.line($0, widths) }
     }
 

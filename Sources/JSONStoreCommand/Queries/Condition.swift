@@ -2,10 +2,12 @@ import JSONStore
 
 /// One `--where`: a field, an operator and a value, as a person types it.
 ///
-/// `status=todo`, `status!=done`, `priority>=2` (a number compares with numbers, as
-/// numbers; other text with strings, by their UTF-8 bytes), `title~tea` (a substring, case ignored), `tags` (the field is
-/// present), `!tags` (absent). A field holding an array matches when any element does
-/// (`tags=home`); `!=` matches exactly when `=` does not, items without the field too.
+/// `status=todo`, `status!=done`, `priority>=2` (a value that is a JSON number by RFC
+/// 8259's grammar compares with numbers, by exact decimal value; any other text, `nan`,
+/// `0x10` or `+1` too, with strings, by their UTF-8 bytes), `title~tea` (a substring,
+/// case ignored by lower-casing both sides), `tags` (the field is present), `!tags`
+/// (absent). A field holding an array matches when any element does (`tags=home`); `!=`
+/// matches exactly when `=` does not, items without the field too.
 struct Condition: Sendable, Equatable {
     enum Operator: String, Sendable, CaseIterable {
         case equal = "="
@@ -22,16 +24,33 @@ struct Condition: Sendable, Equatable {
     let op: Operator
     /// The value compared with; empty for presence and absence.
     let value: String
-    /// `value` as a number, if it is one, and in lower case: worked out once, not for
-    /// every item.
-    private let number: Double?
+    /// `value` as a number, if it is a JSON number, and in lower case: worked out once,
+    /// not for every item.
+    private let number: JSONNumber?
     private let needle: String
 
     /// Parses `FIELD`, `!FIELD` or `FIELD OP VALUE`.
     init(parsing text: String) throws(UsageError) {
         (field, op, value) = try Self.parse(text)
-        number = Double(value)
+        number = JSONNumber(text: value)
         needle = value.lowercased()
+    }
+
+    /// A warning when the condition looks like a mistyped operator (`priority=>2`,
+    /// `priority=<2`, `status==done`), with the condition probably meant; `nil` otherwise.
+    var nearMiss: String? {
+        guard op == .equal, let first = value.unicodeScalars.first else { return nil }
+        let meant: String
+        switch first {
+        case ">": meant = ">="
+        case "<": meant = "<="
+        case "=": meant = "="
+        default: return nil
+        }
+        let rest = String(value.unicodeScalars.dropFirst())
+        let typed = field.text + "=" + value
+        return
+            "warning: --where '\(Display.escaped(typed))' compares \(Display.escaped(field.text)) with the text '\(Display.escaped(value))'; did you mean \(Display.escaped(field.text + meant + rest))?"
     }
 
     static func == (a: Condition, b: Condition) -> Bool {
@@ -93,27 +112,26 @@ struct Condition: Sendable, Equatable {
         return test(member)
     }
 
-    /// Equality as typed: a string by its bytes, a number by value or text, a Boolean or
+    /// Equality as typed: a string by its bytes, a number by exact value, a Boolean or
     /// null by its literal.
     private func equal(_ member: JSONValue) -> Bool {
         switch member {
         case .string(let s): return UTF8Key.equal(s, value)
-        case .number(let n): return n.text == value || number == n.doubleValue
+        case .number(let n): return number.map { JSONNumber.equalValues(n, $0) } ?? false
         case .bool(let b): return String(b) == value
         case .null: return value == "null"
         default: return false
         }
     }
 
-    /// The member against the typed value: a number typed compares with numbers, as
-    /// numbers; other text with strings, by bytes. `nil` when they cannot be compared, so
-    /// `priority>2` never matches `"priority": "high"`.
+    /// The member against the typed value: a number typed compares with numbers, by exact
+    /// decimal value; other text with strings, by bytes. `nil` when they cannot be
+    /// compared, so `priority>2` never matches `"priority": "high"`.
     private func order(_ member: JSONValue) -> Int? {
         switch member {
         case .number(let n):
             guard let x = number else { return nil }
-            let y = n.doubleValue
-            return y < x ? -1 : (y > x ? 1 : 0)
+            return JSONNumber.compareValues(n, x)
         case .string(let s) where number == nil: return UTF8Key.compare(s, value)
         default: return nil
         }

@@ -1,3 +1,5 @@
+import JSONStore
+
 /// A screen's worth of cells: what the list view wants the terminal to show.
 struct Frame: Sendable {
     /// One screen cell: the text drawn there (one character, or empty after a wide one).
@@ -19,7 +21,8 @@ struct Frame: Sendable {
     }
 
     /// Writes `text` at `row`, `column`, clipped to `limit` columns (or the line's end).
-    /// The text must be escaped already: no control characters reach a cell.
+    /// The text should be escaped already; what is not is escaped here, so no control
+    /// character ever reaches a cell.
     ///
     /// - Returns: the column after the text.
     @discardableResult
@@ -28,7 +31,7 @@ struct Frame: Sendable {
         guard row >= 0, row < height else { return column }
         let end = min(width, column + (limit ?? width))
         var col = column
-        for scalar in text.unicodeScalars {
+        for scalar in Display.escaped(text).unicodeScalars {
             let w = TextWidth.of(scalar)
             if w == 0 {
                 if col > 0, col - 1 < width {

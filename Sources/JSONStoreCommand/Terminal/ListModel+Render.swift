@@ -73,7 +73,7 @@ extension ListModel {
     private func drawList(_ frame: inout Frame, page: Int, now: Double) {
         let gutter = 2
         let widths = Table.widths(natural: naturalWidths, total: frame.width - gutter)
-        let titles = Table.line(columns.map { $0.uppercased() }, widths)
+        let titles = Table.line(columns.map(Display.heading), widths)
         frame.put(titles, row: 1, column: gutter, style: Style(bold: true))
         let dim = isLoading
         for line in 0..<page {

@@ -141,7 +141,7 @@ struct ListModel {
     /// thousand items) and their widths.
     private mutating func layOutColumns() {
         columns = Table.columns(for: results.prefix(1_000), requested: requestedColumns)
-        naturalWidths = columns.map { TextWidth.of($0.uppercased()) }
+        naturalWidths = columns.map { TextWidth.of(Display.heading($0)) }
         widen(with: results.prefix(1_000))
         searchIndex = nil  // the columns, and so every row's text, may have changed
         indexBuild = nil
