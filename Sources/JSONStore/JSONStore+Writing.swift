@@ -1,6 +1,13 @@
 extension JSONStore {
     /// Runs `body` as one batch of writes under the store's lock, then writes the files.
     ///
+    /// Writers that take no lock (an editor's save, `sed -i`, `cp`) are noticed: right
+    /// before the renames, every file the batch replaces or removes is checked to be the
+    /// one it read (device, inode, size, time and, when the time is recent, the bytes). If
+    /// one was replaced, the batch starts over from a fresh read, so `body` may run more
+    /// than once; such a save is then lost only if it lands in the microseconds between
+    /// that check and the rename.
+    ///
     /// Reads in the batch see its own earlier writes. Nothing is written until `body`
     /// returns; if it throws, nothing is written at all. Then every new file is written to
     /// a temp file and synced first, and only when all of them are ready are they renamed
@@ -43,11 +50,21 @@ extension JSONStore {
             // Under the lock, so no live writer's temp file is taken for a dead one's.
             AtomicFile.removeStale(in: dir, olderThan: options.staleTemporaryFileAge)
         }
-        let transaction = Transaction(store: self, directory: dir)
-        let result = try body(transaction)
-        try transaction.commit()
-        return result
+        // A file replaced meanwhile by a writer that takes no lock: run the batch again
+        // from a fresh read, so that writer's save is built on, never overwritten.
+        var attempt = 1
+        while true {
+            let transaction = Transaction(store: self, directory: dir)
+            let result = try body(transaction)
+            if try transaction.commit(lastAttempt: attempt == Self.conflictAttempts) {
+                return result
+            }
+            attempt += 1
+        }
     }
+
+    /// How many times a batch is tried when files keep changing under it.
+    static let conflictAttempts = 20
 
     /// Creates or replaces the item `id` with `object`.
     ///

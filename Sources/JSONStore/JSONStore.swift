@@ -45,6 +45,10 @@ public final class JSONStore: Sendable {
         public var unclosedFileDelay: Double = 0.2
         /// How often to look for the store directory again after it was removed, in seconds.
         public var reattachInterval: Double = 0.2
+        /// Called by a batch with each id it is about to replace or remove, after its new
+        /// files are staged and before they are checked and renamed: tests make a writer
+        /// that takes no lock land exactly there. Not public.
+        var beforeReplacing: (@Sendable (String) -> Void)? = nil
 
         public init() {}
     }

@@ -37,6 +37,9 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         public static let fileTooLarge = Code("file too large")
         /// The file system is mounted read-only (`EROFS`).
         public static let readOnly = Code("read-only file system")
+        /// The file kept being replaced by a writer that takes no lock (an editor's save)
+        /// while a read-modify-write ran, every time it was tried again.
+        public static let conflict = Code("conflict")
         /// Any other failure of a system call; `underlying` holds the `Errno`.
         public static let io = Code("I/O error")
         /// inotify's per-user limits (instances, watches) or the process's descriptor

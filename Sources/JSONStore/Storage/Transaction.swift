@@ -141,6 +141,31 @@ public final class Transaction {
         return existed
     }
 
+    /// Whether the file of `id` is still the one this batch read: the same device, inode,
+    /// size, mode and modification time and, when that time is recent enough that a
+    /// coarse clock could hide a rewrite, the same bytes.
+    private func isAsRead(_ id: String) -> Bool {
+        guard let read = onDisk[UTF8Key(id)] else { return true }
+        let name = ItemID.fileName(id)
+        let now = try? directory.linkStatus(of: name)
+        if case .missing = read.outcome { return now == nil }
+        guard let before = read.status else { return true }  // could not be had: nothing to compare
+        guard let now, now == before else { return false }
+        guard case .item(let item) = read.outcome,
+            WallClock.secondsSince(before.modificationTime) < Self.coarseTimeWindow
+        else { return true }
+        let (bytes, _) = ItemFile.readBytes(
+            named: name, in: directory, file: store.filePath(id), id: id,
+            limit: store.reader.maxSize)
+        guard case .success(let current)? = bytes else { return false }
+        return Fingerprint(current) == item.fingerprint
+    }
+
+    /// How recent a modification time must be for the bytes to be compared too: file
+    /// systems stamp times from a clock that ticks every few milliseconds (some every
+    /// second or two), so a same-size rewrite within a tick keeps the time.
+    static let coarseTimeWindow = 2.5
+
     /// The object as written to the file: without `"id"`, in the order of the file it
     /// replaces.
     private func fileObject(_ object: JSONObject) -> JSONObject {
@@ -159,8 +184,12 @@ public final class Transaction {
     /// Writes the batch: stage every new file, sync them (one by one, or all at once for a
     /// large batch), then rename them all, then sync the directory once.
     ///
+    /// - Parameter lastAttempt: whether a file changed since the batch read it is an error
+    ///   (`.conflict`) rather than a reason to try again.
+    /// - Returns: `false` when a file changed since the batch read it and nothing was
+    ///   written, so the batch should run again from a fresh read.
     /// - Complexity: O(k) file writes for k changes, and O(1) syncs for a large batch.
-    func commit() throws(StoreError) {
+    func commit(lastAttempt: Bool = true) throws(StoreError) -> Bool {
         var staged: [(temp: String, name: String, id: String)] = []
         var removals: [String] = []
         var touched = false
@@ -208,6 +237,19 @@ public final class Transaction {
                     )
                 }
             }
+            if let hook = store.options.beforeReplacing {
+                for id in removals + staged.map(\.id) { hook(id) }
+            }
+            // Every file this batch replaces or removes must still be the one it read: a
+            // writer that takes no lock (an editor's save) may have replaced it since. Then
+            // the batch is run again from a fresh read (`JSONStore.write`).
+            for id in removals + staged.map(\.id) where !isAsRead(id) {
+                throw StoreError(
+                    code: .conflict,
+                    message:
+                        "was replaced by a program that takes no lock while it was being written, again and again; nothing was written",
+                    file: store.filePath(id), id: id)
+            }
             // From here the batch changes the store: a journal lets the next opener finish
             // it if this process dies halfway (one file alone is atomic already).
             if removals.count + staged.count > 1 {
@@ -250,6 +292,7 @@ public final class Transaction {
         } catch {
             for file in staged { try? directory.unlink(file.temp) }
             if journaled { BatchJournal.remove(in: directory) }
+            if error.code == .conflict && !lastAttempt { return false }
             throw error
         }
         if touched {
@@ -265,5 +308,6 @@ public final class Transaction {
         changes.removeAll()
         order.removeAll()
         onDisk.removeAll()
+        return true
     }
 }
