@@ -11,17 +11,26 @@ public final class LiveFixture: @unchecked Sendable {
     public var store: JSONStore { temp.store }
     public var path: String { temp.path }
 
-    /// Creates items `ids` (each `{"title": "<id>", "rank": n}`), then observes `query`.
+    private let query: Query
+
+    /// Creates items `ids` (each `{"title": "<id>", "rank": n}`), then observes `query`
+    /// (unless `startObserving` is false: then `startObserving()` does).
     public init(
         ids: [String] = ["a", "b", "c"], query: Query = .all,
         recorder: ChangeRecorder = ChangeRecorder(),
-        options: JSONStore.Options = JSONStore.Options()
+        options: JSONStore.Options = JSONStore.Options(), startObserving: Bool = true
     ) throws {
         temp = try TemporaryStore(options: options)
         for (n, id) in ids.enumerated() {
             try temp.writeFile("\(id).json", "{\n  \"title\": \"\(id)\",\n  \"rank\": \(n)\n}\n")
         }
         self.recorder = recorder
+        self.query = query
+        if startObserving { self.startObserving() }
+    }
+
+    /// Observes the store, recording into `recorder`.
+    public func startObserving() {
         token = temp.store.observe(
             query, on: DispatchQueue(label: "test.observer"), recorder.callback)
     }

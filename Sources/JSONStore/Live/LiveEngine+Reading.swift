@@ -14,6 +14,7 @@ extension LiveEngine {
             return
         }
         phase = .watching(watcher)
+        gitHold = GitHold(lock: GitIndexLock.find(forDirectory: configuration.path))
         watcher.start()
         rescan(reason: reason)
     }

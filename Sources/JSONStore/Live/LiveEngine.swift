@@ -40,6 +40,8 @@ actor LiveEngine {
     /// Each subscriber, by its cancellation flag's identity.
     var subscriptions: [ObjectIdentifier: any LiveSubscriber] = [:]
     var syncWaiters: [@Sendable () -> Void] = []
+    /// Publications held while git works in the store's repository (`LiveEngine+Git`).
+    var gitHold = GitHold()
 
     init(configuration: Configuration) {
         self.configuration = configuration
@@ -153,6 +155,7 @@ actor LiveEngine {
     ///
     /// - Complexity: O(k log n) per subscription for k changed ids.
     func publish() {
+        if holdsForGit() { return }
         switch reducer.publish(at: Self.now()) {
         case .none:
             break

@@ -41,6 +41,9 @@ struct StoreReducer: Sendable {
         self.timing = timing
     }
 
+    /// Whether there are changes not yet published.
+    var hasUnpublishedChanges: Bool { !changedIDs.isEmpty || !changedInvalid.isEmpty }
+
     /// Whether everything read has been published and nothing waits.
     var isSettled: Bool { deadlines.isEmpty && changedIDs.isEmpty && changedInvalid.isEmpty }
 

@@ -31,6 +31,22 @@ struct FileStatus: Sendable, Hashable {
         device = UInt64(buf.st_dev)
     }
 
+    /// The status of the entry at `path`, not following a final symlink; `nil` when there
+    /// is none (or it cannot be had).
+    ///
+    /// The corresponding C function is `fstatat` with `AT_FDCWD` and `AT_SYMLINK_NOFOLLOW`.
+    static func ofLink(atPath path: String) -> FileStatus? {
+        var buf = stat()
+        guard Syscall.fstatat(AT_FDCWD, path, &buf, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+        return FileStatus(buf)
+    }
+
+    /// `path` made absolute, every symlink and `.` or `..` resolved; `nil` when it cannot
+    /// be (it does not exist, or is not UTF-8).
+    ///
+    /// The corresponding C function is `realpath`.
+    static func resolvedPath(_ path: String) -> String? { Syscall.realpath(path) }
+
     static func == (a: FileStatus, b: FileStatus) -> Bool {
         a.kind == b.kind && a.size == b.size && a.permissions == b.permissions
             && a.modificationTime.tv_sec == b.modificationTime.tv_sec

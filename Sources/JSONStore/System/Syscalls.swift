@@ -59,6 +59,11 @@ enum Syscall {
     static func getrlimit(_ resource: __rlimit_resource_t, _ limit: inout rlimit) -> CInt {
         Glibc.getrlimit(resource, &limit)
     }
+    static func realpath(_ path: String) -> String? {
+        guard let resolved = Glibc.realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(validatingCString: resolved)
+    }
     static func inotifyInit(_ flags: CInt) -> CInt { Glibc.inotify_init1(flags) }
     static func inotifyAddWatch(_ fd: CInt, _ path: String, _ mask: UInt32) -> CInt {
         Glibc.inotify_add_watch(fd, path, mask)
