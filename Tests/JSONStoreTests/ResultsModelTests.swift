@@ -1,0 +1,92 @@
+import TestSupport
+import Testing
+
+@testable import JSONStore
+
+/// `Results.applying` under random changes, each change set checked against results built
+/// afresh from the new snapshot: the index arrays apply, and the element lists say what
+/// left, entered, and stayed and changed.
+@Suite("Change sets against a model")
+struct ResultsModelTests {
+    func item(_ id: String, _ rank: Int, _ v: Int) -> Item {
+        let object: JSONObject = [
+            "id": .string(id), "rank": .number(JSONNumber(rank)), "v": .number(JSONNumber(v)),
+        ]
+        return Item(id: id, object: object, fingerprint: Fingerprint(Array("\(rank)-\(v)".utf8)))
+    }
+
+    @Test(
+        "applying each change set to the previous list gives the new results",
+        arguments: [
+            Query.all,
+            Query.all.sorted(by: "rank"),
+            Query.all.filter { ($0["v"]?.intValue ?? 0) % 3 != 0 }.sorted(
+                by: "rank", descending: true),
+        ])
+    func randomChanges(query: Query) {
+        var random = SeededRandom(seed: 7)
+        var snapshot = StoreSnapshot()
+        var results = Results<Item>.initial(query, snapshot, coder: .items)
+        for round in 0..<500 {
+            var changes: [EntryChange] = []
+            var touched: Set<String> = []
+            let old = snapshot
+            for _ in 0..<Int.random(in: 1...6, using: &random) {
+                let id = "k\(Int.random(in: 0..<30, using: &random))"
+                guard touched.insert(id).inserted else { continue }
+                let key = UTF8Key(id)
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0: snapshot.setEntry(nil, for: key)
+                case 1:  // becomes invalid, keeping its value
+                    if let entry = snapshot.entries[key] {
+                        let error = StoreError(code: .invalidJSON, message: "bad \(round)")
+                        snapshot.setEntry(Entry(item: entry.item, error: error), for: key)
+                    }
+                default:
+                    let new = item(
+                        id, Int.random(in: 0..<5, using: &random),
+                        Int.random(in: 0..<9, using: &random))
+                    snapshot.setEntry(Entry(item: new, error: nil), for: key)
+                }
+                changes.append(
+                    EntryChange(id: id, old: old.entries[key], new: snapshot.entries[key]))
+            }
+            snapshot.version += 1
+            let previous = results.map(\.id)
+            let (next, changeSet) = results.applying(changes, names: [], snapshot: snapshot)
+            // The incremental results equal results built from scratch.
+            let fresh = Results<Item>.initial(query, snapshot, coder: .items)
+            #expect(next.map(\.id) == fresh.map(\.id))
+            #expect(next.map(\.object) == fresh.map(\.object))
+            // Iteration and indexing agree.
+            #expect(next.map(\.id) == (0..<next.count).map { next[$0].id })
+            var list = previous
+            for index in changeSet.deletions.reversed() { list.remove(at: index) }
+            for index in changeSet.insertions { list.insert(next[index].id, at: index) }
+            #expect(list == next.map(\.id))
+            // The element lists are by identity: what left, what entered, what stayed and
+            // changed (moved or not), against the model.
+            let (before, after) = (Set(previous), Set(next.map(\.id)))
+            #expect(Set(changeSet.deleted.map(\.id)) == before.subtracting(after))
+            #expect(Set(changeSet.inserted.map(\.id)) == after.subtracting(before))
+            let changed = Set(
+                changes.filter { change in
+                    guard let old = change.old, let new = change.new else { return false }
+                    return !old.sameAs(new)
+                }.map(\.id))
+            #expect(
+                Set(changeSet.modified.map(\.new.id))
+                    == changed.intersection(before).intersection(after))
+            #expect(
+                changeSet.modified.count == changeSet.modifications.count + changeSet.moves.count)
+            for (k, index) in changeSet.modifications.enumerated() {
+                #expect(previous[index] == changeSet.modified[k].old.id)
+                #expect(next[changeSet.modificationsNew[k]].id == changeSet.modified[k].new.id)
+            }
+            for move in changeSet.moves {
+                #expect(previous[move.from] == next[move.to].id)
+            }
+            results = next
+        }
+    }
+}
