@@ -13,7 +13,7 @@ extension JSONStore {
     /// For example:
     ///
     /// ```swift
-    /// let token = store.observe(Task.self, Query.all.sorted(by: \Task.priority), on: .main) { change in
+    /// let token = store.observe(Todo.self, Query.all.sorted(by: \Todo.priority), on: .main) { change in
     ///     if case .update(let tasks, let changes) = change {
     ///         for task in changes.inserted { print("new:", task.title, "of", tasks.count) }
     ///     }

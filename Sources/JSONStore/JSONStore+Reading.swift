@@ -33,6 +33,48 @@ extension JSONStore {
         return StoreContents(items: items, invalid: invalid)
     }
 
+    /// Reads every item file of the store in id order, a chunk at a time, handing each
+    /// chunk's valid items to `body`: what is held at once is one chunk, not the store, so
+    /// a listing of a million items stays within a few tens of MiB.
+    ///
+    /// - Parameters:
+    ///   - size: how many files a chunk reads (in parallel when it is large).
+    ///   - body: called with each chunk's items, in id order; what it throws ends the read.
+    /// - Returns: the files that are not valid items, sorted by name.
+    /// - Throws: `StoreError` when the directory itself cannot be read, or what `body`
+    ///   throws.
+    package func forEachChunk(
+        of size: Int = 4_096, _ body: (_ items: [Item]) throws -> Void
+    ) throws -> [InvalidFile] {
+        let dir = try openDirectory()
+        defer { dir.close() }
+        var listing: StoreListing
+        do {
+            listing = try StoreListing(scanning: dir, path: path)
+        } catch {
+            throw StoreError.system(error, "could not list the store directory", file: path)
+        }
+        var invalid = Array(listing.badNames.values)
+        var start = 0
+        while start < listing.ids.count {
+            let ids = Array(listing.ids[start..<min(start + size, listing.ids.count)])
+            var items: [Item] = []
+            items.reserveCapacity(ids.count)
+            for (id, outcome) in zip(ids, read(ids, in: dir)) {
+                switch outcome {
+                case .item(let item): items.append(item)
+                case .invalid(let error): invalid.append(InvalidFile(itemID: id, error: error))
+                case .missing: continue  // removed since the listing
+                }
+            }
+            try body(items)
+            start += size
+        }
+        listing.ids = []
+        invalid.sort { UTF8Key.less($0.name, $1.name) }
+        return invalid
+    }
+
     /// Reads the items `ids`, in parallel when there are many.
     func read(_ ids: [String], in dir: FileDescriptor) -> [ItemFile.Outcome] {
         ItemFile.readMany(

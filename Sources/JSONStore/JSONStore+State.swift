@@ -3,7 +3,8 @@ import Dispatch
 extension JSONStore {
     /// What the live store is doing now: loading, live, resyncing or failed.
     ///
-    /// `.loading` until something observes the store and the first load is done.
+    /// `.loading` until something observes the store (its changes or its state) and the
+    /// first load is done; `.loading` again once the last observation has ended.
     public var state: StoreState { engine.state }
 
     /// Follows the store's state; `onChange` runs on `queue`, first with the current state.
@@ -50,8 +51,9 @@ extension JSONStore {
     /// await store.synchronize()   // every observer has now been told about "tea"
     /// ```
     ///
-    /// Deletions are delivered after the deletion grace period, so this can take that
-    /// long. Returns at once when nothing observes the store.
+    /// Deletions are delivered after the deletion grace period, and nothing is delivered
+    /// while git holds its index lock in the store's repository (10 s at most), so this
+    /// can take that long. Returns at once when nothing observes the store.
     public func synchronize() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             engine.synchronize { continuation.resume() }

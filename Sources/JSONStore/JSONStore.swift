@@ -6,17 +6,18 @@ import Synchronization
 /// this type. Every write is atomic (a reader sees the old file or the new one) and every
 /// read-modify-write holds the store's lock, so concurrent processes lose no update.
 ///
-/// A store is safe to use from any thread; it keeps no state besides its configuration,
-/// because the directory is the one source of truth.
+/// A store is safe to use from any thread. The directory is the one source of truth: the
+/// value keeps its configuration and, once something observes it, the live pipeline
+/// (`LiveEngine`) that watches the directory; reads and writes always go to the files.
 ///
 /// For example:
 ///
 /// ```swift
-/// struct Task: Codable { var id: String; var title: String; var done = false }
+/// struct Todo: Codable { var id: String; var title: String; var done = false }
 ///
 /// let store = try JSONStore(directory: "data")
-/// try store.put(Task(id: "tea", title: "Make tea"))
-/// try store.update("tea", as: Task.self) { $0.done = true }
+/// try store.put(Todo(id: "tea", title: "Make tea"))
+/// try store.update("tea", as: Todo.self) { $0.done = true }
 /// for item in try store.load().items { print(item.id, item["title"] ?? "") }
 /// ```
 public final class JSONStore: Sendable {

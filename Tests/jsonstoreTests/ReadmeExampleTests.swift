@@ -54,9 +54,9 @@ struct ReadmeExampleTests {
     /// Starts an example in `directory`; its output lines are collected as they come.
     static func start(_ name: String, in directory: String) throws -> (Process, Locked<[String]>) {
         let process = Process()
-        // Line-buffered, as on a terminal: the observer example prints and never exits.
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
-        process.arguments = ["-oL", HelperProcess.buildDirectory.appendingPathComponent(name).path]
+        // Into a pipe, as a user piping it would: the observer example never exits, so it
+        // must print as it goes, not when a full buffer is flushed.
+        process.executableURL = HelperProcess.buildDirectory.appendingPathComponent(name)
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -113,7 +113,7 @@ struct ReadmeExampleTests {
         #expect(try store.item("coffee")?["title"] == "Make coffee")
     }
 
-    @Test("the async example prints the open tasks and ends")
+    @Test("the async example prints the open todos and ends")
     func async() async throws {
         let scratch = try Self.sampleCopy()
         let open = try JSONStore(directory: scratch.path + "/data").load().items
@@ -124,10 +124,10 @@ struct ReadmeExampleTests {
             return process.terminationStatus
         }
         #expect(status == 0)
-        #expect(await Self.eventually { lines.withLock { $0 } == ["\(open) open tasks"] })
+        #expect(await Self.eventually { lines.withLock { $0 } == ["\(open) open todos"] })
     }
 
-    @Test("the observer example prints the tasks, then each change as it happens")
+    @Test("the observer example prints the todos, then each change as it happens, into a pipe")
     func observe() async throws {
         let scratch = try Self.sampleCopy()
         let store = try JSONStore(directory: scratch.path + "/data")
@@ -138,7 +138,7 @@ struct ReadmeExampleTests {
             })
         let (process, lines) = try Self.start("readme-observe", in: scratch.path)
         defer { process.terminate() }
-        let first = "\(items.count) tasks, first: \(top["title"]?.stringValue ?? "")"
+        let first = "\(items.count) todos, first: \(top["title"]?.stringValue ?? "")"
         #expect(
             await Self.eventually { lines.withLock { $0 }.contains(first) },
             "\(lines.withLock { $0 })")
@@ -157,7 +157,7 @@ struct ReadmeExampleTests {
                 }
             },
             "\(lines.withLock { $0 })")
-        #expect(lines.withLock { $0 }.contains("now \(items.count) tasks"))
+        #expect(lines.withLock { $0 }.contains("now \(items.count) todos"))
     }
 
     /// The shell lines of the README's first section ("Two commands"), comments removed.

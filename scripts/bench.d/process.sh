@@ -43,6 +43,14 @@ row() { echo "row | $1 | $2 | $3 | $4 | $5"; }
 # verdict EXPR: "met" when the Python expression holds, else "missed".
 verdict() { python3 -c "print('met' if ($1) else 'missed')"; }
 
+# peak_rss_mib COMMAND...: runs the command, its stdout to /dev/null, and prints its peak
+# RSS in MiB (the kernel's maximum resident set of the child).
+peak_rss_mib() {
+    python3 -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)' "$@"
+}
+
 # stats NAME VALUES...: "NAME: median M (min-max)"
 stats() { local name=$1; shift; echo "$name: median $(spread_of "$@")"; }
 
@@ -156,6 +164,11 @@ bench_list() {
         "$(verdict "$j / $f <= 1.5")"
     row "list -o tsv, $items items" "$(spread_of "${tsv[@]}") s" "${rv}x the floor" "<= 1.5x" \
         "$(verdict "$v / $f <= 1.5")"
+    # A one-shot listing in id order is written as it is read: its memory is flat.
+    local rss; rss=$(peak_rss_mib "$bin" --dir "$store" list --json)
+    echo "list --json peak RSS: $rss MiB"
+    row "peak RSS, list --json, $items items" "$rss MiB" "written as read" "<= 40 MiB" \
+        "$(verdict "$rss <= 40")"
     if [ ${#jqs[@]} -gt 0 ]; then
         local q; q=$(median_of "${jqs[@]}")
         local rq; rq=$(python3 -c "print('%.3f' % ($q / $j))")
@@ -188,4 +201,8 @@ bench_million() {
         "<= $target MiB" "$(verdict "$follow <= $target")"
     row "peak RSS, list view, $items items" "$view MiB" "$((bytes / 1000000)) MB on disk" "<= $target MiB" \
         "$(verdict "$view <= $target")"
+    local once; once=$(peak_rss_mib "$bin" --dir "$store" list --json)
+    echo "list --json (one-shot): peak RSS $once MiB"
+    row "peak RSS, list --json (one-shot), $items items" "$once MiB" "written as read" \
+        "<= 40 MiB" "$(verdict "$once <= 40")"
 }

@@ -8,8 +8,8 @@ import FoundationEssentials
 /// For example:
 ///
 /// ```swift
-/// struct Task: Codable { var title: String; var done: Bool }
-/// let task = try JSONValueDecoder().decode(Task.self, from: ["title": "Tea", "done": false])
+/// struct Todo: Codable { var title: String; var done: Bool }
+/// let todo = try JSONValueDecoder().decode(Todo.self, from: ["title": "Tea", "done": false])
 /// ```
 public struct JSONValueDecoder: Sendable {
     public init() {}

@@ -7,7 +7,9 @@ enum Delivery: Sendable {
     case queue(DispatchQueue)
     /// The main actor (the main dispatch queue, which is serial and FIFO).
     case mainActor
-    /// Directly on the pipeline queue, for continuations that only hand values on.
+    /// Directly on the thread that delivers, for continuations that only hand values on:
+    /// the pipeline queue for changes, whichever thread set the state for states (loading
+    /// progress comes from a timer).
     case immediate
 
     /// Calls `callback` with `value` on this executor, unless `flag` is cancelled by then.

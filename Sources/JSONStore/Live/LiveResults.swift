@@ -12,7 +12,7 @@ import Observation
 /// For example:
 ///
 /// ```swift
-/// let live = LiveResults(store: store, query: Query.all.sorted(by: \Task.priority), as: Task.self)
+/// let live = LiveResults(store: store, query: Query.all.sorted(by: \Todo.priority), as: Todo.self)
 /// withObservationTracking { _ = live.results.count } onChange: { print("changed") }
 /// ```
 @MainActor

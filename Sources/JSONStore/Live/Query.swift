@@ -2,7 +2,7 @@
 ///
 /// A query speaks of members by name (what the command line types, and what works for
 /// any observed type), or, for typed observation, of the decoded values themselves: a
-/// predicate on `Task` and an order by a key path of `Task`. Ties are always broken by id.
+/// predicate on `Todo` and an order by a key path of `Todo`. Ties are always broken by id.
 ///
 /// For example:
 ///
@@ -11,8 +11,8 @@
 ///     .filter { $0["tags"]?.arrayValue?.contains("urgent") == true }
 ///     .sorted(by: "priority", descending: true)
 /// let open = Query.all
-///     .filter { (task: Task) in task.status != "done" }
-///     .sorted(by: \Task.priority, descending: true)
+///     .filter { (todo: Todo) in todo.status != "done" }
+///     .sorted(by: \Todo.priority, descending: true)
 /// ```
 ///
 /// A typed part evaluates the decoded element when the observation decodes that type
@@ -58,7 +58,7 @@ public struct Query: Sendable {
     /// For example:
     ///
     /// ```swift
-    /// let open = Query.all.filter { (task: Task) in task.status != "done" }
+    /// let open = Query.all.filter { (todo: Todo) in todo.status != "done" }
     /// ```
     public func filter<T: Decodable & Sendable>(_ predicate: @escaping @Sendable (T) -> Bool)
         -> Query
@@ -107,7 +107,7 @@ public struct Query: Sendable {
     /// For example:
     ///
     /// ```swift
-    /// let byPriority = Query.all.sorted(by: \Task.priority, descending: true)
+    /// let byPriority = Query.all.sorted(by: \Todo.priority, descending: true)
     /// ```
     public func sorted<T: Decodable & Sendable, V: Comparable & Sendable>(
         by keyPath: KeyPath<T, V> & Sendable, descending: Bool = false

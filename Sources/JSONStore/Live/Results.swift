@@ -1,6 +1,6 @@
 /// A live query's results at one version: its elements in order.
 ///
-/// `Results<Item>` holds the store's items as they are; `Results<Task>` the items decoded
+/// `Results<Item>` holds the store's items as they are; `Results<Todo>` the items decoded
 /// as your `Decodable` type, decoded once on the store's queue. An immutable snapshot,
 /// safe to pass between threads and to keep. Indexing is O(log n), so a view can show any
 /// window of a large store without copying it.

@@ -11,7 +11,7 @@ import Dispatch
 /// For example:
 ///
 /// ```swift
-/// for await change in store.changes(Task.self, Query.all) {
+/// for await change in store.changes(Todo.self, Query.all) {
 ///     if case .update(let tasks, _) = change { print(tasks.count) }
 /// }
 /// ```

@@ -5,7 +5,7 @@
 ///
 /// ```swift
 /// let title = item["title"]?.stringValue
-/// let task = try item.decode(as: Task.self)
+/// let todo = try item.decode(as: Todo.self)
 /// ```
 public struct Item: Sendable, Hashable, Identifiable {
     /// The id: the file name without `.json`.

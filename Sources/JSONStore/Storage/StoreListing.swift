@@ -7,21 +7,32 @@ struct StoreListing {
     var badNames: [UTF8Key: InvalidFile] = [:]
 
     init(_ names: [DirectoryScan.Name], path: String) {
-        for name in names {
-            switch name {
-            case .text(let text):
-                switch EntryName(text) {
-                case .ignored: continue
-                case .item(let id): ids.append(id)
-                case .invalid(let id, let reason):
-                    badNames[UTF8Key(text)] = .badName(text, id: id, reason: reason, path: path)
-                }
-            case .notUTF8(let bytes):
-                if let file = InvalidFile.undecodableName(bytes, path: path) {
-                    badNames[UTF8Key(file.name)] = file
-                }
+        for name in names { add(name, path: path) }
+        ids.sort(by: UTF8Key.less)
+    }
+
+    /// The listing of `directory`, made as its names are read: no array of every name is
+    /// held beside the ids.
+    init(scanning directory: FileDescriptor, path: String) throws(Errno) {
+        var listing = StoreListing([], path: path)
+        try DirectoryScan.forEachName(in: directory) { listing.add(.init($0), path: path) }
+        listing.ids.sort(by: UTF8Key.less)
+        self = listing
+    }
+
+    private mutating func add(_ name: DirectoryScan.Name, path: String) {
+        switch name {
+        case .text(let text):
+            switch EntryName(text) {
+            case .ignored: return
+            case .item(let id): ids.append(id)
+            case .invalid(let id, let reason):
+                badNames[UTF8Key(text)] = .badName(text, id: id, reason: reason, path: path)
+            }
+        case .notUTF8(let bytes):
+            if let file = InvalidFile.undecodableName(bytes, path: path) {
+                badNames[UTF8Key(file.name)] = file
             }
         }
-        ids.sort(by: UTF8Key.less)
     }
 }

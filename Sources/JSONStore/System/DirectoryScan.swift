@@ -6,17 +6,20 @@ enum DirectoryScan {
     enum Name: Equatable {
         case text(String)
         case notUTF8([UInt8])
+
+        /// The name whose NUL-terminated bytes are `name`.
+        init(_ name: UnsafeBufferPointer<CChar>) {
+            let base = name.baseAddress!
+            self =
+                String(validatingCString: base).map(Name.text)
+                ?? .notUTF8(name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
+        }
     }
 
     /// Every name in `directory` but `.` and `..`.
     static func names(in directory: FileDescriptor) throws(Errno) -> [Name] {
         var names: [Name] = []
-        try forEachName(in: directory) { name in
-            let base = name.baseAddress!
-            names.append(
-                String(validatingCString: base).map(Name.text)
-                    ?? .notUTF8(name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }))
-        }
+        try forEachName(in: directory) { names.append(Name($0)) }
         return names
     }
 

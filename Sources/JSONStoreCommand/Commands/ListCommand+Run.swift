@@ -35,6 +35,9 @@ extension ListCommand {
     }
 
     func printOnce(_ store: JSONStore, format: ListFormat, width: Int) throws {
+        if sort.isEmpty && format.streams(columnsGiven: columns != nil) {
+            return try streamOnce(store, format: format)
+        }
         let contents = try store.load()
         let items = query.apply(to: contents.items)
         let unknown = FieldPath.unknown(namedFields, in: contents.items)
@@ -47,6 +50,36 @@ extension ListCommand {
         // The process exits next, which frees everything at once: releasing a large store's
         // items one by one first would only delay the exit.
         keptUntilExit = (contents, items)
+    }
+
+    /// A listing in id order, written as the files are read, a chunk at a time: its
+    /// memory stays flat however large the store. The warnings come after the listing.
+    private func streamOnce(_ store: JSONStore, format: ListFormat) throws {
+        let fields = namedFields
+        var unseen = Array(fields.indices)  // the named fields no item has had yet
+        var tally = FieldTally()
+        var writer = ListingWriter(
+            format: format, columns: ["id"] + (columns ?? []).filter { $0 != "id" },
+            headers: headers)
+        var out = OutputBuffer.standardOutput()
+        let query = self.query
+        let invalid = try store.forEachChunk { items in
+            if !unseen.isEmpty {
+                tally.add(items)
+                unseen.removeAll { k in
+                    fields[k].path.text == "id"
+                        || items.contains { fields[k].path.value(in: $0) != nil }
+                }
+            }
+            writer.write(query.apply(to: items), to: &out)
+        }
+        writer.finish(to: &out)
+        out.flush()
+        let unknown = FieldPath.warnings(unseen.map { fields[$0] }, fields: tally.ranked())
+        for warning in operatorWarnings + (unseen.isEmpty ? [] : unknown) {
+            Output.error(warning)
+        }
+        for file in invalid { Output.error(file.error.description) }
     }
 
     /// Warns about the fields the options name that no item has, once the store's

@@ -1,6 +1,8 @@
 import JSONStore
 
-/// The plain output of `list --follow` when stdout is not a terminal: one line per change.
+/// The plain output of `list --follow` when stdout is not a terminal: one line per change:
+/// `ADDED id`, `MODIFIED id`, `DELETED id`, `INVALID id: file:line:column: reason`, and
+/// `RESOLVED name` for a file that was invalid and no longer is (fixed or removed).
 enum ChangeLines {
     static func lines(_ changes: ChangeSet<Item>) -> [String] {
         var out: [String] = []
@@ -12,6 +14,7 @@ enum ChangeLines {
             out.append("MODIFIED \(Display.escaped(modification.new.id))")
         }
         return out + changes.invalid.map(invalid)
+            + changes.resolved.map { "RESOLVED \(Display.escaped($0))" }
     }
 
     /// `INVALID id: file:line:column: message`.

@@ -17,6 +17,17 @@ enum ListFormat: String, CaseIterable {
     /// Whether the format shows columns (the others show whole items, or ids).
     var hasColumns: Bool { self == .table || self == .tsv }
 
+    /// Whether a listing in this format can be written a piece at a time, as items are
+    /// read: a table fits its columns to every row, and TSV without `--columns` picks the
+    /// most common fields of every item, so those need them all first.
+    func streams(columnsGiven: Bool) -> Bool {
+        switch self {
+        case .json, .ndjson, .ids: true
+        case .tsv: columnsGiven
+        case .table: false
+        }
+    }
+
     /// Writes the listing of `items` to `out`, each line with its newline.
     ///
     /// - Parameters:
@@ -26,43 +37,13 @@ enum ListFormat: String, CaseIterable {
     func write<C: Collection>(
         _ items: C, columns: [String], headers: Bool, width: Int, to out: inout OutputBuffer
     ) where C.Element == Item {
-        switch self {
-        case .table:
+        if self == .table {
             let lines = Table(columns: columns).lines(for: items, width: width)
             for line in lines.dropFirst(headers ? 0 : 1) { out.line(line) }
-        case .tsv:
-            let table = Table(columns: columns)
-            if headers { out.line(columns.map(Display.escaped).joined(separator: "\t")) }
-            for item in items {
-                let cells = table.cells(item)
-                out.append { bytes in
-                    for (k, var cell) in cells.enumerated() {
-                        if k > 0 { bytes.append(0x09) }
-                        cell.withUTF8 { bytes.append(contentsOf: $0) }
-                    }
-                    bytes.append(0x0A)
-                }
-            }
-        case .json:
-            // The pretty array `JSONWriter.pretty` would make of the items' objects.
-            guard !items.isEmpty else { return out.line("[]") }
-            for (n, item) in items.enumerated() {
-                out.append { bytes in
-                    bytes.append(contentsOf: (n == 0 ? "[\n  " : ",\n  ").utf8)
-                    JSONWriter.appendItem(
-                        item, to: &bytes, pretty: true, indent: 1, escapingUnicodeLineBreaks: true)
-                }
-            }
-            out.line("\n]")
-        case .ndjson:
-            for item in items {
-                out.append { bytes in
-                    JSONWriter.appendItem(item, to: &bytes, escapingUnicodeLineBreaks: true)
-                    bytes.append(0x0A)
-                }
-            }
-        case .ids:
-            for item in items { out.line(Display.escaped(item.id)) }
+            return
         }
+        var writer = ListingWriter(format: self, columns: columns, headers: headers)
+        writer.write(items, to: &out)
+        writer.finish(to: &out)
     }
 }

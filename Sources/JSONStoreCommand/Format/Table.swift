@@ -21,19 +21,9 @@ struct Table {
         -> [String]
     where C.Element == Item {
         if let requested { return ["id"] + requested.filter { $0 != "id" } }
-        var count: [UTF8Key: Int] = [:]  // by the field name's bytes
-        var order: [UTF8Key] = []
-        for item in items {
-            for member in item.members where member.key != "id" {
-                let field = UTF8Key(member.key)
-                if count[field] == nil { order.append(field) }
-                count[field, default: 0] += 1
-            }
-        }
-        let ranked = order.enumerated().sorted {
-            (count[$0.element]!, -$0.offset) > (count[$1.element]!, -$1.offset)
-        }
-        return ["id"] + ranked.prefix(limit).map(\.element.string)
+        var tally = FieldTally()
+        tally.add(items)
+        return tally.ranked(limit: limit)
     }
 
     /// The text of a value in a cell: strings as they are, scalar arrays joined by commas,

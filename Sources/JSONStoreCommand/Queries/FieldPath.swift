@@ -53,8 +53,16 @@ struct FieldPath: Hashable, Sendable, CustomStringConvertible {
             entry.path.text != "id" && !items.contains { entry.path.value(in: $0) != nil }
         }
         guard !missing.isEmpty else { return [] }
-        let fields = Table.columns(for: items, requested: nil, limit: Int.max).map(Display.escaped)
-        let known = fields.joined(separator: ", ")
+        return warnings(
+            missing, fields: Table.columns(for: items, requested: nil, limit: Int.max))
+    }
+
+    /// The warnings for `missing`, paths no item has, naming `fields`, those that exist
+    /// (`id` first, then by how many items have them).
+    static func warnings(_ missing: [(path: FieldPath, option: String)], fields: [String])
+        -> [String]
+    {
+        let known = fields.map(Display.escaped).joined(separator: ", ")
         var seen: Set<String> = []
         return missing.compactMap { entry in
             guard seen.insert(entry.option + entry.path.text).inserted else { return nil }

@@ -1,6 +1,6 @@
 import JSONStore
 
-struct Task: Codable, Identifiable, Sendable {
+struct Todo: Codable, Identifiable, Sendable {
     var id: String
     var title: String
     var status: String
@@ -8,11 +8,11 @@ struct Task: Codable, Identifiable, Sendable {
 }
 
 let store = try JSONStore(directory: "data")
-let open = Query.all.filter { (task: Task) in task.status != "done" }
+let open = Query.all.filter { (todo: Todo) in todo.status != "done" }
 
-for await change in store.changes(Task.self, open) {  // ends when the loop does
-    if case .initial(let tasks) = change {
-        print("\(tasks.count) open tasks")
+for await change in store.changes(Todo.self, open) {  // ends when the loop does
+    if case .initial(let todos) = change {
+        print("\(todos.count) open todos")
         break
     }
 }

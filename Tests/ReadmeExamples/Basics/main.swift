@@ -1,6 +1,6 @@
 import JSONStore
 
-struct Task: Codable, Identifiable, Sendable {
+struct Todo: Codable, Identifiable, Sendable {
     var id: String
     var title: String
     var status: String
@@ -9,9 +9,9 @@ struct Task: Codable, Identifiable, Sendable {
 
 let store = try JSONStore(directory: "data")
 
-try store.put(Task(id: "tea", title: "Make tea", status: "todo", priority: 2))
-try store.update("tea", as: Task.self) { $0.status = "done" }  // under the store's lock
-print(try store.item("tea", as: Task.self)?.status ?? "-")  // done
+try store.put(Todo(id: "tea", title: "Make tea", status: "todo", priority: 2))
+try store.update("tea", as: Todo.self) { $0.status = "done" }  // under the store's lock
+print(try store.item("tea", as: Todo.self)?.status ?? "-")  // done
 print(try store.item("tea")?["title"] ?? "-")  // untyped: "Make tea"
 
 let contents = try store.load()

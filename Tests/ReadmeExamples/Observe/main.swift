@@ -1,7 +1,10 @@
 import Dispatch
+@preconcurrency import Glibc  // for stdout, a C global
 import JSONStore
 
-struct Task: Codable, Identifiable, Sendable {
+setvbuf(stdout, nil, _IOLBF, 0)  // print each line as it comes, even into a pipe
+
+struct Todo: Codable, Identifiable, Sendable {
     var id: String  // comes from the file name, not from the file
     var title: String
     var status: String
@@ -9,19 +12,19 @@ struct Task: Codable, Identifiable, Sendable {
 }
 
 let store = try JSONStore(directory: "data")
-let byPriority = Query.all.sorted(by: \Task.priority, descending: true)
-let token = store.observe(Task.self, byPriority, on: .main) { change in
+let byPriority = Query.all.sorted(by: \Todo.priority, descending: true)
+let token = store.observe(Todo.self, byPriority, on: .main) { change in
     switch change {
-    case .initial(let tasks):  // Results<Task>
-        print("\(tasks.count) tasks, first: \(tasks.first?.title ?? "-")")
-    case .update(let tasks, let changes):  // Realm's index spaces, plus the values
-        for task in changes.inserted { print("new:", task.title) }
+    case .initial(let todos):  // Results<Todo>
+        print("\(todos.count) todos, first: \(todos.first?.title ?? "-")")
+    case .update(let todos, let changes):  // Realm's index spaces, plus the values
+        for todo in changes.inserted { print("new:", todo.title) }
         for m in changes.modified {
             print("changed:", m.new.title, m.old.priority, "->", m.new.priority)
         }
-        for task in changes.deleted { print("gone:", task.title) }
+        for todo in changes.deleted { print("gone:", todo.title) }
         for bad in changes.invalid { print("invalid:", bad.error) }
-        print("now \(tasks.count) tasks")
+        print("now \(todos.count) todos")
     case .error(let error):  // the directory vanished; it is re-attached
         print(error)
     }
