@@ -34,8 +34,8 @@ extension JSONStore {
     }
 
     /// Reads every item file of the store in id order, a chunk at a time, handing each
-    /// chunk's valid items to `body`: what is held at once is one chunk, not the store, so
-    /// a listing of a million items stays within a few tens of MiB.
+    /// chunk's valid items to `body`: what is held at once is the sorted ids and one chunk
+    /// of items, not the store (36 MiB at a million items with ids of 11 bytes).
     ///
     /// - Parameters:
     ///   - size: how many files a chunk reads (in parallel when it is large).

@@ -6,7 +6,8 @@ extension JSONStore {
     /// one it read (device, inode, size, time and, when the time is recent, the bytes). If
     /// one was replaced, the batch starts over from a fresh read, so `body` may run more
     /// than once; such a save is then lost only if it lands in the microseconds between
-    /// that check and the rename.
+    /// that check and its rename (for a batch, the check comes after the journal, right
+    /// before the removals and renames).
     ///
     /// Reads in the batch see its own earlier writes. Nothing is written until `body`
     /// returns; if it throws, nothing is written at all. Then every new file is written to
@@ -24,7 +25,8 @@ extension JSONStore {
     /// ```
     ///
     /// - Throws: what `body` throws, or a `StoreError` naming the file that could not be
-    ///   written (the old file is then intact).
+    ///   written (the old file is then intact): `.conflict` when a file was replaced by a
+    ///   writer that takes no lock on every one of 20 tries.
     @discardableResult
     public func write<R>(_ body: (Transaction) throws -> R) throws -> R {
         let dir = try openDirectory()
@@ -97,7 +99,10 @@ extension JSONStore {
     /// Reads the item `id`, lets `body` change it, and writes it back, all under the lock:
     /// concurrent updates from other threads and processes are never lost.
     ///
-    /// Nothing is written if `body` throws or leaves the item as it was.
+    /// Nothing is written if `body` throws or leaves the item as it was. If a program
+    /// that takes no lock (an editor's save) replaces the file between the read and the
+    /// write, the update starts over from the new file, so `body` may run more than once
+    /// (at most 20 times).
     ///
     /// - Parameters:
     ///   - id: the item to change.
@@ -106,7 +111,8 @@ extension JSONStore {
     ///   - body: changes the object (which has its `"id"` member).
     /// - Returns: the item as written.
     /// - Throws: `StoreError` (`.invalidID`, `.notFound`, the file's own error when it is
-    ///   not a valid item) or what `body` throws.
+    ///   not a valid item, `.conflict` when the file was replaced on every try) or what
+    ///   `body` throws.
     @discardableResult
     public func update(
         _ id: String, orCreate initial: JSONObject? = nil, _ body: (inout JSONObject) throws -> Void
@@ -116,7 +122,7 @@ extension JSONStore {
     }
 
     /// Reads the item `id` as a `T`, lets `body` change it, and writes it back, under the
-    /// lock.
+    /// lock; like `update(_:orCreate:_:)`, `body` may run more than once.
     ///
     /// - Returns: the value as written.
     @discardableResult

@@ -45,7 +45,7 @@ public enum CommandLineTool {
     /// U+FFFD in place of its bad bytes, which would let two byte strings name one item.
     public static func main() -> Never {
         var arguments: [String] = []
-        for index in 1..<Int(CommandLine.argc) {
+        for index in stride(from: 1, to: Int(CommandLine.argc), by: 1) {
             guard let raw = CommandLine.unsafeArgv[index] else { continue }
             guard let text = String(validatingCString: raw) else {
                 let bytes = UnsafeBufferPointer(start: raw, count: strlen(raw))

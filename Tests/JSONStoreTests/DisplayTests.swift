@@ -34,4 +34,32 @@ struct DisplayTests {
             if !text.unicodeScalars.contains(where: Display.isUnsafe) { #expect(shown == text) }
         }
     }
+
+    @Test("a heading upper-cases the printable text and keeps every escape as it is")
+    func headings() {
+        #expect(Display.heading("title") == "TITLE")
+        #expect(Display.heading("\u{1B}[31mred") == "^[[31MRED")
+        #expect(Display.heading("a\u{9B}b") == "A\\u{9B}B")  // not \U{9B}
+        #expect(Display.heading("x\ny\tz") == "X\\nY\\tZ")  // not \N, \T
+        #expect(Display.heading("\u{202E}straße") == "\\u{202E}STRASSE")
+        for scalar in hostileScalarsForHeadings {
+            let shown = Display.heading("a\(Character(scalar))b")
+            #expect(!shown.unicodeScalars.contains(where: Display.isUnsafe))
+            #expect(shown == "A" + Display.escaped(String(Character(scalar))) + "B")
+        }
+    }
+
+    @Test("a name that is not UTF-8 shows each bad byte as \\xNN, and a backslash doubled")
+    func bytes() {
+        #expect(Display.bytes([0x80] + Array("abc.json".utf8)) == "\\x80abc.json")
+        #expect(Display.bytes(Array("caf".utf8) + [0xC3, 0xA9, 0xFF]) == "café\\xff")
+        #expect(Display.bytes([0xE2, 0x82]) == "\\xe2\\x82")  // a sequence cut short
+        #expect(Display.bytes(Array("\\x80".utf8) + [0x80]) == "\\\\x80\\x80")
+        #expect(Display.bytes([0x1B, 0x5B, 0x32, 0x4A, 0xFF]) == "^[[2J\\xff")
+    }
 }
+
+/// The C0, DEL, C1 and bidi controls, each of which a heading must escape.
+private let hostileScalarsForHeadings: [Unicode.Scalar] =
+    (Array(0x00...0x1F) + Array(0x7F...0x9F) + [0x061C, 0x200E, 0x200F, 0x2028, 0x2029]
+    + Array(0x202A...0x202E) + Array(0x2066...0x2069)).map { Unicode.Scalar(UInt32($0))! }

@@ -67,4 +67,20 @@ struct JSONNumberComparisonTests {
             #expect(compare(a, b) == expected, "\(a) vs \(b)")
         }
     }
+
+    @Test("Query.filter(field:equals:) and sorting compare numbers by value")
+    func queries() {
+        let fingerprint = Fingerprint([UInt8]())
+        let items = [("a", "2.0"), ("b", "2"), ("c", "20e-1"), ("d", "9007199254740993")].map {
+            Item(
+                id: $0.0, object: ["n": .number(JSONNumber(text: $0.1)!)],
+                fingerprint: fingerprint)
+        }
+        let two = Query.all.filter(field: "n", equals: .number(JSONNumber(2))).apply(to: items)
+        #expect(two.map(\.id) == ["a", "b", "c"])
+        let text = Query.all.filter(field: "n", equals: "9007199254740992").apply(to: items)
+        #expect(text.isEmpty)
+        let sorted = Query.all.sorted(by: "n", descending: true).apply(to: items)
+        #expect(sorted.map(\.id) == ["d", "a", "b", "c"])
+    }
 }

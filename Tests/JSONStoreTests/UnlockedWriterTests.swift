@@ -96,10 +96,12 @@ struct UnlockedWriterTests {
             rename(path + "/.hand", path + "/a.json")
         }
         let store = try JSONStore(directory: path, options: options)
-        #expect(throws: StoreError.self) {
+        let error = #expect(throws: StoreError.self) {
             try store.update("a") { $0["program"] = true }
         }
+        #expect(error?.code == .conflict)
         let last = counter.withLock { $0 }
+        #expect(last == 20)  // one hand save per try
         #expect(temp.readFile("a.json") == "{\"n\": \(last)}")
         #expect(
             try temp.names().allSatisfy { !$0.hasPrefix(".jsonstore-") || $0 == ".jsonstore.lock" })

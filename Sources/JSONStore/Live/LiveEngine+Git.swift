@@ -7,8 +7,10 @@ extension LiveEngine {
         var lock: GitIndexLock?
         /// When the current hold began, while one lasts.
         var since: Double?
-        /// A lock held longer than `holdLimit`: taken for one a crashed git left behind,
-        /// and no longer waited for (a new lock, with another inode or time, is).
+        /// A lock held longer than `holdLimit`, or older than that when first seen: taken
+        /// for one a crashed git left behind (or a `git commit` waiting on its editor),
+        /// and no longer waited for, across attaches too (a new lock, with another inode
+        /// or time, is).
         var stale: FileStatus?
         /// Whether a wake-up to look at the lock again is scheduled.
         var recheckScheduled = false
@@ -22,7 +24,8 @@ extension LiveEngine {
     /// Whether the publication due now must wait because git is at work (its index lock
     /// exists): a checkout, a pull or a merge then reaches observers as one update,
     /// however slowly git writes, and a file git removes and writes anew is a modification.
-    /// When the lock goes, the events git left queued are read first, so they join it.
+    /// When the lock goes, the events git left queued are read first, so they join it. A
+    /// lock already older than `holdLimit` when first seen is not waited for at all.
     func holdsForGit() -> Bool {
         guard let lock = gitHold.lock, reducer.hasUnpublishedChanges else { return false }
         guard let status = lock.status(), status != gitHold.stale else {
@@ -34,7 +37,9 @@ extension LiveEngine {
         }
         let now = Self.now()
         let since = gitHold.since ?? now
-        guard now - since < GitHold.holdLimit else {
+        let age = WallClock.secondsSince(status.modificationTime)
+        guard now - since < GitHold.holdLimit, gitHold.since != nil || age < GitHold.holdLimit
+        else {
             gitHold.stale = status
             gitHold.since = nil
             return false

@@ -14,7 +14,8 @@ extension LiveEngine {
             return
         }
         phase = .watching(watcher)
-        gitHold = GitHold(lock: GitIndexLock.find(forDirectory: configuration.path))
+        gitHold.lock = GitIndexLock.find(forDirectory: configuration.path)
+        gitHold.since = nil
         watcher.start()
         rescan(reason: reason)
     }

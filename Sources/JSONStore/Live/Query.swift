@@ -80,6 +80,9 @@ public struct Query: Sendable {
         filter { item in
             guard let member = item[field] else { return false }
             if member == value { return true }
+            if case .number(let a) = member, case .number(let b) = value {
+                return JSONNumber.equalValues(a, b)  // 2 equals 2.0
+            }
             if case .string(let text) = value {
                 switch member {
                 case .number(let n):

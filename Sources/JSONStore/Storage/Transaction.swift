@@ -11,17 +11,18 @@ public final class Transaction {
     }
 
     /// What is on disk for an id, read once under the lock.
-    private struct OnDisk {
+    struct OnDisk {
         var outcome: ItemFile.Outcome
         var status: FileStatus?
     }
 
-    private let store: JSONStore
-    private let directory: FileDescriptor
+    let store: JSONStore
+    let directory: FileDescriptor
     // By the ids' bytes (see `UTF8Key`), so twin ids are two items.
     private var changes: [UTF8Key: Change] = [:]
     private var order: [String] = []
-    private var onDisk: [UTF8Key: OnDisk] = [:]
+    /// What was read of each id, under the lock (`Transaction+Conflicts` compares it).
+    private(set) var onDisk: [UTF8Key: OnDisk] = [:]
 
     init(store: JSONStore, directory: FileDescriptor) {
         self.store = store
@@ -141,31 +142,6 @@ public final class Transaction {
         return existed
     }
 
-    /// Whether the file of `id` is still the one this batch read: the same device, inode,
-    /// size, mode and modification time and, when that time is recent enough that a
-    /// coarse clock could hide a rewrite, the same bytes.
-    private func isAsRead(_ id: String) -> Bool {
-        guard let read = onDisk[UTF8Key(id)] else { return true }
-        let name = ItemID.fileName(id)
-        let now = try? directory.linkStatus(of: name)
-        if case .missing = read.outcome { return now == nil }
-        guard let before = read.status else { return true }  // could not be had: nothing to compare
-        guard let now, now == before else { return false }
-        guard case .item(let item) = read.outcome,
-            WallClock.secondsSince(before.modificationTime) < Self.coarseTimeWindow
-        else { return true }
-        let (bytes, _) = ItemFile.readBytes(
-            named: name, in: directory, file: store.filePath(id), id: id,
-            limit: store.reader.maxSize)
-        guard case .success(let current)? = bytes else { return false }
-        return Fingerprint(current) == item.fingerprint
-    }
-
-    /// How recent a modification time must be for the bytes to be compared too: file
-    /// systems stamp times from a clock that ticks every few milliseconds (some every
-    /// second or two), so a same-size rewrite within a tick keeps the time.
-    static let coarseTimeWindow = 2.5
-
     /// The object as written to the file: without `"id"`, in the order of the file it
     /// replaces.
     private func fileObject(_ object: JSONObject) -> JSONObject {
@@ -237,19 +213,6 @@ public final class Transaction {
                     )
                 }
             }
-            if let hook = store.options.beforeReplacing {
-                for id in removals + staged.map(\.id) { hook(id) }
-            }
-            // Every file this batch replaces or removes must still be the one it read: a
-            // writer that takes no lock (an editor's save) may have replaced it since. Then
-            // the batch is run again from a fresh read (`JSONStore.write`).
-            for id in removals + staged.map(\.id) where !isAsRead(id) {
-                throw StoreError(
-                    code: .conflict,
-                    message:
-                        "was replaced by a program that takes no lock while it was being written, again and again; nothing was written",
-                    file: store.filePath(id), id: id)
-            }
             // From here the batch changes the store: a journal lets the next opener finish
             // it if this process dies halfway (one file alone is atomic already).
             if removals.count + staged.count > 1 {
@@ -265,6 +228,12 @@ public final class Transaction {
                         file: store.path)
                 }
             }
+            if let hook = store.options.beforeReplacing {
+                for id in removals + staged.map(\.id) { hook(id) }
+            }
+            // Last, right before the removals and renames: every file this batch replaces
+            // or removes must still be the one it read, or it starts over.
+            try checkUnchanged(removals + staged.map(\.id))
             // Removals first: a watcher that sees the deletion holds its update for the
             // grace period, so the whole batch reaches observers as one update.
             for id in removals {

@@ -41,6 +41,15 @@ struct FileStatus: Sendable, Hashable {
         return FileStatus(buf)
     }
 
+    /// The status of the entry at `path`, following symlinks; `nil` when there is none.
+    ///
+    /// The corresponding C function is `fstatat` with `AT_FDCWD`.
+    static func of(atPath path: String) -> FileStatus? {
+        var buf = stat()
+        guard Syscall.fstatat(AT_FDCWD, path, &buf, 0) == 0 else { return nil }
+        return FileStatus(buf)
+    }
+
     /// `path` made absolute, every symlink and `.` or `..` resolved; `nil` when it cannot
     /// be (it does not exist, or is not UTF-8).
     ///

@@ -61,7 +61,8 @@ package enum Display {
     }
 
     /// The bytes of a name that is not valid UTF-8, as text: each valid sequence as its
-    /// character (escaped like any text), each byte that is not part of one as `\xNN`.
+    /// character (escaped like any text, a backslash doubled), each byte that is not part
+    /// of one as `\xNN`.
     ///
     /// For example, the bytes `80 61 62 63` show as `\x80abc`.
     package static func bytes<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
@@ -72,7 +73,8 @@ package enum Display {
             var iterator = rest.makeIterator()
             var decoder = UTF8()
             if case .scalarValue(let scalar) = decoder.decode(&iterator) {
-                out += escaped(String(scalar))
+                // A backslash of the name is doubled, so `\x80` is always a byte.
+                out += scalar == "\\" ? "\\\\" : escaped(String(scalar))
                 rest = rest.dropFirst(UTF8.width(scalar))
             } else {
                 out += "\\x" + hex(rest.first!)

@@ -19,7 +19,7 @@ struct GitIndexLock: Sendable, Equatable {
         guard var current = FileStatus.resolvedPath(directory) else { return nil }
         while true {
             let dotGit = join(current, ".git")
-            if let status = FileStatus.ofLink(atPath: dotGit) {
+            if let status = FileStatus.of(atPath: dotGit) {  // a symlink to it counts too
                 switch status.kind {
                 case .directory: return GitIndexLock(path: join(dotGit, "index.lock"))
                 case .regular:

@@ -27,6 +27,7 @@ struct DeleteCommand: Command {
         let store = try context.open()
         var missing: [String] = []
         try store.write { batch in
+            missing = []  // the batch runs again if a file changed under it
             for id in ids where try !batch.delete(id) {
                 missing.append(CommandFailure.noItem(id, in: store.path))
             }

@@ -35,7 +35,7 @@ extension ListCommand {
     }
 
     func printOnce(_ store: JSONStore, format: ListFormat, width: Int) throws {
-        if sort.isEmpty && format.streams(columnsGiven: columns != nil) {
+        if sort.isEmpty && format.writesAsRead(columnsGiven: columns != nil) {
             return try streamOnce(store, format: format)
         }
         let contents = try store.load()

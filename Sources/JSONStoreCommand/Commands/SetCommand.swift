@@ -10,8 +10,9 @@ struct SetCommand: Command {
             FIELD:=json sets any JSON value (FIELD:=3, FIELD:=true, FIELD:='["a"]'). A dotted \
             FIELD is a path into nested objects, as --where reads it: owner.name=zed sets the \
             member name of the object owner, creating objects on the way (a member on the \
-            way that is not an object is an error). A member whose name holds a dot is set \
-            with put. The read-modify-write holds the store's lock, so no concurrent update \
+            way that is not an object is an error); an item that has a top-level member \
+            named owner.name has that one set, as --where reads it. To add a member whose \
+            name holds a dot, use put. The read-modify-write holds the store's lock, so no concurrent update \
             is lost.
             """,
         positionals: .idThenText)
@@ -70,7 +71,15 @@ struct SetCommand: Command {
     func run(_ context: Context) throws {
         try ItemID.validate(id)
         try context.open().update(id, orCreate: [:]) { object in
-            for (path, value) in changes { try Self.set(value, at: path[...], in: &object, path) }
+            for (path, value) in changes {
+                // A top-level member named with the dots itself is the one --where reads.
+                let literal = path.joined(separator: ".")
+                if path.count > 1, object[literal] != nil {
+                    object[literal] = value
+                } else {
+                    try Self.set(value, at: path[...], in: &object, path)
+                }
+            }
         }
     }
 

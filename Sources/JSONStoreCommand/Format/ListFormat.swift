@@ -20,7 +20,7 @@ enum ListFormat: String, CaseIterable {
     /// Whether a listing in this format can be written a piece at a time, as items are
     /// read: a table fits its columns to every row, and TSV without `--columns` picks the
     /// most common fields of every item, so those need them all first.
-    func streams(columnsGiven: Bool) -> Bool {
+    func writesAsRead(columnsGiven: Bool) -> Bool {
         switch self {
         case .json, .ndjson, .ids: true
         case .tsv: columnsGiven
