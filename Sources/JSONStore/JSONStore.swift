@@ -46,6 +46,10 @@ public final class JSONStore: Sendable {
         public var unclosedFileDelay: Double = 0.2
         /// How often to look for the store directory again after it was removed, in seconds.
         public var reattachInterval: Double = 0.2
+        /// How long publications wait for git's index lock at most, in seconds (a lock
+        /// older than this when first seen is not waited for). Not public: tests shorten
+        /// or lengthen it.
+        var gitHoldLimit: Double = 10
         /// Called by a batch with each id it is about to replace or remove, after its new
         /// files are staged and before they are checked and renamed: tests make a writer
         /// that takes no lock land exactly there. Not public.
@@ -84,7 +88,7 @@ public final class JSONStore: Sendable {
                 reader: JSONReader(maxDepth: options.maxDepth, maxSize: options.maxFileSize),
                 watchMode: options.watchMode, deletionGrace: options.deletionGracePeriod,
                 fallbackDelay: options.unclosedFileDelay,
-                reattachInterval: options.reattachInterval,
+                reattachInterval: options.reattachInterval, gitHoldLimit: options.gitHoldLimit,
                 parallelAbove: options.parallelLoadThreshold))
         if options.createDirectory {
             do {

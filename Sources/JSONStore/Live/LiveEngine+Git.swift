@@ -7,7 +7,7 @@ extension LiveEngine {
         var lock: GitIndexLock?
         /// When the current hold began, while one lasts.
         var since: Double?
-        /// A lock held longer than `holdLimit`, or older than that when first seen: taken
+        /// A lock held longer than the hold limit, or older than that when first seen: taken
         /// for one a crashed git left behind (or a `git commit` waiting on its editor),
         /// and no longer waited for, across attaches too (a new lock, with another inode
         /// or time, is).
@@ -15,8 +15,6 @@ extension LiveEngine {
         /// Whether a wake-up to look at the lock again is scheduled.
         var recheckScheduled = false
 
-        /// How long a publication waits for git at most, in seconds.
-        static let holdLimit = 10.0
         /// How often the lock is looked at while it is held, in seconds.
         static let recheckInterval = 0.01
     }
@@ -25,7 +23,7 @@ extension LiveEngine {
     /// exists): a checkout, a pull or a merge then reaches observers as one update,
     /// however slowly git writes, and a file git removes and writes anew is a modification.
     /// When the lock goes, the events git left queued are read first, so they join it. A
-    /// lock already older than `holdLimit` when first seen is not waited for at all.
+    /// lock already older than the hold limit (10 s) when first seen is not waited for.
     func holdsForGit() -> Bool {
         guard let lock = gitHold.lock, reducer.hasUnpublishedChanges else { return false }
         guard let status = lock.status(), status != gitHold.stale else {
@@ -38,7 +36,8 @@ extension LiveEngine {
         let now = Self.now()
         let since = gitHold.since ?? now
         let age = WallClock.secondsSince(status.modificationTime)
-        guard now - since < GitHold.holdLimit, gitHold.since != nil || age < GitHold.holdLimit
+        guard now - since < configuration.gitHoldLimit,
+            gitHold.since != nil || age < configuration.gitHoldLimit
         else {
             gitHold.stale = status
             gitHold.since = nil

@@ -16,6 +16,8 @@ actor LiveEngine {
         var deletionGrace: Double
         var fallbackDelay: Double
         var reattachInterval: Double
+        /// How long publications wait for git's index lock at most (`LiveEngine+Git`).
+        var gitHoldLimit: Double = 10
         var parallelAbove: Int
     }
 
