@@ -9,6 +9,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "JSONStore"),
+        // The etcd backend: etcd's v3 JSON gateway over HTTP/1.1 on a socket of its own, in
+        // a target of its own, so a program that only uses directories never links it.
+        .target(name: "JSONStoreEtcd", dependencies: ["JSONStore"]),
         // The command's logic and its terminal list view, as a library so tests and
         // benchmarks can drive the renderer against an in-memory screen.
         .target(name: "JSONStoreCommand", dependencies: ["JSONStore"]),
@@ -39,7 +42,7 @@ let package = Package(
         .testTarget(name: "JSONStoreTests", dependencies: ["JSONStore", "TestSupport"]),
         .testTarget(
             name: "JSONStoreIntegrationTests",
-            dependencies: ["JSONStore", "TestSupport", "jsonstore-test-worker"]
+            dependencies: ["JSONStore", "JSONStoreEtcd", "TestSupport", "jsonstore-test-worker"]
         ),
         // Runs the built `jsonstore` binary, and the renderer against an in-memory screen.
         .testTarget(

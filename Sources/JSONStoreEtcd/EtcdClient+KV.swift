@@ -1,0 +1,77 @@
+import JSONStore
+
+extension EtcdClient {
+    /// Every key that starts with `prefix`, at one revision, read in pages of `pageSize`
+    /// (`limit` and the key after the last one read), so a large prefix is a consistent
+    /// snapshot that never arrives in one answer.
+    ///
+    /// - Parameter revision: the revision to read at; `nil` for the newest.
+    /// - Returns: the revision read at, and the keys in key order.
+    package func range(prefix: [UInt8], revision: Int64? = nil, pageSize: Int = 1_000)
+        throws(EtcdError) -> (revision: Int64, keyValues: [KeyValue])
+    {
+        let end = Self.rangeEnd(ofPrefix: prefix)
+        var start = prefix
+        var at = revision
+        var found: [KeyValue] = []
+        while true {
+            var request: JSONObject = [
+                "key": .string(Base64.encode(start)), "range_end": .string(Base64.encode(end)),
+                "limit": .string(String(pageSize)),
+            ]
+            if let at { request["revision"] = .string(String(at)) }
+            let answer = try call("/v3/kv/range", .object(request))
+            if at == nil { at = Self.revision(of: answer) }
+            let page = answer["kvs"]?.arrayValue?.compactMap(Self.keyValue) ?? []
+            found += page
+            guard answer["more"] == .bool(true), let last = page.last else { break }
+            start = last.key + [0]  // the smallest key after the last one read
+        }
+        return (at ?? 0, found)
+    }
+
+    /// Writes `value` at `key`; returns the revision of the write.
+    @discardableResult
+    package func put(_ key: [UInt8], _ value: [UInt8]) throws(EtcdError) -> Int64 {
+        let answer = try call(
+            "/v3/kv/put",
+            ["key": .string(Base64.encode(key)), "value": .string(Base64.encode(value))])
+        return Self.revision(of: answer)
+    }
+
+    /// Deletes `key`; returns the revision and whether it existed.
+    @discardableResult
+    package func delete(_ key: [UInt8]) throws(EtcdError) -> (revision: Int64, existed: Bool) {
+        let answer = try call("/v3/kv/deleterange", ["key": .string(Base64.encode(key))])
+        return (Self.revision(of: answer), (Self.int64(answer["deleted"]) ?? 0) > 0)
+    }
+
+    /// What a compare-and-swap requires of a key before it writes.
+    package enum Expectation: Sendable, Equatable {
+        /// The key's `mod_revision` is this one (0: the key does not exist).
+        case modRevision(Int64)
+    }
+
+    /// Puts (`value`) or deletes (`nil`) `key` in one transaction, if `expectation`
+    /// holds; returns the revision and whether it held (nothing was written when not).
+    package func write(_ key: [UInt8], _ value: [UInt8]?, if expectation: Expectation)
+        throws(EtcdError) -> (revision: Int64, succeeded: Bool)
+    {
+        guard case .modRevision(let revision) = expectation else { preconditionFailure() }
+        let encodedKey = JSONValue.string(Base64.encode(key))
+        let compare: JSONObject = [
+            "key": encodedKey, "target": "MOD", "result": "EQUAL",
+            "mod_revision": .string(String(revision)),
+        ]
+        let operation: JSONObject =
+            if let value {
+                ["request_put": ["key": encodedKey, "value": .string(Base64.encode(value))]]
+            } else {
+                ["request_delete_range": ["key": encodedKey]]
+            }
+        let answer = try call(
+            "/v3/kv/txn",
+            ["compare": [.object(compare)], "success": [.object(operation)]])
+        return (Self.revision(of: answer), answer["succeeded"] == .bool(true))
+    }
+}

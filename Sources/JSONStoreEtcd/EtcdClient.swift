@@ -1,0 +1,123 @@
+import JSONStore
+
+/// A client of etcd's v3 API through its JSON gateway (`/v3/kv/*`, `/v3/watch`), over
+/// HTTP/1.1 on a socket of its own: no packages, and nothing a directory store links.
+///
+/// Requests go to the first endpoint that answers; a connection that fails moves to the
+/// next, and the request is sent again there (every request here is idempotent or a
+/// compare-and-swap), so none is dropped silently: when no endpoint answers, the error
+/// names the last one and why.
+///
+/// Not thread-safe: one owner uses it.
+package final class EtcdClient {
+    /// An endpoint, `host:port`.
+    package struct Endpoint: Sendable, Equatable, CustomStringConvertible {
+        package let host: String
+        package let port: UInt16
+        package init(host: String, port: UInt16) {
+            self.host = host
+            self.port = port
+        }
+        package var description: String { "\(host):\(port)" }
+    }
+
+    /// A key and its value, with the revisions etcd keeps for it.
+    package struct KeyValue: Sendable, Equatable {
+        package let key: [UInt8]
+        package let value: [UInt8]
+        package let createRevision: Int64
+        package let modRevision: Int64
+        package let version: Int64
+    }
+
+    package let endpoints: [Endpoint]
+    /// The seconds any request may take.
+    package let timeout: Double
+    private var connection: HTTPConnection?
+    private var current = 0
+
+    package init(endpoints: [Endpoint], timeout: Double = 5) {
+        precondition(!endpoints.isEmpty, "etcd needs an endpoint")
+        self.endpoints = endpoints
+        self.timeout = timeout
+    }
+
+    /// `POST`s `body` to `path` and returns the JSON answer, moving to the next endpoint
+    /// when a connection fails.
+    func call(_ path: String, _ body: JSONValue) throws(EtcdError) -> JSONValue {
+        let bytes = JSONWriter.compact(body)
+        var lastError: EtcdError?
+        for _ in 0..<endpoints.count {
+            do throws(EtcdError) {
+                let connection = try connected()
+                try connection.post(path, body: bytes, timeout: timeout)
+                let head = try connection.head(timeout: timeout)
+                let answer = try connection.body(of: head, timeout: timeout)
+                let value = try? JSONReader(maxDepth: 64, maxSize: .max).read(answer)
+                guard head.status == 200, let value else {
+                    let said =
+                        value?["message"]?.stringValue ?? value?["error"]?.stringValue
+                        ?? String(decoding: answer.prefix(200), as: UTF8.self)
+                    throw EtcdError(
+                        endpoint: connection.endpoint, reason: Display.escaped(said),
+                        status: head.status)
+                }
+                return value
+            } catch let error where error.status != nil {
+                throw error  // etcd answered: another endpoint would say the same
+            } catch {
+                lastError = error
+                self.connection = nil
+                current = (current + 1) % endpoints.count
+            }
+        }
+        throw lastError!
+    }
+
+    private func connected() throws(EtcdError) -> HTTPConnection {
+        if let connection { return connection }
+        let endpoint = endpoints[current]
+        let made = try HTTPConnection(host: endpoint.host, port: endpoint.port, timeout: timeout)
+        connection = made
+        return made
+    }
+
+    /// The key right after every key that starts with `prefix`: etcd's `range_end` for a
+    /// prefix.
+    package static func rangeEnd(ofPrefix prefix: [UInt8]) -> [UInt8] {
+        var end = prefix
+        while let last = end.last {
+            if last < 0xFF {
+                end[end.count - 1] = last + 1
+                return end
+            }
+            end.removeLast()
+        }
+        return [0]  // every key
+    }
+
+    /// The revision of a response's header.
+    static func revision(of response: JSONValue) -> Int64 {
+        response["header"]?["revision"].flatMap(int64) ?? 0
+    }
+
+    /// An int64 field, which the gateway writes as a string (and omits when it is 0).
+    static func int64(_ value: JSONValue?) -> Int64? {
+        switch value {
+        case .string(let text)?: Int64(text)
+        case .number(let number)?: Int64(number.text)
+        default: nil
+        }
+    }
+
+    static func keyValue(_ value: JSONValue) -> KeyValue? {
+        guard case .string(let key)? = value["key"], let keyBytes = Base64.decode(key) else {
+            return nil
+        }
+        return KeyValue(
+            key: keyBytes, value: value["value"]?.stringValue.flatMap(Base64.decode) ?? [],
+            createRevision: int64(value["create_revision"]) ?? 0,
+            modRevision: int64(value["mod_revision"]) ?? 0,
+            version: int64(value["version"]) ?? 0)
+    }
+}

@@ -1,0 +1,92 @@
+import JSONStore
+
+/// A watch on every key under a prefix, from a revision: etcd's `/v3/watch` stream on a
+/// connection of its own, one `WatchResponse` a chunk.
+///
+/// Not thread-safe: one owner reads it.
+package final class EtcdWatch {
+    /// One change of a key.
+    package struct Event: Sendable, Equatable {
+        package enum Kind: Sendable, Equatable { case put, delete }
+        package let kind: Kind
+        package let keyValue: EtcdClient.KeyValue
+        /// The value before, when the watch asked for it and etcd still had it.
+        package let previous: EtcdClient.KeyValue?
+    }
+
+    /// What one answer of the stream says.
+    package struct Response: Sendable, Equatable {
+        /// The store's revision when etcd sent it.
+        package let revision: Int64
+        /// The events of one revision or more, in order (a transaction's arrive together).
+        package let events: [Event]
+        /// Set when the watch ended: the revision asked for was compacted away (`compact
+        /// revision`), or etcd cancelled it (the reason).
+        package let compactRevision: Int64?
+        package let cancelReason: String?
+        /// A progress notification: no events, only a fresh revision.
+        package var isProgress: Bool { events.isEmpty && compactRevision == nil }
+    }
+
+    private let connection: HTTPConnection
+
+    /// Starts watching `prefix` from `revision` (inclusive), with previous values and
+    /// progress notifications; returns once etcd has created the watch.
+    package init(
+        _ endpoint: EtcdClient.Endpoint, prefix: [UInt8], from revision: Int64,
+        timeout: Double = 5
+    ) throws(EtcdError) {
+        connection = try HTTPConnection(host: endpoint.host, port: endpoint.port, timeout: timeout)
+        let request: JSONValue = [
+            "create_request": [
+                "key": .string(Base64.encode(prefix)),
+                "range_end": .string(Base64.encode(EtcdClient.rangeEnd(ofPrefix: prefix))),
+                "start_revision": .string(String(revision)), "prev_kv": true,
+                "progress_notify": true,
+            ]
+        ]
+        try connection.post("/v3/watch", body: JSONWriter.compact(request), timeout: timeout)
+        let head = try connection.head(timeout: timeout)
+        guard head.status == 200, head.chunked else {
+            let body = try? connection.body(of: head, timeout: timeout)
+            throw EtcdError(
+                endpoint: connection.endpoint,
+                reason: "the watch was refused: \(String(decoding: body ?? [], as: UTF8.self))",
+                status: head.status)
+        }
+        // The first answer says the watch was created (or why not).
+        let first = try next(timeout: timeout)
+        if let reason = first.cancelReason {
+            throw EtcdError(
+                endpoint: connection.endpoint, reason: "the watch was cancelled: \(reason)")
+        }
+    }
+
+    /// The next answer of the stream, waiting at most `timeout` seconds for it.
+    package func next(timeout: Double) throws(EtcdError) -> Response {
+        guard let chunk = try connection.chunk(timeout: timeout) else {
+            throw EtcdError(endpoint: connection.endpoint, reason: "the watch stream ended")
+        }
+        guard let value = try? JSONReader(maxDepth: 64, maxSize: .max).read(chunk),
+            let result = value["result"]
+        else {
+            let said = String(decoding: chunk.prefix(200), as: UTF8.self)
+            throw EtcdError(endpoint: connection.endpoint, reason: Display.escaped(said))
+        }
+        let events = (result["events"]?.arrayValue ?? []).compactMap { event -> Event? in
+            guard let kv = event["kv"].flatMap(EtcdClient.keyValue) else { return nil }
+            let kind: Event.Kind = event["type"]?.stringValue == "DELETE" ? .delete : .put
+            return Event(
+                kind: kind, keyValue: kv, previous: event["prev_kv"].flatMap(EtcdClient.keyValue))
+        }
+        let compact = EtcdClient.int64(result["compact_revision"])
+        let canceled = result["canceled"] == .bool(true)
+        return Response(
+            revision: EtcdClient.revision(of: result), events: events,
+            compactRevision: compact.flatMap { $0 > 0 ? $0 : nil },
+            cancelReason: canceled ? (result["cancel_reason"]?.stringValue ?? "cancelled") : nil)
+    }
+
+    /// Ends the watch.
+    package func close() { connection.socket.close() }
+}

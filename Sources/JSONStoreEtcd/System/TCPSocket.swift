@@ -1,0 +1,129 @@
+import Glibc
+
+/// A TCP connection, with a deadline on every step: connect, send, receive.
+///
+/// The etcd target's own thin syscall layer (the library's `System/` knows no sockets, so a
+/// program that only uses directories links none of this). One owner closes it.
+final class TCPSocket {
+    private var fd: CInt
+    let endpoint: String
+
+    /// Connects to `host:port` (a name, an IPv4 or an IPv6 address) within `timeout` seconds.
+    ///
+    /// The corresponding C functions are `getaddrinfo`, `socket`, `connect` and `poll`.
+    init(host: String, port: UInt16, timeout: Double) throws(EtcdError) {
+        endpoint = "\(host):\(port)"
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        let found = getaddrinfo(host, String(port), &hints, &list)
+        guard found == 0, let first = list else {
+            throw EtcdError(
+                endpoint: endpoint,
+                reason: "cannot resolve the host: \(String(cString: gai_strerror(found)))")
+        }
+        defer { freeaddrinfo(list) }
+        var lastError = "no address"
+        var entry: UnsafeMutablePointer<addrinfo>? = first
+        while let info = entry {
+            entry = info.pointee.ai_next
+            let socketFD = socket(
+                info.pointee.ai_family,
+                Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+                    | Int32(SOCK_NONBLOCK.rawValue), 0)
+            guard socketFD >= 0 else {
+                lastError = Self.errnoText()
+                continue
+            }
+            if connect(socketFD, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0
+                || (errno == EINPROGRESS && Self.wait(socketFD, for: Int16(POLLOUT), timeout) == nil
+                    && Self.socketError(socketFD) == 0)
+            {
+                var one: CInt = 1
+                _ = setsockopt(
+                    socketFD, Int32(IPPROTO_TCP), TCP_NODELAY, &one,
+                    socklen_t(MemoryLayout<CInt>.size))
+                fd = socketFD
+                return
+            }
+            let code = Self.socketError(socketFD)
+            lastError = code != 0 ? String(cString: strerror(code)) : "connection timed out"
+            Glibc.close(socketFD)
+        }
+        throw EtcdError(endpoint: endpoint, reason: "cannot connect: \(lastError)")
+    }
+
+    deinit { close() }
+
+    /// Closes the connection; later calls fail.
+    func close() {
+        guard fd >= 0 else { return }
+        Glibc.close(fd)
+        fd = -1
+    }
+
+    /// Sends all of `bytes` within `timeout` seconds.
+    ///
+    /// The corresponding C functions are `send` (with `MSG_NOSIGNAL`) and `poll`.
+    func send(_ bytes: [UInt8], timeout: Double) throws(EtcdError) {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            if sent > 0 {
+                offset += sent
+            } else if sent < 0 && (errno == EAGAIN || errno == EINTR) {
+                if let failure = Self.wait(fd, for: Int16(POLLOUT), timeout) {
+                    throw EtcdError(endpoint: endpoint, reason: "cannot send: \(failure)")
+                }
+            } else {
+                throw EtcdError(endpoint: endpoint, reason: "cannot send: \(Self.errnoText())")
+            }
+        }
+    }
+
+    /// Appends what arrives to `buffer`, waiting at most `timeout` seconds for something.
+    ///
+    /// - Returns: how many bytes arrived; 0 when the peer closed the connection.
+    /// - Throws: `EtcdError` on a timeout or a failure.
+    ///
+    /// The corresponding C functions are `recv` and `poll`.
+    func receive(into buffer: inout [UInt8], timeout: Double) throws(EtcdError) -> Int {
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count >= 0 {
+                buffer.append(contentsOf: chunk[..<count])
+                return count
+            }
+            guard errno == EAGAIN || errno == EINTR else {
+                throw EtcdError(endpoint: endpoint, reason: "cannot receive: \(Self.errnoText())")
+            }
+            if let failure = Self.wait(fd, for: Int16(POLLIN), timeout) {
+                throw EtcdError(endpoint: endpoint, reason: failure)
+            }
+        }
+    }
+
+    /// Waits until `fd` is ready for `events`; the reason when it is not within `timeout`.
+    private static func wait(_ fd: CInt, for events: Int16, _ timeout: Double) -> String? {
+        var entry = pollfd(fd: fd, events: events, revents: 0)
+        let milliseconds = timeout.isFinite ? Int32(max(0, min(timeout * 1000, 1e9))) : -1
+        while true {
+            let ready = poll(&entry, 1, milliseconds)
+            if ready > 0 { return nil }
+            if ready == 0 { return "no answer within \(timeout) s" }
+            if errno != EINTR { return errnoText() }
+        }
+    }
+
+    private static func socketError(_ fd: CInt) -> CInt {
+        var code: CInt = 0
+        var length = socklen_t(MemoryLayout<CInt>.size)
+        _ = getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length)
+        return code
+    }
+
+    private static func errnoText() -> String { String(cString: strerror(errno)) }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Glibc
+import JSONStore
+
+/// A real etcd, started on free loopback ports with a temporary data directory, and
+/// stopped (and its directory removed) when the value goes away: never a mock of it.
+public final class EtcdServer: @unchecked Sendable {
+    /// Why etcd tests are skipped on a machine without it, and how to get it.
+    public static let installHint = "etcd is not installed: apt-get install etcd-server etcd-client"
+
+    /// Whether `etcd` and `etcdctl` are on this machine.
+    public static var isInstalled: Bool {
+        ["etcd", "etcdctl"].allSatisfy { name in
+            ["/usr/bin/", "/usr/local/bin/", "/bin/"].contains {
+                FileManager.default.isExecutableFile(atPath: $0 + name)
+            }
+        }
+    }
+
+    public let clientPort: UInt16
+    public let peerPort: UInt16
+    public let dataDirectory: String
+    // Guarded by being used from one test at a time (the process is started and stopped
+    // by its owner); Process itself is thread-safe for terminate and waitUntilExit.
+    private var process: Process?
+
+    /// The client endpoint, `127.0.0.1:PORT`.
+    public var endpoint: String { "127.0.0.1:\(clientPort)" }
+
+    /// Starts a single-member etcd and waits until it answers (30 s at most).
+    public init() throws {
+        clientPort = try Self.freePort()
+        peerPort = try Self.freePort()
+        dataDirectory =
+            URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
+                "jsonstore-etcd-\(getpid())-\(clientPort)"
+            ).path
+        try start()
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: dataDirectory)
+    }
+
+    /// Starts (or starts again, on the same data) the server, waiting until it answers.
+    public func start() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/etcd")
+        let client = "http://127.0.0.1:\(clientPort)"
+        let peer = "http://127.0.0.1:\(peerPort)"
+        process.arguments = [
+            "--name", "n1", "--data-dir", dataDirectory, "--listen-client-urls", client,
+            "--advertise-client-urls", client, "--listen-peer-urls", peer,
+            "--initial-advertise-peer-urls", peer, "--initial-cluster", "n1=\(peer)",
+            "--log-level", "error",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if try etcdctl(["endpoint", "health"]).status == 0 { return }
+            guard process.isRunning else { break }
+            usleep(50_000)
+        }
+        stop()
+        throw EtcdServerError(message: "etcd on port \(clientPort) did not become healthy")
+    }
+
+    /// Stops the server with `signal` and waits for it.
+    public func stop(signal: Int32 = SIGTERM) {
+        guard let process, process.isRunning else { return }
+        kill(process.processIdentifier, signal)
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        self.process = nil
+    }
+
+    /// Runs `etcdctl` against this server (a client nobody here wrote).
+    @discardableResult
+    public func etcdctl(_ arguments: [String], stdin: String = "") throws -> (
+        status: Int32, output: String
+    ) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/etcdctl")
+        process.arguments = ["--endpoints", endpoint, "--dial-timeout", "2s"] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["ETCDCTL_API"] = "3"
+        process.environment = environment
+        let (input, output) = (Pipe(), Pipe())
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
+        try? input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// A loopback port nobody listens on now: the kernel's choice for port 0.
+    public static func freePort() throws -> UInt16 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Errno(rawValue: errno) }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard bound else { throw Errno(rawValue: errno) }
+        return UInt16(bigEndian: address.sin_port)
+    }
+}
+
+/// etcd could not be started.
+public struct EtcdServerError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}
