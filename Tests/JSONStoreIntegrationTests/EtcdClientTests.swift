@@ -7,8 +7,10 @@ import Testing
 
 /// The etcd client against a real etcd started for each test (`EtcdServer`), driven also
 /// by `etcdctl`, a client nobody here wrote.
+/// One test at a time: each starts an etcd, and several at once would load a small machine
+/// (and pick their free ports in a race with one another).
 @Suite(
-    "The etcd client against a real etcd",
+    "The etcd client against a real etcd", .serialized,
     .enabled(
         if: EtcdServer.isInstalled,
         "etcd is not installed: apt-get install etcd-server etcd-client"))

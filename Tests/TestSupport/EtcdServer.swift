@@ -30,7 +30,9 @@ public final class EtcdServer: @unchecked Sendable {
     /// Starts a single-member etcd and waits until it answers (30 s at most).
     public init() throws {
         clientPort = try Self.freePort()
-        peerPort = try Self.freePort()
+        var peer = try Self.freePort()
+        while peer == clientPort { peer = try Self.freePort() }  // the kernel may hand it out again
+        peerPort = peer
         dataDirectory =
             URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
                 "jsonstore-etcd-\(getpid())-\(clientPort)"
