@@ -9,27 +9,9 @@ extension JSONStore {
     /// - Complexity: O(n) in the total size of the files.
     /// - Throws: `StoreError` when the directory itself cannot be read.
     public func load() throws(StoreError) -> StoreContents {
-        let dir = try openDirectory()
-        defer { dir.close() }
-        let names: [DirectoryScan.Name]
-        do {
-            names = try DirectoryScan.names(in: dir)
-        } catch {
-            throw StoreError.system(error, "could not list the store directory", file: path)
-        }
-        let listing = StoreListing(names, path: path)
-        var invalid = Array(listing.badNames.values)
         var items: [Item] = []
-        items.reserveCapacity(listing.ids.count)
-        for (id, outcome) in zip(listing.ids, read(listing.ids, in: dir)) {
-            switch outcome {
-            case .item(let item): items.append(item)
-            case .invalid(let error): invalid.append(InvalidFile(itemID: id, error: error))
-            case .missing: continue  // removed since the listing
-            }
-        }
-        // The listing's ids are sorted, and the outcomes come in their order.
-        invalid.sort { UTF8Key.less($0.name, $1.name) }
+        // The whole store as one chunk, read on every core.
+        let invalid = try storeErrors { try forEachChunk(of: .max) { items = $0 } }
         return StoreContents(items: items, invalid: invalid)
     }
 
@@ -48,16 +30,15 @@ extension JSONStore {
     ) throws -> [InvalidFile] {
         let dir = try openDirectory()
         defer { dir.close() }
-        var listing: StoreListing
+        let listing: StoreListing
         do {
             listing = try StoreListing(scanning: dir, path: path)
         } catch {
             throw StoreError.system(error, "could not list the store directory", file: path)
         }
         var invalid = Array(listing.badNames.values)
-        var start = 0
-        while start < listing.ids.count {
-            let ids = Array(listing.ids[start..<min(start + size, listing.ids.count)])
+        for start in stride(from: 0, to: listing.ids.count, by: size) {
+            let ids = Array(listing.ids[start..<min(listing.ids.count, start &+ size)])
             var items: [Item] = []
             items.reserveCapacity(ids.count)
             for (id, outcome) in zip(ids, read(ids, in: dir)) {
@@ -68,9 +49,8 @@ extension JSONStore {
                 }
             }
             try body(items)
-            start += size
         }
-        listing.ids = []
+        // The listing's ids are sorted, and the outcomes come in their order.
         invalid.sort { UTF8Key.less($0.name, $1.name) }
         return invalid
     }

@@ -151,7 +151,7 @@ extension JSONStore {
     }
 
     /// Runs `body`, whose only errors are `StoreError`s, as a typed-throwing call.
-    private func storeErrors<R>(_ body: () throws -> R) throws(StoreError) -> R {
+    func storeErrors<R>(_ body: () throws -> R) throws(StoreError) -> R {
         do {
             return try body()
         } catch let error as StoreError {

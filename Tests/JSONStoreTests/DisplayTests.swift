@@ -42,7 +42,7 @@ struct DisplayTests {
         #expect(Display.heading("a\u{9B}b") == "A\\u{9B}B")  // not \U{9B}
         #expect(Display.heading("x\ny\tz") == "X\\nY\\tZ")  // not \N, \T
         #expect(Display.heading("\u{202E}straße") == "\\u{202E}STRASSE")
-        for scalar in hostileScalarsForHeadings {
+        for scalar in terminalUnsafeScalars {
             let shown = Display.heading("a\(Character(scalar))b")
             #expect(!shown.unicodeScalars.contains(where: Display.isUnsafe))
             #expect(shown == "A" + Display.escaped(String(Character(scalar))) + "B")
@@ -58,8 +58,3 @@ struct DisplayTests {
         #expect(Display.bytes([0x1B, 0x5B, 0x32, 0x4A, 0xFF]) == "^[[2J\\xff")
     }
 }
-
-/// The C0, DEL, C1 and bidi controls, each of which a heading must escape.
-private let hostileScalarsForHeadings: [Unicode.Scalar] =
-    (Array(0x00...0x1F) + Array(0x7F...0x9F) + [0x061C, 0x200E, 0x200F, 0x2028, 0x2029]
-    + Array(0x202A...0x202E) + Array(0x2066...0x2069)).map { Unicode.Scalar(UInt32($0))! }

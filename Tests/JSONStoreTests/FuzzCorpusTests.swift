@@ -33,22 +33,15 @@ struct FuzzCorpusTests {
         }
     }
 
-    @Test("every input of the reader's corpus keeps the reader's properties")
-    func readerCorpus() throws {
-        let inputs = try Self.corpus("reader")
+    @Test(
+        "every input of a fuzz target's corpus keeps the target's properties",
+        arguments: ["reader", "reducer"])
+    func corpus(target: String) throws {
+        let inputs = try Self.corpus(target)
         #expect(!inputs.isEmpty)
         for input in inputs {
-            let failure = Self.failure(input.bytes, readerProperty)
-            #expect(failure == nil, "\(input.name): \(failure ?? "")")
-        }
-    }
-
-    @Test("every input of the reducer's corpus keeps the reducer's properties")
-    func reducerCorpus() throws {
-        let inputs = try Self.corpus("reducer")
-        #expect(!inputs.isEmpty)
-        for input in inputs {
-            let failure = Self.failure(input.bytes, reducerProperty)
+            let failure = Self.failure(
+                input.bytes, target == "reader" ? readerProperty : reducerProperty)
             #expect(failure == nil, "\(input.name): \(failure ?? "")")
         }
     }

@@ -5,18 +5,12 @@ import Testing
 @testable import JSONStore
 @testable import JSONStoreCommand
 
-/// Every C0 control, DEL, every C1 control, the bidi controls and the Unicode line
-/// breaks: what must never reach a terminal raw.
-let hostileScalars: [Unicode.Scalar] =
-    (Array(0x00...0x1F) + Array(0x7F...0x9F) + [0x061C, 0x200E, 0x200F, 0x2028, 0x2029]
-    + Array(0x202A...0x202E) + Array(0x2066...0x2069)).map { Unicode.Scalar(UInt32($0))! }
-
 /// Text holding every hostile scalar between two printable letters, a colour change and
 /// a screen clear; `withoutNUL` for what cannot hold a NUL (a file name, an argument).
 func hostileText(withoutNUL: Bool = false) -> String {
     var scalars = String.UnicodeScalarView()
     scalars.append("a")
-    for scalar in hostileScalars where !(withoutNUL && scalar == "\u{0}") {
+    for scalar in terminalUnsafeScalars where !(withoutNUL && scalar == "\u{0}") {
         scalars.append(scalar)
         scalars.append("b")
     }

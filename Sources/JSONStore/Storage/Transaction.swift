@@ -228,12 +228,11 @@ public final class Transaction {
                         file: store.path)
                 }
             }
-            if let hook = store.options.beforeReplacing {
-                for id in removals + staged.map(\.id) { hook(id) }
-            }
+            let replacing = removals + staged.map(\.id)
+            if let hook = store.options.beforeReplacing { replacing.forEach(hook) }
             // Last, right before the removals and renames: every file this batch replaces
             // or removes must still be the one it read, or it starts over.
-            try checkUnchanged(removals + staged.map(\.id))
+            try checkUnchanged(replacing)
             // Removals first: a watcher that sees the deletion holds its update for the
             // grace period, so the whole batch reaches observers as one update.
             for id in removals {

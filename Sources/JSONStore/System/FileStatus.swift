@@ -31,22 +31,14 @@ struct FileStatus: Sendable, Hashable {
         device = UInt64(buf.st_dev)
     }
 
-    /// The status of the entry at `path`, not following a final symlink; `nil` when there
-    /// is none (or it cannot be had).
+    /// The status of the entry at `path`, following a final symlink or not; `nil` when
+    /// there is none (or it cannot be had).
     ///
-    /// The corresponding C function is `fstatat` with `AT_FDCWD` and `AT_SYMLINK_NOFOLLOW`.
-    static func ofLink(atPath path: String) -> FileStatus? {
+    /// The corresponding C function is `fstatat` with `AT_FDCWD` (and `AT_SYMLINK_NOFOLLOW`).
+    static func of(atPath path: String, followingSymlinks: Bool) -> FileStatus? {
         var buf = stat()
-        guard Syscall.fstatat(AT_FDCWD, path, &buf, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
-        return FileStatus(buf)
-    }
-
-    /// The status of the entry at `path`, following symlinks; `nil` when there is none.
-    ///
-    /// The corresponding C function is `fstatat` with `AT_FDCWD`.
-    static func of(atPath path: String) -> FileStatus? {
-        var buf = stat()
-        guard Syscall.fstatat(AT_FDCWD, path, &buf, 0) == 0 else { return nil }
+        let flags = followingSymlinks ? 0 : AT_SYMLINK_NOFOLLOW
+        guard Syscall.fstatat(AT_FDCWD, path, &buf, flags) == 0 else { return nil }
         return FileStatus(buf)
     }
 

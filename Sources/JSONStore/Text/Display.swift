@@ -77,15 +77,11 @@ package enum Display {
                 out += scalar == "\\" ? "\\\\" : escaped(String(scalar))
                 rest = rest.dropFirst(UTF8.width(scalar))
             } else {
-                out += "\\x" + hex(rest.first!)
+                let byte = rest.first!
+                out += (byte < 0x10 ? "\\x0" : "\\x") + String(byte, radix: 16)
                 rest = rest.dropFirst()
             }
         }
         return out
-    }
-
-    private static func hex(_ byte: UInt8) -> String {
-        let digits = Array("0123456789abcdef")
-        return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
     }
 }

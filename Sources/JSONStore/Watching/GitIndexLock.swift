@@ -19,7 +19,7 @@ struct GitIndexLock: Sendable, Equatable {
         guard var current = FileStatus.resolvedPath(directory) else { return nil }
         while true {
             let dotGit = join(current, ".git")
-            if let status = FileStatus.of(atPath: dotGit) {  // a symlink to it counts too
+            if let status = FileStatus.of(atPath: dotGit, followingSymlinks: true) {
                 switch status.kind {
                 case .directory: return GitIndexLock(path: join(dotGit, "index.lock"))
                 case .regular:
@@ -36,7 +36,7 @@ struct GitIndexLock: Sendable, Equatable {
     }
 
     /// The status of the lock file, or `nil` when git holds no lock.
-    func status() -> FileStatus? { FileStatus.ofLink(atPath: path) }
+    func status() -> FileStatus? { FileStatus.of(atPath: path, followingSymlinks: false) }
 
     /// The git directory a `.git` file names (`gitdir: PATH`, relative to `directory`
     /// unless absolute).

@@ -55,8 +55,7 @@ extension ListCommand {
     /// A listing in id order, written as the files are read, a chunk at a time: its
     /// memory stays flat however large the store. The warnings come after the listing.
     private func streamOnce(_ store: JSONStore, format: ListFormat) throws {
-        let fields = namedFields
-        var unseen = Array(fields.indices)  // the named fields no item has had yet
+        var unseen = namedFields  // the named fields no item has had yet
         var tally = FieldTally()
         var writer = ListingWriter(
             format: format, columns: ["id"] + (columns ?? []).filter { $0 != "id" },
@@ -66,19 +65,14 @@ extension ListCommand {
         let invalid = try store.forEachChunk { items in
             if !unseen.isEmpty {
                 tally.add(items)
-                unseen.removeAll { k in
-                    fields[k].path.text == "id"
-                        || items.contains { fields[k].path.value(in: $0) != nil }
-                }
+                unseen = FieldPath.missing(unseen, in: items)
             }
             writer.write(query.apply(to: items), to: &out)
         }
         writer.finish(to: &out)
         out.flush()
-        let unknown = FieldPath.warnings(unseen.map { fields[$0] }, fields: tally.ranked())
-        for warning in operatorWarnings + (unseen.isEmpty ? [] : unknown) {
-            Output.error(warning)
-        }
+        let unknown = FieldPath.warnings(unseen, fields: tally.ranked())
+        for warning in operatorWarnings + unknown { Output.error(warning) }
         for file in invalid { Output.error(file.error.description) }
     }
 

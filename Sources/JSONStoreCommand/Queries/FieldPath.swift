@@ -49,12 +49,19 @@ struct FieldPath: Hashable, Sendable, CustomStringConvertible {
     static func unknown<C: Collection>(
         _ paths: [(path: FieldPath, option: String)], in items: C
     ) -> [String] where C.Element == Item {
-        let missing = paths.filter { entry in
-            entry.path.text != "id" && !items.contains { entry.path.value(in: $0) != nil }
-        }
+        let missing = missing(paths, in: items)
         guard !missing.isEmpty else { return [] }
         return warnings(
             missing, fields: Table.columns(for: items, requested: nil, limit: Int.max))
+    }
+
+    /// The paths of `paths` that no item of `items` has (`id` every item has).
+    static func missing<C: Collection>(
+        _ paths: [(path: FieldPath, option: String)], in items: C
+    ) -> [(path: FieldPath, option: String)] where C.Element == Item {
+        paths.filter { entry in
+            entry.path.text != "id" && !items.contains { entry.path.value(in: $0) != nil }
+        }
     }
 
     /// The warnings for `missing`, paths no item has, naming `fields`, those that exist

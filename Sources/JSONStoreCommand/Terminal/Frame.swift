@@ -1,5 +1,3 @@
-import JSONStore
-
 /// A screen's worth of cells: what the list view wants the terminal to show.
 struct Frame: Sendable {
     /// One screen cell: the text drawn there (one character, or empty after a wide one).
@@ -21,8 +19,8 @@ struct Frame: Sendable {
     }
 
     /// Writes `text` at `row`, `column`, clipped to `limit` columns (or the line's end).
-    /// The text should be escaped already; what is not is escaped here, so no control
-    /// character ever reaches a cell.
+    /// The text must be escaped already (`Display.escaped`, `Display.heading`): no control
+    /// character reaches a cell, and a frame is not scanned twice for them.
     ///
     /// - Returns: the column after the text.
     @discardableResult
@@ -31,7 +29,7 @@ struct Frame: Sendable {
         guard row >= 0, row < height else { return column }
         let end = min(width, column + (limit ?? width))
         var col = column
-        for scalar in Display.escaped(text).unicodeScalars {
+        for scalar in text.unicodeScalars {
             let w = TextWidth.of(scalar)
             if w == 0 {
                 if col > 0, col - 1 < width {
