@@ -5,6 +5,7 @@ let package = Package(
     name: "jsonstore",
     products: [
         .library(name: "JSONStore", targets: ["JSONStore"]),
+        .library(name: "JSONStoreEtcd", targets: ["JSONStoreEtcd"]),
         .executable(name: "jsonstore", targets: ["jsonstore"]),
     ],
     targets: [

@@ -13,6 +13,10 @@ extension JSONStore {
         else {
             throw StoreError.invalidID(name, "not a file name in the store directory")
         }
+        if let remote {
+            guard name.hasSuffix(".json") else { return nil }
+            return try remote.rawValue(of: String(name.dropLast(5)), limit: reader.maxSize)
+        }
         let dir = try openDirectory()
         defer { dir.close() }
         let (read, _) = ItemFile.readBytes(

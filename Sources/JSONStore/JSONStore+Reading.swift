@@ -28,6 +28,7 @@ extension JSONStore {
     package func forEachChunk(
         of size: Int = 4_096, _ body: (_ items: [Item]) throws -> Void
     ) throws -> [InvalidFile] {
+        if let remote { return try remote.forEachChunk(of: size, reader: reader, body) }
         let dir = try openDirectory()
         defer { dir.close() }
         let listing: StoreListing
@@ -67,13 +68,19 @@ extension JSONStore {
     ///   or the file's error when it exists but is not a valid item.
     public func item(_ id: String) throws(StoreError) -> Item? {
         try ItemID.validate(id)
-        let dir = try openDirectory()
-        defer { dir.close() }
-        switch ItemFile.read(id: id, in: dir, path: path, reader: reader).0 {
+        switch try outcome(of: id) {
         case .item(let item): return item
         case .invalid(let error): throw error
         case .missing: return nil
         }
+    }
+
+    /// What the store holds for `id` now.
+    private func outcome(of id: String) throws(StoreError) -> ItemFile.Outcome {
+        if let remote { return try remote.read(id, reader: reader) }
+        let dir = try openDirectory()
+        defer { dir.close() }
+        return ItemFile.read(id: id, in: dir, path: path, reader: reader).0
     }
 
     /// The item `id` decoded as `T`, or `nil` if there is no such file.

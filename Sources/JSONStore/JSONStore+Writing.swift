@@ -29,6 +29,7 @@ extension JSONStore {
     ///   writer that takes no lock on every one of 20 tries.
     @discardableResult
     public func write<R>(_ body: (Transaction) throws -> R) throws -> R {
+        if let remote { return try attempts(body) { remote.makeBatch(reader: reader) } }
         let dir = try openDirectory()
         defer { dir.close() }
         let lock: FileDescriptor
@@ -54,9 +55,17 @@ extension JSONStore {
         }
         // A file replaced meanwhile by a writer that takes no lock: run the batch again
         // from a fresh read, so that writer's save is built on, never overwritten.
+        return try attempts(body) { DirectoryBatch(store: self, directory: dir) }
+    }
+
+    /// Runs the batch `body` on a fresh storage until it commits: again when something it
+    /// read changed before its commit, at most `conflictAttempts` times.
+    private func attempts<R>(_ body: (Transaction) throws -> R, _ storage: () -> any BatchStorage)
+        throws -> R
+    {
         var attempt = 1
         while true {
-            let transaction = Transaction(store: self, directory: dir)
+            let transaction = Transaction(store: self, storage: storage())
             let result = try body(transaction)
             if try transaction.commit(lastAttempt: attempt == Self.conflictAttempts) {
                 return result

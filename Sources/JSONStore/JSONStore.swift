@@ -58,13 +58,16 @@ public final class JSONStore: Sendable {
         public init() {}
     }
 
-    /// The store directory's path, as given.
+    /// The store directory's path, as given; for a store on etcd, its address
+    /// (`etcd://127.0.0.1:2379/tasks`).
     public let path: String
     /// How the store reads and writes.
     public let options: Options
 
     /// The live pipeline, started by the first observer.
     let engine: LiveEngine
+    /// Where the store lives when it is not a directory (etcd); `nil` for a directory.
+    let remote: (any RemoteBackend)?
 
     /// Whether this value's first write has looked for stale temp files yet.
     let staleFilesSwept = Atomic<Bool>(false)
@@ -82,9 +85,10 @@ public final class JSONStore: Sendable {
     public init(directory: String, options: Options = Options()) throws(StoreError) {
         self.path = directory
         self.options = options
+        remote = nil
         engine = LiveEngine(
             configuration: LiveEngine.Configuration(
-                path: directory,
+                path: directory, remote: nil,
                 reader: JSONReader(maxDepth: options.maxDepth, maxSize: options.maxFileSize),
                 watchMode: options.watchMode, deletionGrace: options.deletionGracePeriod,
                 fallbackDelay: options.unclosedFileDelay,
@@ -111,6 +115,22 @@ public final class JSONStore: Sendable {
         }
     }
 
+    /// Opens the store that `backend` holds. Backends call this from their own
+    /// initializers, for example `JSONStore(etcd:prefix:options:)` of `JSONStoreEtcd`.
+    package init(remote backend: any RemoteBackend, options: Options) {
+        path = backend.address
+        self.options = options
+        remote = backend
+        engine = LiveEngine(
+            configuration: LiveEngine.Configuration(
+                path: backend.address, remote: backend,
+                reader: JSONReader(maxDepth: options.maxDepth, maxSize: options.maxFileSize),
+                watchMode: options.watchMode, deletionGrace: options.deletionGracePeriod,
+                fallbackDelay: options.unclosedFileDelay,
+                reattachInterval: options.reattachInterval, gitHoldLimit: options.gitHoldLimit,
+                parallelAbove: options.parallelLoadThreshold))
+    }
+
     /// Opens the store directory for `*at` calls; the caller closes it.
     func openDirectory() throws(StoreError) -> FileDescriptor {
         do {
@@ -125,6 +145,8 @@ public final class JSONStore: Sendable {
         }
     }
 
-    /// The path of the item file of `id`.
-    func filePath(_ id: String) -> String { join(path, ItemID.fileName(id)) }
+    /// The path of the item file of `id` (on etcd, its key).
+    func filePath(_ id: String) -> String {
+        remote?.location(of: id) ?? join(path, ItemID.fileName(id))
+    }
 }

@@ -46,6 +46,66 @@ extension EtcdClient {
         return (Self.revision(of: answer), (Self.int64(answer["deleted"]) ?? 0) > 0)
     }
 
+    /// The value of `key`, with the revision it was read at.
+    package func get(_ key: [UInt8]) throws(EtcdError) -> (revision: Int64, keyValue: KeyValue?) {
+        let answer = try call("/v3/kv/range", ["key": .string(Base64.encode(key))])
+        return (Self.revision(of: answer), answer["kvs"]?.arrayValue?.first.flatMap(Self.keyValue))
+    }
+
+    /// How many keys start with `prefix`, and how many of them were written after
+    /// `revision`, both at the newest revision (which is returned too).
+    package func count(prefix: [UInt8], modifiedAfter revision: Int64) throws(EtcdError) -> (
+        revision: Int64, keys: Int64, newer: Int
+    ) {
+        let key = JSONValue.string(Base64.encode(prefix))
+        let end = JSONValue.string(Base64.encode(Self.rangeEnd(ofPrefix: prefix)))
+        let all = try call("/v3/kv/range", ["key": key, "range_end": end, "count_only": true])
+        let at = Self.revision(of: all)
+        // `min_mod_revision` filters the keys a range returns, not its count.
+        let newer = try call(
+            "/v3/kv/range",
+            [
+                "key": key, "range_end": end, "keys_only": true, "revision": .string(String(at)),
+                "min_mod_revision": .string(String(revision + 1)),
+            ])
+        return (at, Self.int64(all["count"]) ?? 0, newer["kvs"]?.arrayValue?.count ?? 0)
+    }
+
+    /// One operation of a transaction: put a value at a key, or delete the key (`nil`).
+    package struct Operation: Sendable {
+        package let key: [UInt8]
+        package let value: [UInt8]?
+        package init(key: [UInt8], value: [UInt8]?) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// Runs `operations` in one transaction if every key of `expected` still has the
+    /// `mod_revision` given (0: the key does not exist); returns the revision and whether
+    /// they held (nothing was written when not).
+    package func transaction(
+        expecting expected: [(key: [UInt8], modRevision: Int64)],
+        _ operations: [Operation]
+    ) throws(EtcdError) -> (revision: Int64, succeeded: Bool) {
+        let compares: [JSONValue] = expected.map { key, revision in
+            [
+                "key": .string(Base64.encode(key)), "target": "MOD", "result": "EQUAL",
+                "mod_revision": .string(String(revision)),
+            ]
+        }
+        let requests: [JSONValue] = operations.map { operation in
+            let key = JSONValue.string(Base64.encode(operation.key))
+            if let value = operation.value {
+                return ["request_put": ["key": key, "value": .string(Base64.encode(value))]]
+            }
+            return ["request_delete_range": ["key": key]]
+        }
+        let answer = try call(
+            "/v3/kv/txn", ["compare": .array(compares), "success": .array(requests)])
+        return (Self.revision(of: answer), answer["succeeded"] == .bool(true))
+    }
+
     /// What a compare-and-swap requires of a key before it writes.
     package enum Expectation: Sendable, Equatable {
         /// The key's `mod_revision` is this one (0: the key does not exist).

@@ -89,4 +89,7 @@ package final class EtcdWatch {
 
     /// Ends the watch.
     package func close() { connection.socket.close() }
+
+    /// Wakes the thread waiting in `next` (which then throws); safe from another thread.
+    func interrupt() { connection.socket.shutdown() }
 }

@@ -5,164 +5,161 @@ import Testing
 
 @testable import JSONStoreEtcd
 
-/// The etcd client against a real etcd started for each test (`EtcdServer`), driven also
-/// by `etcdctl`, a client nobody here wrote.
-/// One test at a time: each starts an etcd, and several at once would load a small machine
-/// (and pick their free ports in a race with one another).
-@Suite(
-    "The etcd client against a real etcd", .serialized,
-    .enabled(
-        if: EtcdServer.isInstalled,
-        "etcd is not installed: apt-get install etcd-server etcd-client"))
-struct EtcdClientTests {
-    func client(_ server: EtcdServer) -> EtcdClient {
-        EtcdClient(endpoints: [.init(host: "127.0.0.1", port: server.clientPort)])
-    }
+extension EtcdTests {
+    /// The etcd client against a real etcd started for each test (`EtcdServer`), driven also
+    /// by `etcdctl`, a client nobody here wrote.
+    @Suite("The etcd client against a real etcd")
+    struct Client {
+        func client(_ server: EtcdServer) -> EtcdClient {
+            EtcdClient(endpoints: [.init(host: "127.0.0.1", port: server.clientPort)])
+        }
 
-    func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+        func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
-    @Test("a prefix of 2,500 keys read in pages at one revision; later writes not in it")
-    func pagedRange() async throws {
-        let server = try await blocking { try EtcdServer() }
-        // 2,500 round trips: on a thread of their own, not one the tests share.
-        let port = server.clientPort
-        try await blocking {
-            let writer = EtcdClient(endpoints: [.init(host: "127.0.0.1", port: port)])
-            for i in 0..<2_500 {
-                try writer.put(
-                    Array(String(format: "tasks/%05d", i).utf8), Array("{\"n\":\(i)}".utf8))
+        @Test("a prefix of 2,500 keys read in pages at one revision; later writes not in it")
+        func pagedRange() async throws {
+            let server = try await blocking { try EtcdServer() }
+            // 2,500 round trips: on a thread of their own, not one the tests share.
+            let port = server.clientPort
+            try await blocking {
+                let writer = EtcdClient(endpoints: [.init(host: "127.0.0.1", port: port)])
+                for i in 0..<2_500 {
+                    try writer.put(
+                        Array(String(format: "tasks/%05d", i).utf8), Array("{\"n\":\(i)}".utf8))
+                }
+                try writer.put(Array("tasksX".utf8), Array("not under the prefix".utf8))
             }
-            try writer.put(Array("tasksX".utf8), Array("not under the prefix".utf8))
+            let etcd = client(server)
+            let (revision, all) = try etcd.range(prefix: bytes("tasks/"), pageSize: 1_000)
+            #expect(all.count == 2_500)
+            #expect(all.map(\.key) == (0..<2_500).map { bytes(String(format: "tasks/%05d", $0)) })
+            #expect(all.last?.value == bytes("{\"n\":2499}"))
+            try etcd.put(bytes("tasks/late"), bytes("{}"))
+            let (same, again) = try etcd.range(
+                prefix: bytes("tasks/"), revision: revision, pageSize: 700)
+            #expect(same == revision)
+            #expect(again == all)
+            let listed = try server.etcdctl(["get", "--prefix", "tasks/", "--keys-only"])
+            #expect(listed.output.split(separator: "\n").count == 2_501)
         }
-        let etcd = client(server)
-        let (revision, all) = try etcd.range(prefix: bytes("tasks/"), pageSize: 1_000)
-        #expect(all.count == 2_500)
-        #expect(all.map(\.key) == (0..<2_500).map { bytes(String(format: "tasks/%05d", $0)) })
-        #expect(all.last?.value == bytes("{\"n\":2499}"))
-        try etcd.put(bytes("tasks/late"), bytes("{}"))
-        let (same, again) = try etcd.range(
-            prefix: bytes("tasks/"), revision: revision, pageSize: 700)
-        #expect(same == revision)
-        #expect(again == all)
-        let listed = try server.etcdctl(["get", "--prefix", "tasks/", "--keys-only"])
-        #expect(listed.output.split(separator: "\n").count == 2_501)
-    }
 
-    @Test("compare-and-swap on mod_revision: stale is refused, absent means 0")
-    func compareAndSwap() async throws {
-        let server = try await blocking { try EtcdServer() }
-        let etcd = client(server)
-        let key = bytes("tasks/tea")
-        var result = try etcd.write(key, bytes("{\"v\":1}"), if: .modRevision(0))
-        #expect(result.succeeded)
-        let created = try etcd.range(prefix: key).keyValues.first!.modRevision
-        result = try etcd.write(key, bytes("{\"v\":2}"), if: .modRevision(0))
-        #expect(!result.succeeded)  // exists already
-        result = try etcd.write(key, bytes("{\"v\":2}"), if: .modRevision(created))
-        #expect(result.succeeded)
-        result = try etcd.write(key, bytes("{\"v\":3}"), if: .modRevision(created))
-        #expect(!result.succeeded)  // stale
-        #expect(try etcd.range(prefix: key).keyValues.first?.value == bytes("{\"v\":2}"))
-        let current = try etcd.range(prefix: key).keyValues.first!.modRevision
-        result = try etcd.write(key, nil, if: .modRevision(current))
-        #expect(result.succeeded)
-        #expect(try etcd.range(prefix: key).keyValues.isEmpty)
-        #expect(try etcd.delete(key).existed == false)
-    }
-
-    @Test("a watch from a revision: puts, deletes with previous values, a txn in one answer")
-    func watch() async throws {
-        let server = try await blocking { try EtcdServer() }
-        let etcd = client(server)
-        let start = try etcd.put(bytes("tasks/a"), bytes("1"))
-        let watch = try EtcdWatch(
-            .init(host: "127.0.0.1", port: server.clientPort), prefix: bytes("tasks/"),
-            from: start + 1)
-        defer { watch.close() }
-        try server.etcdctl(["put", "tasks/a", "2"])
-        try server.etcdctl(["del", "tasks/a"])
-        let txn = try server.etcdctl(["txn"], stdin: "\nput tasks/b x\nput tasks/c y\n\n\n")
-        #expect(txn.status == 0, "\(txn.output)")
-        try server.etcdctl(["put", "other/z", "not watched"])
-        var responses: [EtcdWatch.Response] = []
-        while responses.flatMap(\.events).count < 4 {
-            let response = try watch.next(timeout: 10)
-            if !response.isProgress { responses.append(response) }
+        @Test("compare-and-swap on mod_revision: stale is refused, absent means 0")
+        func compareAndSwap() async throws {
+            let server = try await blocking { try EtcdServer() }
+            let etcd = client(server)
+            let key = bytes("tasks/tea")
+            var result = try etcd.write(key, bytes("{\"v\":1}"), if: .modRevision(0))
+            #expect(result.succeeded)
+            let created = try etcd.range(prefix: key).keyValues.first!.modRevision
+            result = try etcd.write(key, bytes("{\"v\":2}"), if: .modRevision(0))
+            #expect(!result.succeeded)  // exists already
+            result = try etcd.write(key, bytes("{\"v\":2}"), if: .modRevision(created))
+            #expect(result.succeeded)
+            result = try etcd.write(key, bytes("{\"v\":3}"), if: .modRevision(created))
+            #expect(!result.succeeded)  // stale
+            #expect(try etcd.range(prefix: key).keyValues.first?.value == bytes("{\"v\":2}"))
+            let current = try etcd.range(prefix: key).keyValues.first!.modRevision
+            result = try etcd.write(key, nil, if: .modRevision(current))
+            #expect(result.succeeded)
+            #expect(try etcd.range(prefix: key).keyValues.isEmpty)
+            #expect(try etcd.delete(key).existed == false)
         }
-        let events = responses.flatMap(\.events)
-        #expect(events.map(\.kind) == [.put, .delete, .put, .put])
-        #expect(events[0].keyValue.value == bytes("2") && events[0].previous?.value == bytes("1"))
-        #expect(events[1].previous?.value == bytes("2"))
-        #expect(
-            events.map { String(decoding: $0.keyValue.key, as: UTF8.self) } == [
-                "tasks/a", "tasks/a", "tasks/b", "tasks/c",
-            ])
-        // The transaction's two puts share a revision and arrive in one answer.
-        #expect(responses.contains { $0.events.count == 2 })
-        #expect(events[2].keyValue.modRevision == events[3].keyValue.modRevision)
-    }
 
-    @Test("a compacted revision ends the watch with the compact revision")
-    func compacted() async throws {
-        let server = try await blocking { try EtcdServer() }
-        let etcd = client(server)
-        for i in 0..<5 { try etcd.put(bytes("tasks/k"), bytes("\(i)")) }
-        let latest = try etcd.put(bytes("tasks/k"), bytes("last"))
-        #expect(try server.etcdctl(["compact", String(latest)]).status == 0)
-        var ended: EtcdWatch.Response?
-        do {
+        @Test("a watch from a revision: puts, deletes with previous values, a txn in one answer")
+        func watch() async throws {
+            let server = try await blocking { try EtcdServer() }
+            let etcd = client(server)
+            let start = try etcd.put(bytes("tasks/a"), bytes("1"))
             let watch = try EtcdWatch(
                 .init(host: "127.0.0.1", port: server.clientPort), prefix: bytes("tasks/"),
-                from: 2)
+                from: start + 1)
             defer { watch.close() }
-            ended = try watch.next(timeout: 10)
-        } catch {
-            // etcd may refuse it at creation: then the error says compacted.
-            #expect("\(error)".contains("compact"), "\(error)")
-            return
+            try server.etcdctl(["put", "tasks/a", "2"])
+            try server.etcdctl(["del", "tasks/a"])
+            let txn = try server.etcdctl(["txn"], stdin: "\nput tasks/b x\nput tasks/c y\n\n\n")
+            #expect(txn.status == 0, "\(txn.output)")
+            try server.etcdctl(["put", "other/z", "not watched"])
+            var responses: [EtcdWatch.Response] = []
+            while responses.flatMap(\.events).count < 4 {
+                let response = try watch.next(timeout: 10)
+                if !response.isProgress { responses.append(response) }
+            }
+            let events = responses.flatMap(\.events)
+            #expect(events.map(\.kind) == [.put, .delete, .put, .put])
+            #expect(
+                events[0].keyValue.value == bytes("2") && events[0].previous?.value == bytes("1"))
+            #expect(events[1].previous?.value == bytes("2"))
+            #expect(
+                events.map { String(decoding: $0.keyValue.key, as: UTF8.self) } == [
+                    "tasks/a", "tasks/a", "tasks/b", "tasks/c",
+                ])
+            // The transaction's two puts share a revision and arrive in one answer.
+            #expect(responses.contains { $0.events.count == 2 })
+            #expect(events[2].keyValue.modRevision == events[3].keyValue.modRevision)
         }
-        #expect(ended?.compactRevision == latest)
-    }
 
-    @Test("a dead endpoint first: the request goes to the next; none answering names one")
-    func failover() async throws {
-        let server = try await blocking { try EtcdServer() }
-        let dead = try EtcdServer.freePort()
-        let etcd = EtcdClient(
-            endpoints: [
-                .init(host: "127.0.0.1", port: dead),
-                .init(host: "127.0.0.1", port: server.clientPort),
-            ], timeout: 2)
-        try etcd.put(bytes("tasks/x"), bytes("1"))
-        #expect(try etcd.range(prefix: bytes("tasks/")).keyValues.count == 1)
-        let nobody = EtcdClient(endpoints: [.init(host: "127.0.0.1", port: dead)], timeout: 2)
-        let error = #expect(throws: EtcdError.self) { try nobody.put(bytes("k"), bytes("v")) }
-        #expect(error?.endpoint == "127.0.0.1:\(dead)")
-        #expect(error?.description.contains("cannot connect") == true)
-    }
-
-    @Test("etcd killed and started again: the client reconnects on the next request")
-    func restart() async throws {
-        let server = try await blocking { try EtcdServer() }
-        let etcd = client(server)
-        try etcd.put(bytes("tasks/a"), bytes("1"))
-        server.stop(signal: SIGKILL)
-        #expect(throws: EtcdError.self) { try etcd.put(bytes("tasks/b"), bytes("2")) }
-        try await blocking { try server.start() }
-        try etcd.put(bytes("tasks/b"), bytes("2"))
-        #expect(try etcd.range(prefix: bytes("tasks/")).keyValues.count == 2)
-    }
-
-    @Test("base64 both ways over every length up to 40 and every byte value")
-    func base64() {
-        var random = SeededRandom(seed: 3)
-        for length in 0...40 {
-            let data = (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
-            let encoded = Base64.encode(data)
-            #expect(encoded.utf8.count == (length + 2) / 3 * 4)
-            #expect(Base64.decode(encoded) == data)
+        @Test("a compacted revision ends the watch with the compact revision")
+        func compacted() async throws {
+            let server = try await blocking { try EtcdServer() }
+            let etcd = client(server)
+            for i in 0..<5 { try etcd.put(bytes("tasks/k"), bytes("\(i)")) }
+            let latest = try etcd.put(bytes("tasks/k"), bytes("last"))
+            #expect(try server.etcdctl(["compact", String(latest)]).status == 0)
+            var ended: EtcdWatch.Response?
+            do {
+                let watch = try EtcdWatch(
+                    .init(host: "127.0.0.1", port: server.clientPort), prefix: bytes("tasks/"),
+                    from: 2)
+                defer { watch.close() }
+                ended = try watch.next(timeout: 10)
+            } catch {
+                // etcd may refuse it at creation: then the error says compacted.
+                #expect("\(error)".contains("compact"), "\(error)")
+                return
+            }
+            #expect(ended?.compactRevision == latest)
         }
-        #expect(Base64.encode(Array("foo".utf8)) == "Zm9v")
-        #expect(Base64.decode("not base64!") == nil)
+
+        @Test("a dead endpoint first: the request goes to the next; none answering names one")
+        func failover() async throws {
+            let server = try await blocking { try EtcdServer() }
+            let dead = try EtcdServer.freePort()
+            let etcd = EtcdClient(
+                endpoints: [
+                    .init(host: "127.0.0.1", port: dead),
+                    .init(host: "127.0.0.1", port: server.clientPort),
+                ], timeout: 2)
+            try etcd.put(bytes("tasks/x"), bytes("1"))
+            #expect(try etcd.range(prefix: bytes("tasks/")).keyValues.count == 1)
+            let nobody = EtcdClient(endpoints: [.init(host: "127.0.0.1", port: dead)], timeout: 2)
+            let error = #expect(throws: EtcdError.self) { try nobody.put(bytes("k"), bytes("v")) }
+            #expect(error?.endpoint == "127.0.0.1:\(dead)")
+            #expect(error?.description.contains("cannot connect") == true)
+        }
+
+        @Test("etcd killed and started again: the client reconnects on the next request")
+        func restart() async throws {
+            let server = try await blocking { try EtcdServer() }
+            let etcd = client(server)
+            try etcd.put(bytes("tasks/a"), bytes("1"))
+            server.stop(signal: SIGKILL)
+            #expect(throws: EtcdError.self) { try etcd.put(bytes("tasks/b"), bytes("2")) }
+            try await blocking { try server.start() }
+            try etcd.put(bytes("tasks/b"), bytes("2"))
+            #expect(try etcd.range(prefix: bytes("tasks/")).keyValues.count == 2)
+        }
+
+        @Test("base64 both ways over every length up to 40 and every byte value")
+        func base64() {
+            var random = SeededRandom(seed: 3)
+            for length in 0...40 {
+                let data = (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
+                let encoded = Base64.encode(data)
+                #expect(encoded.utf8.count == (length + 2) / 3 * 4)
+                #expect(Base64.decode(encoded) == data)
+            }
+            #expect(Base64.encode(Array("foo".utf8)) == "Zm9v")
+            #expect(Base64.decode("not base64!") == nil)
+        }
     }
 }

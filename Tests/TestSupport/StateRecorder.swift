@@ -17,6 +17,19 @@ public final class StateRecorder: Sendable {
     /// The states so far.
     public var states: [StoreState] { recorded.withLock { $0 } }
 
+    /// Waits until `predicate` holds for the states so far, or `timeout` seconds pass.
+    /// Returns whether it held.
+    public func wait(timeout: Double = 20, until predicate: @Sendable ([StoreState]) -> Bool)
+        async -> Bool
+    {
+        let deadline = DispatchTime.now() + timeout
+        while !predicate(states) {
+            if DispatchTime.now() >= deadline { return false }
+            try? await Task.sleep(nanoseconds: 5_000_000)
+        }
+        return true
+    }
+
     public func stop() {
         token.withLock { $0?.invalidate() }
     }

@@ -7,7 +7,7 @@ public struct InvalidFile: Sendable, CustomStringConvertible {
     /// Why the file is not an item.
     public let error: StoreError
 
-    init(name: String, id: String?, error: StoreError) {
+    package init(name: String, id: String?, error: StoreError) {
         self.name = name
         self.id = id
         self.error = error

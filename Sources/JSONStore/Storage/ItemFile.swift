@@ -6,8 +6,8 @@ import Glibc
 /// The file is opened with `O_NOFOLLOW | O_NONBLOCK`, so a symlink is never followed out of
 /// the directory and a FIFO never blocks; `fstat` on the open descriptor then decides, so
 /// nothing can be swapped in between the check and the read.
-enum ItemFile {
-    enum Outcome {
+package enum ItemFile {
+    package enum Outcome: Sendable {
         case item(Item)
         /// Boxed: rare, and much larger than an item, which every slot of a load has.
         indirect case invalid(StoreError)
@@ -105,7 +105,9 @@ enum ItemFile {
     }
 
     /// Parses the bytes of `<id>.json` into an item.
-    static func parse(_ bytes: [UInt8], id: String, file: String, reader: JSONReader) -> Outcome {
+    package static func parse(_ bytes: [UInt8], id: String, file: String, reader: JSONReader)
+        -> Outcome
+    {
         let value: JSONValue
         do {
             value = try reader.read(bytes)
@@ -148,7 +150,8 @@ enum ItemFile {
             file: file, id: id)
     }
 
-    static func tooLarge(_ size: Int?, limit: Int, file: String, id: String?) -> StoreError {
+    package static func tooLarge(_ size: Int?, limit: Int, file: String, id: String?) -> StoreError
+    {
         let actual = size.map { "is \(byteCount($0)), " } ?? ""
         return StoreError(
             code: .tooLarge,
@@ -156,7 +159,7 @@ enum ItemFile {
             file: file, id: id)
     }
 
-    static func byteCount(_ n: Int) -> String {
+    package static func byteCount(_ n: Int) -> String {
         if n >= 1 << 20 {
             let mib = Double(n) / Double(1 << 20)
             return n % (1 << 20) == 0 ? "\(n >> 20) MiB" : "\((mib * 10).rounded() / 10) MiB"

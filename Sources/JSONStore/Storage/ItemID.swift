@@ -36,7 +36,7 @@ public enum ItemID {
     }
 
     /// The file name of the item `id`.
-    static func fileName(_ id: String) -> String { id + ".json" }
+    package static func fileName(_ id: String) -> String { id + ".json" }
 }
 
 /// What a directory entry's name means to the store.

@@ -1,5 +1,3 @@
-import Glibc
-
 /// A batch of writes, given to the body of `JSONStore.write(_:)`.
 ///
 /// It holds the store's lock while it exists. Reads see the batch's own writes; the files
@@ -10,32 +8,16 @@ public final class Transaction {
         case delete
     }
 
-    /// What is on disk for an id, read once under the lock.
-    struct OnDisk {
-        var outcome: ItemFile.Outcome
-        var status: FileStatus?
-    }
-
     let store: JSONStore
-    let directory: FileDescriptor
+    /// Where the batch reads and commits (the directory under the lock, or etcd).
+    let storage: any BatchStorage
     // By the ids' bytes (see `UTF8Key`), so twin ids are two items.
     private var changes: [UTF8Key: Change] = [:]
     private var order: [String] = []
-    /// What was read of each id, under the lock (`Transaction+Conflicts` compares it).
-    private(set) var onDisk: [UTF8Key: OnDisk] = [:]
 
-    init(store: JSONStore, directory: FileDescriptor) {
+    init(store: JSONStore, storage: any BatchStorage) {
         self.store = store
-        self.directory = directory
-    }
-
-    private func disk(_ id: String) -> OnDisk {
-        if let known = onDisk[UTF8Key(id)] { return known }
-        let (outcome, status) = ItemFile.read(
-            id: id, in: directory, path: store.path, reader: store.reader)
-        let read = OnDisk(outcome: outcome, status: status)
-        onDisk[UTF8Key(id)] = read
-        return read
+        self.storage = storage
     }
 
     private func record(_ id: String, _ change: Change) {
@@ -57,7 +39,7 @@ public final class Transaction {
             return Item(id: id, object: object, fingerprint: Fingerprint(bytes))
         case .delete: return nil
         case nil:
-            switch disk(id).outcome {
+            switch storage.read(id) {
             case .item(let item): return item
             case .invalid(let error): throw error
             case .missing: return nil
@@ -136,7 +118,7 @@ public final class Transaction {
         case .put: existed = true
         case .delete: existed = false
         case nil:
-            if case .missing = disk(id).outcome { existed = false } else { existed = true }
+            if case .missing = storage.read(id) { existed = false } else { existed = true }
         }
         record(id, .delete)
         return existed
@@ -157,125 +139,37 @@ public final class Transaction {
     /// between batches, never while one runs.
     package nonisolated(unsafe) static var fileSystemSyncThreshold = 8
 
-    /// Writes the batch: stage every new file, sync them (one by one, or all at once for a
-    /// large batch), then rename them all, then sync the directory once.
+    /// Writes the batch: works out what each change writes (an item's bytes in the
+    /// member order of the value it replaces; nothing when the bytes are the same, or the
+    /// item to delete is not there) and hands that to the storage.
     ///
     /// - Parameter lastAttempt: whether a file changed since the batch read it is an error
     ///   (`.conflict`) rather than a reason to try again.
-    /// - Returns: `false` when a file changed since the batch read it and nothing was
+    /// - Returns: `false` when something changed since the batch read it and nothing was
     ///   written, so the batch should run again from a fresh read.
-    /// - Complexity: O(k) file writes for k changes, and O(1) syncs for a large batch.
     func commit(lastAttempt: Bool = true) throws(StoreError) -> Bool {
-        var staged: [(temp: String, name: String, id: String)] = []
-        var removals: [String] = []
-        var touched = false
-        var journaled = false
-        let puts = changes.values.count { if case .put = $0 { true } else { false } }
-        let syncAtOnce = puts > Self.fileSystemSyncThreshold
-        do throws(StoreError) {
-            for id in order {
-                let name = ItemID.fileName(id)
-                switch changes[UTF8Key(id)]! {
-                case .delete:
-                    if case .missing = disk(id).outcome { continue }
-                    removals.append(id)
-                case .put(let object):
-                    let current = disk(id)
-                    var written = fileObject(object)
-                    if case .item(let existing) = current.outcome {
-                        written = written.ordered(like: existing.object)
-                    }
-                    let bytes = JSONWriter.pretty(.object(written))
-                    if case .item(let existing) = current.outcome,
-                        existing.fingerprint == Fingerprint(bytes)
-                    {
-                        continue  // identical bytes: no write, no change
-                    }
-                    let permissions: mode_t =
-                        current.status.map { $0.kind == .regular ? $0.permissions : 0o644 } ?? 0o644
-                    do {
-                        let temp = try AtomicFile.stage(
-                            bytes, permissions: permissions, in: directory, sync: !syncAtOnce)
-                        staged.append((temp, name, id))
-                    } catch {
-                        throw StoreError.system(
-                            error, "could not write the new content (\(name) is unchanged)",
-                            file: store.filePath(id), id: id)
-                    }
+        var writes: [StagedWrite] = []
+        for id in order {
+            let current = storage.read(id)
+            switch changes[UTF8Key(id)]! {
+            case .delete:
+                if case .missing = current { continue }
+                writes.append(StagedWrite(id: id, bytes: nil))
+            case .put(let object):
+                var written = fileObject(object)
+                if case .item(let existing) = current {
+                    written = written.ordered(like: existing.object)
                 }
-            }
-            if syncAtOnce && !staged.isEmpty {
-                do {
-                    try directory.syncFileSystem()
-                } catch {
-                    throw StoreError.system(
-                        error, "could not sync the new files (no item is changed)", file: store.path
-                    )
+                let bytes = JSONWriter.pretty(.object(written))
+                if case .item(let existing) = current, existing.fingerprint == Fingerprint(bytes) {
+                    continue  // identical bytes: no write, no change
                 }
-            }
-            // From here the batch changes the store: a journal lets the next opener finish
-            // it if this process dies halfway (one file alone is atomic already).
-            if removals.count + staged.count > 1 {
-                do {
-                    try BatchJournal.write(
-                        removing: removals.map(ItemID.fileName),
-                        renaming: staged.map { ($0.temp, $0.name) },
-                        in: directory)
-                    journaled = true
-                } catch {
-                    throw StoreError.system(
-                        error, "could not write the batch journal (no item is changed)",
-                        file: store.path)
-                }
-            }
-            let replacing = removals + staged.map(\.id)
-            if let hook = store.options.beforeReplacing { replacing.forEach(hook) }
-            // Last, right before the removals and renames: every file this batch replaces
-            // or removes must still be the one it read, or it starts over.
-            try checkUnchanged(replacing)
-            // Removals first: a watcher that sees the deletion holds its update for the
-            // grace period, so the whole batch reaches observers as one update.
-            for id in removals {
-                do {
-                    try directory.unlink(ItemID.fileName(id))
-                } catch .noSuchFile {
-                    continue
-                } catch {
-                    throw StoreError.system(
-                        error, "could not delete", file: store.filePath(id), id: id)
-                }
-            }
-            touched = !staged.isEmpty || !removals.isEmpty
-            for (i, file) in staged.enumerated() {
-                do {
-                    try directory.rename(file.temp, to: file.name)
-                } catch {
-                    staged.removeFirst(i)  // the earlier ones are in place already
-                    throw StoreError.system(
-                        error, "could not replace the file (it is unchanged)",
-                        file: store.filePath(file.id), id: file.id)
-                }
-            }
-            staged.removeAll()
-        } catch {
-            for file in staged { try? directory.unlink(file.temp) }
-            if journaled { BatchJournal.remove(in: directory) }
-            if error.code == .conflict && !lastAttempt { return false }
-            throw error
-        }
-        if touched {
-            do {
-                try directory.sync()
-            } catch {
-                throw StoreError.system(
-                    error, "could not sync the store directory", file: store.path)
+                writes.append(StagedWrite(id: id, bytes: bytes))
             }
         }
-        // Every step is durable: the journal has nothing left to finish.
-        if journaled { BatchJournal.remove(in: directory) }
+        guard try storage.commit(writes, lastAttempt: lastAttempt) else { return false }
         changes.removeAll()
         order.removeAll()
-        onDisk.removeAll()
         return true
     }
 }

@@ -1,4 +1,4 @@
-extension Transaction {
+extension DirectoryBatch {
     /// How recent a modification time must be for the bytes to be compared too: file
     /// systems stamp times from a clock that ticks every few milliseconds (some every
     /// second or two), so a same-size rewrite within a tick keeps the time.

@@ -11,6 +11,8 @@ import Dispatch
 actor LiveEngine {
     struct Configuration: Sendable {
         var path: String
+        /// The store when it is not a directory (etcd), which brings its own source.
+        var remote: (any RemoteBackend)?
         var reader: JSONReader
         var watchMode: WatchMode
         var deletionGrace: Double
@@ -29,6 +31,8 @@ actor LiveEngine {
         case watching(any DirectoryWatcher)
         /// The directory is gone and has been reported; waiting for it to come back.
         case detached
+        /// Following a remote store's source (`LiveEngine+Remote`).
+        case following(any LiveSource)
     }
 
     nonisolated let configuration: Configuration
@@ -42,6 +46,10 @@ actor LiveEngine {
     /// Each subscriber, by its cancellation flag's identity.
     var subscriptions: [ObjectIdentifier: any LiveSubscriber] = [:]
     var syncWaiters: [@Sendable () -> Void] = []
+    /// `catchUp()` calls a remote source has not answered yet.
+    var pendingCatchUps = 0
+    /// Which remote source is current: reports of an earlier one are dropped.
+    var sourceGeneration = 0
     /// Publications held while git works in the store's repository (`LiveEngine+Git`).
     var gitHold = GitHold()
 
@@ -75,7 +83,11 @@ actor LiveEngine {
     isolated deinit {
         // The last reference is gone (the store and every token): nothing else can touch
         // the watcher now.
-        if case .watching(let watcher) = phase { watcher.stop() }
+        switch phase {
+        case .watching(let watcher): watcher.stop()
+        case .following(let source): source.stop()
+        case .idle, .detached: break
+        }
     }
 
     // MARK: Subscribing (from any thread)
@@ -114,8 +126,13 @@ actor LiveEngine {
     /// every subscriber (its callbacks have run, or for streams, been handed over).
     nonisolated func synchronize(_ completion: @escaping @Sendable () -> Void) {
         onPipeline { engine in
-            guard case .watching(let watcher) = engine.phase else { return completion() }
-            watcher.pollNow()
+            switch engine.phase {
+            case .watching(let watcher): watcher.pollNow()
+            case .following(let source):
+                engine.pendingCatchUps += 1
+                source.catchUp()
+            case .idle, .detached: return completion()
+            }
             engine.syncWaiters.append(completion)
             engine.finishSyncIfSettled()
         }
@@ -125,29 +142,14 @@ actor LiveEngine {
     nonisolated func setWatcherSuspended(_ suspended: Bool) {
         queue.sync {
             assumeIsolated { engine in
-                guard case .watching(let watcher) = engine.phase else { return }
-                if suspended { watcher.suspend() } else { watcher.resume() }
+                switch engine.phase {
+                case .watching(let watcher):
+                    if suspended { watcher.suspend() } else { watcher.resume() }
+                case .following(let source): source.setSuspended(suspended)
+                case .idle, .detached: break
+                }
             }
         }
-    }
-
-    // MARK: Lifecycle
-
-    private func startIfIdle() {
-        guard case .idle = phase else { return }
-        attach(reason: nil)
-    }
-
-    /// Stops watching once the last observation has ended, and forgets the store's
-    /// contents: an observation that starts later loads them again.
-    private func stopIfIdle() {
-        guard subscriptions.isEmpty, !status.hasObservers else { return }
-        if case .watching(let watcher) = phase { watcher.stop() }
-        if case .idle = phase { return }
-        phase = .idle
-        reducer = StoreReducer(timing: reducer.timing)
-        status.reset()
-        finishSyncIfSettled()
     }
 
     // MARK: Publishing
@@ -181,10 +183,12 @@ actor LiveEngine {
     /// pass through every subscriber's executor, behind the updates already sent there.
     func finishSyncIfSettled() {
         guard !syncWaiters.isEmpty else { return }
-        if case .watching = phase {
-            guard reducer.isLoaded, reducer.isSettled,
+        switch phase {
+        case .watching, .following:
+            guard pendingCatchUps == 0, reducer.isLoaded, reducer.isSettled,
                 !subscriptions.values.contains(where: \.hasBacklog)
             else { return }
+        case .idle, .detached: break
         }
         let waiters = syncWaiters
         syncWaiters.removeAll()

@@ -1,51 +1,14 @@
 import Dispatch
 
 extension LiveEngine {
-    // MARK: Attaching and full scans
-
-    /// Starts the watcher, then reads everything. The watcher comes first, so no edit
-    /// made during the scan is missed.
-    func attach(reason: String?) {
-        let watcher: any DirectoryWatcher
-        do {
-            watcher = try makeWatcher()
-        } catch {
-            if case .detached = phase { scheduleReattach() } else { watchFailed(error) }
-            return
-        }
-        phase = .watching(watcher)
-        gitHold.lock = GitIndexLock.find(forDirectory: configuration.path)
-        gitHold.since = nil
-        watcher.start()
-        rescan(reason: reason)
-    }
-
-    private func makeWatcher() throws(InotifySetupError) -> any DirectoryWatcher {
-        let handler: @Sendable (WatchBatch) -> Void = { [weak self] batch in
-            self?.assumeIsolated { $0.handle(batch) }
-        }
-        let path = configuration.path
-        switch configuration.watchMode {
-        case .inotify:
-            return try InotifyWatcher(path: path, queue: queue, handler: handler)
-        case .polling(let interval):
-            return PollingWatcher(path: path, interval: interval, queue: queue, handler: handler)
-        case .inotifyOrPolling(let interval):
-            do {
-                return try InotifyWatcher(path: path, queue: queue, handler: handler)
-            } catch  where error.isLimit {
-                return PollingWatcher(
-                    path: path, interval: interval, queue: queue, handler: handler)
-            }
-        }
-    }
+    // MARK: Full scans
 
     /// Opens the store directory for one step of work; `nil` (and the directory is
     /// reported gone) when it cannot be opened.
     ///
     /// The descriptor is not kept between steps: an open descriptor would keep a removed
     /// directory's inode alive, and the kernel would never report it removed.
-    private func openDirectory() -> FileDescriptor? {
+    func openDirectory() -> FileDescriptor? {
         do {
             return try .openDirectory(configuration.path)
         } catch {
@@ -56,7 +19,7 @@ extension LiveEngine {
 
     /// Reads the whole directory and makes memory equal to it: the first load, or a
     /// resync after an overflow or the directory's return, delivering only real changes.
-    private func rescan(reason: String?) {
+    func rescan(reason: String?) {
         guard let dir = openDirectory() else { return }
         defer { dir.close() }
         if let reason { status.set(.resyncing(reason: reason)) }
@@ -98,52 +61,9 @@ extension LiveEngine {
         publish()
     }
 
-    /// The watcher could not start: the directory is gone, or a limit was reached.
-    private func watchFailed(_ error: InotifySetupError) {
-        if !error.isLimit, error.errno == .noSuchFile || error.errno == .notDirectory {
-            return directoryGone()
-        }
-        detach(error.storeError(path: configuration.path))
-    }
-
-    /// Reports the directory gone (once) and waits for it to come back.
-    private func directoryGone(cause: Errno? = nil) {
-        let reason =
-            cause.map { "the store directory cannot be watched: \($0)" }
-            ?? "the store directory was removed or moved away"
-        detach(
-            StoreError(
-                code: .storeUnavailable, message: reason, file: configuration.path,
-                underlying: cause))
-    }
-
-    /// Reports `error` (once) and tries to attach again every reattach interval.
-    private func detach(_ error: StoreError) {
-        if case .detached = phase { return }  // reported already; a reattach is scheduled
-        if case .watching(let watcher) = phase { watcher.stop() }
-        phase = .detached
-        reducer.directoryGone()
-        status.set(.failed(error))
-        for id in subscriptions.keys { subscriptions[id]?.fail(error, engine: self) }
-        finishSyncIfSettled()
-        scheduleReattach()
-    }
-
-    private func scheduleReattach() {
-        wake(at: Self.now() + configuration.reattachInterval) { engine in
-            guard case .detached = engine.phase else { return }
-            if let dir = try? FileDescriptor.openDirectory(engine.configuration.path) {
-                dir.close()
-                engine.attach(reason: "the store directory appeared again")
-            } else {
-                engine.scheduleReattach()
-            }
-        }
-    }
-
     // MARK: Incremental batches
 
-    private func handle(_ batch: WatchBatch) {
+    func handle(_ batch: WatchBatch) {
         guard case .watching = phase, reducer.isLoaded else { return }
         if batch.directoryGone { return directoryGone() }
         if batch.overflow { return rescan(reason: "inotify queue overflow") }

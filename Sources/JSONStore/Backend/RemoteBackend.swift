@@ -1,0 +1,36 @@
+/// A store that lives somewhere other than a directory (etcd), as `JSONStore` sees it.
+///
+/// A backend reads and writes items by id and makes the live source that feeds the
+/// pipeline; everything else (the batch logic, reducing, subscriptions, typed results,
+/// delivery) is `JSONStore`'s and shared with directories. Implemented outside this
+/// target (`JSONStoreEtcd`), so a program that only uses directories links no networking.
+package protocol RemoteBackend: Sendable {
+    /// The store's address as messages show it, for example `etcd://127.0.0.1:2379/tasks`.
+    var address: String { get }
+
+    /// Where the item `id` lives, as messages name it (etcd: its key, `tasks/tea`).
+    func location(of id: String) -> String
+
+    /// What the store holds for `id` now.
+    func read(_ id: String, reader: JSONReader) throws(StoreError) -> ItemFile.Outcome
+
+    /// The value of `id` as it is stored, valid or not, or `nil` if there is none: what
+    /// the list view shows a person (`JSONStore._fileBytes`).
+    func rawValue(of id: String, limit: Int) throws(StoreError) -> [UInt8]?
+
+    /// Every item in id order, a chunk at a time, read as one consistent snapshot.
+    ///
+    /// - Returns: what is not a valid item (values that do not parse, keys that are not
+    ///   ids), sorted by name.
+    func forEachChunk(
+        of size: Int, reader: JSONReader, _ body: (_ items: [Item]) throws -> Void
+    ) throws -> [InvalidFile]
+
+    /// A storage for one attempt of one batch.
+    func makeBatch(reader: JSONReader) -> any BatchStorage
+
+    /// The live source of the store, reporting to `report` (called from any thread, one
+    /// report at a time, in order).
+    func makeSource(reader: JSONReader, report: @escaping @Sendable (SourceReport) -> Void)
+        -> any LiveSource
+}

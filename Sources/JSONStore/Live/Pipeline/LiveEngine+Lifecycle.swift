@@ -1,0 +1,128 @@
+extension LiveEngine {
+    // The driver's whole life: started by the first observer, on a directory (its watcher,
+    // then a full scan) or a remote source; detached while the directory is gone and
+    // attached again when it is back; stopped, with memory forgotten, by the last.
+
+    // MARK: Lifecycle
+
+    func startIfIdle() {
+        guard case .idle = phase else { return }
+        if let remote = configuration.remote { return attach(to: remote) }
+        attach(reason: nil)
+    }
+
+    /// Stops watching once the last observation has ended, and forgets the store's
+    /// contents: an observation that starts later loads them again.
+    func stopIfIdle() {
+        guard subscriptions.isEmpty, !status.hasObservers else { return }
+        switch phase {
+        case .idle: return
+        case .watching(let watcher): watcher.stop()
+        case .following(let source): source.stop()
+        case .detached: break
+        }
+        phase = .idle
+        pendingCatchUps = 0
+        reducer = StoreReducer(timing: reducer.timing)
+        status.reset()
+        finishSyncIfSettled()
+    }
+
+    // MARK: A directory
+
+    /// Starts the watcher, then reads everything. The watcher comes first, so no edit
+    /// made during the scan is missed.
+    func attach(reason: String?) {
+        let watcher: any DirectoryWatcher
+        do {
+            watcher = try makeWatcher()
+        } catch {
+            if case .detached = phase { scheduleReattach() } else { watchFailed(error) }
+            return
+        }
+        phase = .watching(watcher)
+        gitHold.lock = GitIndexLock.find(forDirectory: configuration.path)
+        gitHold.since = nil
+        watcher.start()
+        rescan(reason: reason)
+    }
+
+    func makeWatcher() throws(InotifySetupError) -> any DirectoryWatcher {
+        let handler: @Sendable (WatchBatch) -> Void = { [weak self] batch in
+            self?.assumeIsolated { $0.handle(batch) }
+        }
+        let path = configuration.path
+        switch configuration.watchMode {
+        case .inotify:
+            return try InotifyWatcher(path: path, queue: queue, handler: handler)
+        case .polling(let interval):
+            return PollingWatcher(path: path, interval: interval, queue: queue, handler: handler)
+        case .inotifyOrPolling(let interval):
+            do {
+                return try InotifyWatcher(path: path, queue: queue, handler: handler)
+            } catch  where error.isLimit {
+                return PollingWatcher(
+                    path: path, interval: interval, queue: queue, handler: handler)
+            }
+        }
+    }
+
+    /// The watcher could not start: the directory is gone, or a limit was reached.
+    func watchFailed(_ error: InotifySetupError) {
+        if !error.isLimit, error.errno == .noSuchFile || error.errno == .notDirectory {
+            return directoryGone()
+        }
+        detach(error.storeError(path: configuration.path))
+    }
+
+    /// Reports the directory gone (once) and waits for it to come back.
+    func directoryGone(cause: Errno? = nil) {
+        let reason =
+            cause.map { "the store directory cannot be watched: \($0)" }
+            ?? "the store directory was removed or moved away"
+        detach(
+            StoreError(
+                code: .storeUnavailable, message: reason, file: configuration.path,
+                underlying: cause))
+    }
+
+    /// Reports `error` (once) and tries to attach again every reattach interval.
+    func detach(_ error: StoreError) {
+        if case .detached = phase { return }  // reported already; a reattach is scheduled
+        if case .watching(let watcher) = phase { watcher.stop() }
+        phase = .detached
+        reducer.directoryGone()
+        status.set(.failed(error))
+        for id in subscriptions.keys { subscriptions[id]?.fail(error, engine: self) }
+        finishSyncIfSettled()
+        scheduleReattach()
+    }
+
+    func scheduleReattach() {
+        wake(at: Self.now() + configuration.reattachInterval) { engine in
+            guard case .detached = engine.phase else { return }
+            if let dir = try? FileDescriptor.openDirectory(engine.configuration.path) {
+                dir.close()
+                engine.attach(reason: "the store directory appeared again")
+            } else {
+                engine.scheduleReattach()
+            }
+        }
+    }
+
+    // MARK: A remote source (etcd)
+
+    /// Starts the remote store's source; its first report, the listing, loads the store.
+    func attach(to backend: any RemoteBackend) {
+        sourceGeneration += 1
+        let generation = sourceGeneration
+        let source = backend.makeSource(reader: configuration.reader) { [weak self] report in
+            self?.onPipeline { engine in
+                // A source stopped and replaced may still have reports on their way.
+                if engine.sourceGeneration == generation { engine.handle(report) }
+            }
+        }
+        phase = .following(source)
+        source.start()
+    }
+}

@@ -1,0 +1,42 @@
+extension LiveEngine {
+    // MARK: A remote source's reports (etcd)
+
+    /// Applies what the source reported: the reducer decides what changed, as for files,
+    /// but a remote store has no saves in two steps, so a deletion is one at once.
+    func handle(_ report: SourceReport) {
+        guard case .following = phase else { return }  // stopped since it was sent
+        switch report {
+        case .listing(let listing, let reason):
+            if reducer.isLoaded {
+                if let reason { status.set(.resyncing(reason: reason)) }
+                reducer.resync(listing.ids, listing.outcomes, badNames: listing.badNames)
+            } else {
+                reducer.load(listing.ids, listing.outcomes, badNames: listing.badNames)
+                for id in subscriptions.keys {
+                    subscriptions[id]?.start(from: reducer.published, engine: self)
+                }
+            }
+            status.set(.live)
+            publish()
+        case .changes(let changes):
+            guard reducer.isLoaded else { return }
+            let now = Self.now()
+            for (id, outcome) in changes.items {
+                _ = reducer.fileRead(id, outcome, at: now, missingIsGone: true)
+            }
+            for (name, file) in changes.badNames { reducer.badName(name, file) }
+            publish()
+        case .interrupted(let reason):
+            status.set(.resyncing(reason: reason))
+        case .resumed:
+            status.set(.live)
+        case .caughtUp:
+            pendingCatchUps = max(0, pendingCatchUps - 1)
+            finishSyncIfSettled()
+        case .failed(let error):
+            status.set(.failed(error))
+            for id in subscriptions.keys { subscriptions[id]?.fail(error, engine: self) }
+            finishSyncIfSettled()
+        }
+    }
+}

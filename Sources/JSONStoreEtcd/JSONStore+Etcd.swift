@@ -1,0 +1,58 @@
+import JSONStore
+
+extension JSONStore {
+    /// Opens the store at the key prefix `prefix` of the etcd cluster at `endpoints`.
+    ///
+    /// Every API works on it as on a directory: `load`, `item`, `put`, `update`,
+    /// `delete`, `write { }`, `observe`, `changes`, `LiveResults`, `state`, `synchronize`.
+    /// The item `tea` is the key `<prefix>/tea`, its value the item's JSON as its file
+    /// would hold it. A `write { }` batch is one etcd transaction (all or nothing, visible
+    /// at once), and it writes only if nothing it read has changed since, so `update` is a
+    /// compare-and-swap, run again on a conflict.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let store = try JSONStore(etcd: ["127.0.0.1:2379"], prefix: "tasks")
+    /// try store.put("tea", ["title": "Make tea"])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - endpoints: `host:port` of one or more members; requests move to the next when
+    ///     one cannot be reached.
+    ///   - prefix: the key prefix, without a trailing `/` (one is added).
+    ///   - timeout: the seconds any request may take.
+    /// - Throws: `StoreError` with code `.storeUnavailable` when no endpoint answers (the
+    ///   error names the last one tried and why), or `.invalidID` for a bad endpoint or an
+    ///   empty prefix.
+    public convenience init(
+        etcd endpoints: [String], prefix: String, options: Options = Options(),
+        timeout: Double = 5
+    ) throws(StoreError) {
+        let parsed = try EtcdAddress.endpoints(endpoints)
+        try self.init(
+            etcd: EtcdAddress(endpoints: parsed, prefix: prefix), options: options, timeout: timeout
+        )
+    }
+
+    /// Opens the etcd store at `address` (see `EtcdAddress`).
+    package convenience init(
+        etcd address: EtcdAddress, options: Options = Options(), timeout: Double = 5
+    )
+        throws(StoreError)
+    {
+        let backend = EtcdBackend(
+            endpoints: address.endpoints, prefix: address.prefix, timeout: timeout)
+        guard !backend.layout.prefix.isEmpty else {
+            throw StoreError(
+                code: .storeUnavailable,
+                message: "an etcd store needs a key prefix, as in etcd://127.0.0.1:2379/tasks",
+                file: backend.address)
+        }
+        // As a directory store checks its directory: a wrong address fails here, clearly.
+        _ = try backend.withClient { client throws(EtcdError) in
+            try client.count(prefix: backend.layout.keyPrefix, modifiedAfter: .max - 1)
+        }
+        self.init(remote: backend, options: options)
+    }
+}

@@ -1,0 +1,127 @@
+import JSONStore
+
+/// A store on an etcd key prefix, as `JSONStore` reads, writes and follows it.
+///
+/// Requests go through a small pool of clients (each one connection, used by one thread at
+/// a time), so a `JSONStore` on etcd is safe to use from any thread like one on a
+/// directory.
+final class EtcdBackend: RemoteBackend {
+    let endpoints: [EtcdClient.Endpoint]
+    let layout: EtcdLayout
+    let timeout: Double
+    private let idle = Locked<[EtcdClient]>([])
+
+    init(endpoints: [EtcdClient.Endpoint], prefix: String, timeout: Double) {
+        self.endpoints = endpoints
+        layout = EtcdLayout(prefix: prefix)
+        self.timeout = timeout
+    }
+
+    var address: String {
+        "etcd://" + endpoints.map(\.description).joined(separator: ",") + "/" + layout.prefix
+    }
+
+    func location(of id: String) -> String { layout.location(of: id) }
+
+    /// Runs `body` with a client of the pool, which gets it back afterwards (unless the
+    /// request failed midway: a connection in an unknown state is not reused).
+    func withClient<R>(_ body: (EtcdClient) throws(EtcdError) -> R) throws(StoreError) -> R {
+        let client =
+            idle.withLock { $0.popLast() } ?? EtcdClient(endpoints: endpoints, timeout: timeout)
+        do {
+            let result = try body(client)
+            idle.withLock { $0.append(client) }
+            return result
+        } catch {
+            throw storeError(error)
+        }
+    }
+
+    /// `error` as the store reports it: the endpoint and what happened or what etcd said.
+    func storeError(_ error: EtcdError, id: String? = nil) -> StoreError {
+        StoreError(
+            code: .storeUnavailable, message: error.description,
+            file: id.map(location) ?? address, id: id, underlying: error)
+    }
+
+    func read(_ id: String, reader: JSONReader) throws(StoreError) -> ItemFile.Outcome {
+        let key = layout.key(of: id)
+        guard
+            let found = try withClient({ client throws(EtcdError) in try client.get(key) }).keyValue
+        else { return .missing }
+        return layout.outcome(of: id, found.value, reader: reader)
+    }
+
+    func rawValue(of id: String, limit: Int) throws(StoreError) -> [UInt8]? {
+        guard ItemID.problem(with: id) == nil else { return nil }
+        let key = layout.key(of: id)
+        let found = try withClient { client throws(EtcdError) in try client.get(key) }.keyValue
+        guard let value = found?.value else { return nil }
+        guard value.count <= limit else {
+            throw ItemFile.tooLarge(value.count, limit: limit, file: location(of: id), id: id)
+        }
+        return value
+    }
+
+    func forEachChunk(
+        of size: Int, reader: JSONReader, _ body: (_ items: [Item]) throws -> Void
+    ) throws -> [InvalidFile] {
+        let listing = try self.listing(reader: reader)
+        var invalid = Array(listing.badNames.values)
+        for start in stride(from: 0, to: listing.ids.count, by: max(size, 1)) {
+            var items: [Item] = []
+            for i in start..<min(listing.ids.count, start &+ size) {
+                switch listing.outcomes[i] {
+                case .item(let item): items.append(item)
+                case .invalid(let error):
+                    invalid.append(
+                        InvalidFile(
+                            name: ItemID.fileName(listing.ids[i]), id: listing.ids[i], error: error)
+                    )
+                case .missing: continue
+                }
+            }
+            try body(items)
+        }
+        invalid.sort { UTF8Key.less($0.name, $1.name) }
+        return invalid
+    }
+
+    /// The whole prefix at one revision, as the pipeline and `load` see it.
+    func listing(reader: JSONReader, at revision: Int64? = nil) throws(StoreError)
+        -> SourceListing
+    {
+        try listing(
+            reader: reader,
+            read: withClient { client throws(EtcdError) in
+                try client.range(prefix: layout.keyPrefix, revision: revision)
+            }.keyValues)
+    }
+
+    /// `keyValues` (in key order) as a listing: items by id, the rest by name.
+    func listing(reader: JSONReader, read keyValues: [EtcdClient.KeyValue]) -> SourceListing {
+        var listing = SourceListing(ids: [], outcomes: [], badNames: [:])
+        listing.ids.reserveCapacity(keyValues.count)
+        listing.outcomes.reserveCapacity(keyValues.count)
+        for keyValue in keyValues {
+            switch layout.entry(keyValue.key) {
+            case .item(let id):
+                listing.ids.append(id)
+                listing.outcomes.append(layout.outcome(of: id, keyValue.value, reader: reader))
+            case .invalid(let name, let file):
+                listing.badNames[UTF8Key(name)] = file
+            }
+        }
+        return listing
+    }
+
+    func makeBatch(reader: JSONReader) -> any BatchStorage {
+        EtcdBatch(backend: self, reader: reader)
+    }
+
+    func makeSource(reader: JSONReader, report: @escaping @Sendable (SourceReport) -> Void)
+        -> any LiveSource
+    {
+        EtcdSource(backend: self, reader: reader, report: report)
+    }
+}

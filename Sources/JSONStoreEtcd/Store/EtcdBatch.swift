@@ -1,0 +1,103 @@
+import JSONStore
+
+/// One attempt of a batch on etcd: every item it reads is read once with its
+/// `mod_revision`, and the commit is one transaction that writes everything only if none
+/// of them changed since (compare-and-swap on each), so a batch is all or nothing and
+/// atomically visible, and a read-modify-write loses no concurrent update.
+final class EtcdBatch: BatchStorage {
+    let backend: EtcdBackend
+    let reader: JSONReader
+    /// What was read of each id, with the `mod_revision` it had (0: no such key).
+    private var read: [UTF8Key: (outcome: ItemFile.Outcome, modRevision: Int64)] = [:]
+    /// The ids in the order they were first read, for the transaction's compares.
+    private var order: [String] = []
+    /// A read that failed: the batch cannot commit on what it did not see.
+    private var readError: StoreError?
+
+    init(backend: EtcdBackend, reader: JSONReader) {
+        self.backend = backend
+        self.reader = reader
+    }
+
+    func read(_ id: String) -> ItemFile.Outcome {
+        if let known = read[UTF8Key(id)] { return known.outcome }
+        let key = backend.layout.key(of: id)
+        var entry: (outcome: ItemFile.Outcome, modRevision: Int64)
+        do {
+            let found = try backend.withClient { client throws(EtcdError) in try client.get(key) }
+            if let keyValue = found.keyValue {
+                entry = (
+                    backend.layout.outcome(of: id, keyValue.value, reader: reader),
+                    keyValue.modRevision
+                )
+            } else {
+                entry = (.missing, 0)
+            }
+        } catch {
+            readError = readError ?? error
+            entry = (.invalid(error), -1)
+        }
+        read[UTF8Key(id)] = entry
+        order.append(id)
+        return entry.outcome
+    }
+
+    func commit(_ writes: [StagedWrite], lastAttempt: Bool) throws(StoreError) -> Bool {
+        if let readError { throw readError }
+        guard !writes.isEmpty else { return true }
+        let layout = backend.layout
+        let expected = order.map {
+            (key: layout.key(of: $0), modRevision: read[UTF8Key($0)]!.modRevision)
+        }
+        let operations = writes.map {
+            EtcdClient.Operation(key: layout.key(of: $0.id), value: $0.bytes)
+        }
+        let succeeded: Bool
+        do {
+            succeeded = try backend.withClient { client throws(EtcdError) in
+                try client.transaction(expecting: expected, operations).succeeded
+            }
+        } catch {
+            throw refusal(error, writes) ?? error
+        }
+        if succeeded { return true }
+        guard lastAttempt else { return false }
+        let id = writes.first!.id
+        throw StoreError(
+            code: .conflict,
+            message:
+                "was changed in etcd by another writer while it was being written, again and again; nothing was written",
+            file: layout.location(of: id), id: id)
+    }
+
+    /// etcd's limits, named: a request over its size limit, a transaction over its number
+    /// of operations. Nothing was written; the batch is never split.
+    private func refusal(_ error: StoreError, _ writes: [StagedWrite]) -> StoreError? {
+        guard let etcd = error.underlying as? EtcdError else { return nil }
+        let single = writes.count == 1 ? writes.first!.id : nil
+        let size = writes.reduce(0) { $0 + ($1.bytes?.count ?? 0) }
+        // etcd's own limit, or the gateway's (2 MiB) in front of it.
+        if etcd.reason.contains("request is too large")
+            || etcd.reason.contains("received message larger than max")
+        {
+            let what =
+                single != nil
+                ? "is \(ItemFile.byteCount(size))"
+                : "the batch's \(writes.count) writes are \(ItemFile.byteCount(size))"
+            return StoreError(
+                code: .tooLarge,
+                message:
+                    "\(what), larger than etcd at \(etcd.endpoint) takes in one request (its --max-request-bytes, 1.5 MiB by default); nothing was written",
+                file: single.map(backend.layout.location) ?? backend.address, id: single,
+                underlying: etcd)
+        }
+        if etcd.reason.contains("too many operations in txn request") {
+            return StoreError(
+                code: .tooLarge,
+                message:
+                    "the batch reads or writes \(max(order.count, writes.count)) items, more than etcd at \(etcd.endpoint) takes in one transaction (its --max-txn-ops, 128 by default); nothing was written, and a batch is never split",
+                file: backend.address, underlying: etcd)
+        }
+        return nil
+    }
+}

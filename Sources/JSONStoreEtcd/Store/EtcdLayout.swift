@@ -1,0 +1,69 @@
+import JSONStore
+
+/// Where a store's items live in etcd's key space: the item `tea` of the store at prefix
+/// `tasks` is the key `tasks/tea`, and its value is the item's JSON, written as its file
+/// would be.
+///
+/// A key under the prefix that gives no valid id (`tasks/a/b`, `tasks/.x`, bytes that are
+/// not UTF-8) is reported by its name after the prefix, never read as an item.
+struct EtcdLayout: Sendable {
+    /// The prefix as given, without a trailing `/`: `tasks`.
+    let prefix: String
+    /// The bytes every key of the store starts with: `tasks/`.
+    let keyPrefix: [UInt8]
+
+    init(prefix: String) {
+        var trimmed = Substring(prefix)
+        while trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        self.prefix = String(trimmed)
+        keyPrefix = Array(self.prefix.utf8) + [UInt8(ascii: "/")]
+    }
+
+    /// The key of the item `id`.
+    func key(of id: String) -> [UInt8] { keyPrefix + Array(id.utf8) }
+
+    /// The key of the item `id` as messages show it.
+    func location(of id: String) -> String { Display.escaped(prefix + "/" + id) }
+
+    /// What a key under the prefix names.
+    enum Entry {
+        case item(id: String)
+        /// Not an item: why, under the name after the prefix.
+        case invalid(name: String, InvalidFile)
+    }
+
+    /// What `key` (which starts with `keyPrefix`) names.
+    func entry(_ key: [UInt8]) -> Entry {
+        let rest = key[keyPrefix.count...]
+        guard let id = String(validating: rest, as: UTF8.self) else {
+            let shown = Display.bytes(Array(rest))
+            return .invalid(
+                name: shown,
+                InvalidFile(
+                    name: shown, id: nil,
+                    error: StoreError(
+                        code: .invalidID, message: "the key is not valid UTF-8",
+                        file: Display.escaped(prefix) + "/" + shown)))
+        }
+        if let reason = ItemID.problem(with: id) {
+            return .invalid(
+                name: id,
+                InvalidFile(
+                    name: id, id: nil,
+                    error: StoreError(
+                        code: .invalidID, message: "the key gives an invalid id: \(reason)",
+                        file: location(of: id))))
+        }
+        return .item(id: id)
+    }
+
+    /// What the value of the item `id` holds: parsed as its file would be.
+    func outcome(of id: String, _ value: [UInt8], reader: JSONReader) -> ItemFile.Outcome {
+        guard value.count <= reader.maxSize else {
+            return .invalid(
+                ItemFile.tooLarge(
+                    value.count, limit: reader.maxSize, file: location(of: id), id: id))
+        }
+        return ItemFile.parse(value, id: id, file: location(of: id), reader: reader)
+    }
+}

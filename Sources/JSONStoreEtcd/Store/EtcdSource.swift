@@ -1,0 +1,239 @@
+import Dispatch
+import JSONStore
+
+/// The live source of a store on etcd: a range of the prefix at revision R, then a watch
+/// from R + 1 with previous values, each revision's events one `.changes`, so a
+/// transaction reaches observers as one update.
+///
+/// A lost connection is reported (`.interrupted`), retried with capped backoff on the
+/// next endpoint, and the watch resumed from the last revision seen + 1: nothing lost,
+/// nothing relisted. A revision etcd has compacted away means one relist, which the
+/// reducer reconciles into exactly the real changes.
+final class EtcdSource: LiveSource {
+    let backend: EtcdBackend
+    let reader: JSONReader
+    let report: @Sendable (SourceReport) -> Void
+    private let queue = DispatchQueue(label: "jsonstore.etcd.watch")
+
+    /// What the watch thread shares: how far it has reported, how many keys the prefix
+    /// had then, the watch to interrupt, and whether to stop.
+    private struct Shared {
+        var revision: Int64?
+        var keyCount: Int64 = 0
+        var watch: EtcdWatch?
+        var stopped = false
+        /// The test hook's pause (`setSuspended`).
+        var suspended = false
+    }
+    private let shared = Locked(Shared())
+    /// Signalled by `stop`, so a backoff ends at once.
+    private let wakeUp = DispatchSemaphore(value: 0)
+
+    /// The longest wait between two attempts to reconnect, in seconds.
+    static let maximumBackoff = 2.0
+
+    init(
+        backend: EtcdBackend, reader: JSONReader, report: @escaping @Sendable (SourceReport) -> Void
+    ) {
+        self.backend = backend
+        self.reader = reader
+        self.report = report
+    }
+
+    func start() { queue.async { self.run() } }
+
+    func stop() {
+        shared.withLock {
+            $0.stopped = true
+            $0.watch?.interrupt()
+        }
+        wakeUp.signal()
+    }
+
+    private var stopped: Bool { shared.withLock { $0.stopped } }
+
+    /// Waits `seconds` (a backoff, a poll), or less when `stop` wakes it.
+    private func pause(_ seconds: Double) {
+        _ = wakeUp.wait(timeout: .now() + seconds)
+    }
+
+    func setSuspended(_ suspended: Bool) {
+        shared.withLock {
+            $0.suspended = suspended
+            if suspended { $0.watch?.interrupt() }
+        }
+    }
+
+    /// Waits while the test hook holds the source; returns whether it was held.
+    private func waitWhileSuspended() -> Bool {
+        var held = false
+        while shared.withLock({ $0.suspended && !$0.stopped }) {
+            held = true
+            pause(0.001)
+        }
+        return held
+    }
+
+    // MARK: The watch thread
+
+    /// Lists, then watches until stopped, reconnecting as long as it takes.
+    private func run() {
+        var revision: Int64?  // the last revision reported
+        var relist: String? = nil  // why the next listing is a relist
+        var lost: String?  // the connection problem reported, while it lasts
+        var backoff = 0.05
+        var endpoint = 0
+        while !stopped {
+            _ = waitWhileSuspended()
+            do throws(StoreError) {
+                if revision == nil || relist != nil {
+                    revision = try list(reason: relist)
+                    relist = nil
+                }
+                let watch = try watch(from: revision! + 1, endpoint: endpoint)
+                defer { watch.close() }
+                if lost != nil {
+                    report(.resumed)
+                    lost = nil
+                }
+                backoff = 0.05
+                relist = try follow(watch, revision: &revision)
+            } catch {
+                if stopped { break }
+                if waitWhileSuspended() { continue }  // interrupted by the test hook
+                if lost == nil {
+                    let reason = "etcd connection lost: \(error.message)"
+                    report(.interrupted(reason: reason))
+                    lost = reason
+                }
+                endpoint += 1
+                pause(backoff)
+                backoff = min(backoff * 2, Self.maximumBackoff)
+            }
+        }
+    }
+
+    /// Reads the whole prefix at the newest revision and reports it; returns the revision.
+    private func list(reason: String?) throws(StoreError) -> Int64 {
+        let (revision, keyValues) = try backend.withClient { client throws(EtcdError) in
+            try client.range(prefix: backend.layout.keyPrefix)
+        }
+        let listing = backend.listing(reader: reader, read: keyValues)
+        if stopped { return revision }
+        report(.listing(listing, reason: reason))
+        shared.withLock {
+            $0.revision = revision
+            $0.keyCount = Int64(keyValues.count)
+        }
+        return revision
+    }
+
+    private func watch(from revision: Int64, endpoint: Int) throws(StoreError) -> EtcdWatch {
+        let endpoints = backend.endpoints
+        let target = endpoints[endpoint % endpoints.count]
+        let watch: EtcdWatch
+        do {
+            watch = try EtcdWatch(
+                target, prefix: backend.layout.keyPrefix, from: revision, timeout: backend.timeout)
+        } catch {
+            throw backend.storeError(error)
+        }
+        let stopped = shared.withLock {
+            $0.watch = watch
+            return $0.stopped
+        }
+        if stopped { watch.interrupt() }
+        return watch
+    }
+
+    /// Reports what `watch` says until it ends; returns why to relist, or throws when the
+    /// connection failed.
+    private func follow(_ watch: EtcdWatch, revision: inout Int64?) throws(StoreError) -> String? {
+        defer { shared.withLock { $0.watch = nil } }
+        while true {
+            let response: EtcdWatch.Response
+            do {
+                response = try watch.next(timeout: .infinity)
+            } catch {
+                throw backend.storeError(error)
+            }
+            if let compacted = response.compactRevision {
+                return
+                    "etcd compacted its history up to revision \(compacted), past this follower's \(revision ?? 0)"
+            }
+            if let reason = response.cancelReason {
+                throw backend.storeError(
+                    EtcdError(endpoint: "watch", reason: "the watch was cancelled: \(reason)"))
+            }
+            var created: Int64 = 0
+            var start = response.events.startIndex
+            while start < response.events.endIndex {
+                // One revision's events (a transaction's) are one change of the store.
+                let at = response.events[start].keyValue.modRevision
+                var end = start
+                var changes = SourceChanges()
+                while end < response.events.endIndex,
+                    response.events[end].keyValue.modRevision == at
+                {
+                    let event = response.events[end]
+                    add(event, to: &changes)
+                    if event.kind == .delete {
+                        created -= 1
+                    } else if event.keyValue.version == 1 {
+                        created += 1
+                    }
+                    end += 1
+                }
+                if !changes.isEmpty { report(.changes(changes)) }
+                revision = at
+                start = end
+            }
+            let seen = max(revision ?? 0, response.isProgress ? response.revision : 0)
+            revision = seen
+            shared.withLock {
+                $0.revision = seen
+                $0.keyCount += created
+            }
+        }
+    }
+
+    private func add(_ event: EtcdWatch.Event, to changes: inout SourceChanges) {
+        let layout = backend.layout
+        switch layout.entry(event.keyValue.key) {
+        case .item(let id):
+            let outcome: ItemFile.Outcome =
+                event.kind == .delete
+                ? .missing : layout.outcome(of: id, event.keyValue.value, reader: reader)
+            changes.items.append((id, outcome))
+        case .invalid(let name, let file):
+            changes.badNames.append((name, event.kind == .delete ? nil : file))
+        }
+    }
+
+    // MARK: Catching up
+
+    /// Reports `.caughtUp` once the watch has reported everything in etcd now: when it has
+    /// reached etcd's current revision, or when the prefix has the keys it knows of and none
+    /// written since its revision (changes elsewhere in etcd move the revision, not the
+    /// prefix).
+    func catchUp() {
+        DispatchQueue.global().async { [self] in
+            var tries = 0
+            while !stopped {
+                let (seen, known) = shared.withLock { ($0.revision, $0.keyCount) }
+                if let seen {
+                    guard
+                        let now = try? backend.withClient({ client throws(EtcdError) in
+                            try client.count(prefix: backend.layout.keyPrefix, modifiedAfter: seen)
+                        })
+                    else { break }  // etcd is unreachable: nothing newer can be had
+                    let current = shared.withLock { $0.revision ?? 0 }
+                    if current >= now.revision || (now.keys == known && now.newer == 0) { break }
+                }
+                tries += 1
+                pause(tries < 50 ? 0.001 : 0.01)
+            }
+            report(.caughtUp)
+        }
+    }
+}
