@@ -11,11 +11,12 @@ let package = Package(
     targets: [
         .target(name: "JSONStore"),
         // The etcd backend: etcd's v3 JSON gateway over HTTP/1.1 on a socket of its own, in
-        // a target of its own, so a program that only uses directories never links it.
+        // a target of its own, so a program that only uses directories never links it (the
+        // command links it, for --store etcd://…).
         .target(name: "JSONStoreEtcd", dependencies: ["JSONStore"]),
         // The command's logic and its terminal list view, as a library so tests and
         // benchmarks can drive the renderer against an in-memory screen.
-        .target(name: "JSONStoreCommand", dependencies: ["JSONStore"]),
+        .target(name: "JSONStoreCommand", dependencies: ["JSONStore", "JSONStoreEtcd"]),
         .executableTarget(name: "jsonstore", dependencies: ["JSONStoreCommand"]),
         // Helpers shared by the test targets: temporary stores, helper processes.
         .target(name: "TestSupport", dependencies: ["JSONStore"], path: "Tests/TestSupport"),
@@ -38,7 +39,7 @@ let package = Package(
         // Benchmarks, run in a release build by scripts/bench. Not a product.
         .executableTarget(
             name: "jsonstore-bench",
-            dependencies: ["JSONStore", "JSONStoreCommand", "TestSupport"],
+            dependencies: ["JSONStore", "JSONStoreEtcd", "JSONStoreCommand", "TestSupport"],
             path: "Tests/Benchmarks"),
         .testTarget(name: "JSONStoreTests", dependencies: ["JSONStore", "TestSupport"]),
         .testTarget(
