@@ -14,7 +14,9 @@ struct Context {
 
     init(environment: [String: String]) {
         self.environment = environment
-        func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        func value(_ name: String) -> String? {
+            environment[name].flatMap { $0.isEmpty ? nil : $0 }
+        }
         store = value("JSONSTORE_STORE") ?? value("JSONSTORE_DIR") ?? "data"
     }
 
@@ -33,7 +35,8 @@ struct Context {
                     command: nil)
             }
             if name == "--dir" && EtcdAddress.isAddress(value) {
-                throw UsageError("--dir takes a directory; give an etcd address with --store", command: nil)
+                throw UsageError(
+                    "--dir takes a directory; give an etcd address with --store", command: nil)
             }
             store = value
         }
