@@ -84,9 +84,18 @@ extension JSONStore {
     ///
     /// - Throws: `StoreError`: `.invalidID` before anything is touched, `.invalidItem` for
     ///   a mismatched `"id"`, or the file system's error (the old file is then intact).
-    public func put(_ id: String, _ object: JSONObject) throws(StoreError) {
+    /// - Parameter expected: what the item must be for the write to happen
+    ///   (compare-and-swap; see `ItemExpectation`); `nil` for any.
+    public func put(_ id: String, _ object: JSONObject, expecting expected: ItemExpectation? = nil)
+        throws(StoreError)
+    {
         try ItemID.validate(id)
-        try storeErrors { try write { try $0.put(id, object) } }
+        try storeErrors {
+            try write { tx in
+                if let expected { try tx.expect(id, expected) }
+                try tx.put(id, object)
+            }
+        }
     }
 
     /// Creates or replaces the item `id` with `value` encoded.
@@ -94,15 +103,23 @@ extension JSONStore {
     /// Disfavoured, so that a dictionary literal (`["title": "Tea"]`) is a `JSONObject`,
     /// which keeps the order it is written in, rather than an unordered `Dictionary`.
     @_disfavoredOverload
-    public func put<T: Encodable>(_ id: String, _ value: T) throws(StoreError) {
+    public func put<T: Encodable>(
+        _ id: String, _ value: T, expecting expected: ItemExpectation? = nil
+    ) throws(StoreError) {
         try ItemID.validate(id)
-        try storeErrors { try write { try $0.put(id, value) } }
+        try storeErrors {
+            try write { tx in
+                if let expected { try tx.expect(id, expected) }
+                try tx.put(id, value)
+            }
+        }
     }
 
     /// Creates or replaces the item `value.id` with `value` encoded.
-    public func put<T: Encodable & Identifiable>(_ value: T) throws(StoreError)
-    where T.ID == String {
-        try put(value.id, value)
+    public func put<T: Encodable & Identifiable>(
+        _ value: T, expecting expected: ItemExpectation? = nil
+    ) throws(StoreError) where T.ID == String {
+        try put(value.id, value, expecting: expected)
     }
 
     /// Reads the item `id`, lets `body` change it, and writes it back, all under the lock:
@@ -153,10 +170,19 @@ extension JSONStore {
     /// - Returns: whether the item existed.
     /// - Throws: `StoreError`: `.invalidID` before anything is touched, or the file
     ///   system's error.
+    /// - Parameter expected: what the item must be for the deletion to happen
+    ///   (compare-and-swap; see `ItemExpectation`); `nil` for any.
     @discardableResult
-    public func delete(_ id: String) throws(StoreError) -> Bool {
+    public func delete(_ id: String, expecting expected: ItemExpectation? = nil)
+        throws(StoreError) -> Bool
+    {
         try ItemID.validate(id)
-        return try storeErrors { try write { try $0.delete(id) } }
+        return try storeErrors {
+            try write { tx in
+                if let expected { try tx.expect(id, expected) }
+                return try tx.delete(id)
+            }
+        }
     }
 
     /// Runs `body`, whose only errors are `StoreError`s, as a typed-throwing call.

@@ -40,6 +40,10 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         /// The file kept being replaced by a writer that takes no lock (an editor's save)
         /// while a read-modify-write ran, every time it was tried again.
         public static let conflict = Code("conflict")
+        /// A compare-and-swap was refused: the item's etag is not the one expected (someone
+        /// changed or deleted it since it was read), or an item expected absent exists.
+        /// Nothing was written; the message gives the etag now.
+        public static let changed = Code("changed")
         /// Any other failure of a system call; `underlying` holds the `Errno`.
         public static let io = Code("I/O error")
         /// inotify's per-user limits (instances, watches) or the process's descriptor

@@ -40,4 +40,7 @@ struct Fingerprint: Sendable, Hashable, CustomStringConvertible {
     }
 
     var description: String { "\(size):\(String(hash, radix: 16))" }
+
+    /// The fingerprint as an item's etag: `157-9f3a…`.
+    var etag: String { "\(size)-\(String(hash, radix: 16))" }
 }

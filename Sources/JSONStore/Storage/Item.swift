@@ -15,9 +15,13 @@ public struct Item: Sendable, Hashable, Identifiable {
     package let members: JSONObject
     /// The fingerprint of the file's bytes, to tell real edits from touches.
     let fingerprint: Fingerprint
+    /// The store's revision of this value where the store has one (etcd's `mod_revision`);
+    /// 0 in a directory.
+    package let revision: Int64
 
-    init(id: String, object: JSONObject, fingerprint: Fingerprint) {
+    init(id: String, object: JSONObject, fingerprint: Fingerprint, revision: Int64 = 0) {
         self.id = id
+        self.revision = revision
         members = object
         self.fingerprint = fingerprint
     }
@@ -40,6 +44,12 @@ public struct Item: Sendable, Hashable, Identifiable {
 
     /// The item's file name, `<id>.json`.
     public var fileName: String { ItemID.fileName(id) }
+
+    /// A token that changes whenever the item's stored value does, for compare-and-swap
+    /// (`JSONStore.put(_:_:expecting:)`, `jsonstore put --if-match`): in a directory a
+    /// signature of the file's bytes (their length and a 64-bit hash, `157-9f3a…`), on etcd
+    /// the key's `mod_revision` (`1042`).
+    public var etag: String { revision > 0 ? String(revision) : fingerprint.etag }
 
     /// Equal when the ids have the same bytes and the objects and fingerprints are equal.
     public static func == (a: Item, b: Item) -> Bool {

@@ -105,9 +105,9 @@ package enum ItemFile {
     }
 
     /// Parses the bytes of `<id>.json` into an item.
-    package static func parse(_ bytes: [UInt8], id: String, file: String, reader: JSONReader)
-        -> Outcome
-    {
+    package static func parse(
+        _ bytes: [UInt8], id: String, file: String, reader: JSONReader, revision: Int64 = 0
+    ) -> Outcome {
         let value: JSONValue
         do {
             value = try reader.read(bytes)
@@ -132,7 +132,8 @@ package enum ItemFile {
                         file: file, id: id))
             }
         }
-        return .item(Item(id: id, object: object, fingerprint: Fingerprint(bytes)))
+        return .item(
+            Item(id: id, object: object, fingerprint: Fingerprint(bytes), revision: revision))
     }
 
     static func notRegular(_ kind: FileStatus.Kind, file: String, id: String?) -> StoreError {

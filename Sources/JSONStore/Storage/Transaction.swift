@@ -109,6 +109,25 @@ public final class Transaction {
         return try item(id)!
     }
 
+    /// Requires the item `id` to be as `expected` when the batch commits (compare-and-swap):
+    /// checked now against what the batch sees, and again at the commit, which writes
+    /// nothing if the item changed in between.
+    ///
+    /// - Throws: `StoreError` with code `.changed` when it is not (the message gives the
+    ///   etag now), `.invalidID`, or the item's error when it is not a valid item.
+    public func expect(_ id: String, _ expected: ItemExpectation) throws(StoreError) {
+        try ItemID.validate(id)
+        let seen: ItemFile.Outcome
+        switch changes[UTF8Key(id)] {
+        case .put(let object):
+            let bytes = JSONWriter.pretty(.object(fileObject(object)))
+            seen = .item(Item(id: id, object: object, fingerprint: Fingerprint(bytes)))
+        case .delete: seen = .missing
+        case nil: seen = storage.read(id)
+        }
+        try expected.check(seen, id: id, file: store.filePath(id))
+    }
+
     /// Deletes the item `id`; returns whether it existed.
     @discardableResult
     public func delete(_ id: String) throws(StoreError) -> Bool {

@@ -1,15 +1,24 @@
 import JSONStore
 
-/// `jsonstore get ID [--json]`: one item, as `field: value` lines or as JSON.
+/// `jsonstore get ID [--json | --etag]`: one item, as `field: value` lines or as JSON, or
+/// its etag alone.
 struct GetCommand: Command {
     static let configuration = CommandConfiguration(
         name: "get", abstract: "print one item", arguments: "ID",
-        discussion: "Prints the item ID as \"field: value\" lines, or as JSON with --json.",
-        options: [.flag("--json", help: "print the item as JSON, with \"id\"")],
+        discussion: """
+            Prints the item ID as "field: value" lines, or as JSON with --json. --etag prints \
+            only its etag, a token that changes whenever the item does (a signature of its \
+            file's bytes; on etcd its mod_revision), for put, set and delete --if-match.
+            """,
+        options: [
+            .flag("--json", help: "print the item as JSON, with \"id\""),
+            .flag("--etag", help: "print only the item's etag"),
+        ],
         positionals: .ids)
 
     var id: String
     var json: Bool
+    var etag: Bool
 
     init(_ arguments: Arguments) throws(UsageError) {
         guard arguments.positionals.count == 1, let id = arguments.positionals.first else {
@@ -19,6 +28,8 @@ struct GetCommand: Command {
         }
         self.id = id
         json = arguments.has("--json")
+        etag = arguments.has("--etag")
+        if json && etag { throw UsageError("--json and --etag cannot go together", command: "get") }
     }
 
     func run(_ context: Context) throws {
@@ -27,7 +38,9 @@ struct GetCommand: Command {
         guard let item = try store.item(id) else {
             throw CommandFailure(CommandFailure.noItem(id, in: store.path))
         }
-        if json {
+        if etag {
+            Output.line(item.etag)
+        } else if json {
             Output.out(Output.prettyJSON(.object(item.object)))
         } else {
             Output.lines(item.object.map { "\(Display.escaped($0.key)): \(Table.cell($0.value))" })

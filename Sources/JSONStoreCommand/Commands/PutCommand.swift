@@ -7,13 +7,17 @@ struct PutCommand: Command {
         arguments: "ID [FILE|-]",
         discussion: """
             Replaces (or creates) the item ID with the JSON object in FILE, or on stdin when \
-            FILE is - or missing. The object is validated first; the write is atomic.
+            FILE is - or missing. The object is validated first; the write is atomic. With \
+            --if-match ETAG it is written only if the item's etag is still ETAG; with \
+            --if-absent only if there is no such item (otherwise exit 1, nothing written).
             """,
+        options: [.ifMatch, .flag("--if-absent", help: "create only: refuse if the item exists")],
         positionals: .idThenFile)
 
     var id: String
     /// The file to read, `nil` for stdin.
     var file: String?
+    var expected: ItemExpectation?
 
     init(_ arguments: Arguments) throws(UsageError) {
         let positionals = arguments.positionals
@@ -24,6 +28,7 @@ struct PutCommand: Command {
         }
         id = positionals[0]
         file = positionals.count == 2 && positionals[1] != "-" ? positionals[1] : nil
+        expected = try arguments.expectation()
     }
 
     func run(_ context: Context) throws {
@@ -41,6 +46,6 @@ struct PutCommand: Command {
             throw CommandFailure(
                 "\(Display.escaped(name)): an item must be a JSON object, not \(value.typeName)")
         }
-        try context.open().put(id, object)
+        try context.open().put(id, object, expecting: expected)
     }
 }

@@ -13,19 +13,23 @@ struct SetCommand: Command {
             way that is not an object is an error); an item that has a top-level member \
             named owner.name has that one set, as --where reads it. To add a member whose \
             name holds a dot, use put. The read-modify-write holds the store's lock, so no concurrent update \
-            is lost.
+            is lost. With --if-match ETAG the change is made only if the item's etag is still \
+            ETAG (otherwise exit 1, nothing written).
             """,
+        options: [.ifMatch],
         positionals: .idThenText)
 
     var id: String
     /// The members to set, in the order given: each a path of member names.
     var changes: [(path: [String], value: JSONValue)] = []
+    var expected: ItemExpectation?
 
     init(_ arguments: Arguments) throws(UsageError) {
         guard let id = arguments.positionals.first else {
             throw UsageError("set needs an ID", command: "set")
         }
         self.id = id
+        expected = try arguments.expectation()
         let assignments = arguments.positionals.dropFirst()
         guard !assignments.isEmpty else {
             throw UsageError("set needs FIELD=STRING or FIELD:=JSON", command: "set")
@@ -70,7 +74,15 @@ struct SetCommand: Command {
 
     func run(_ context: Context) throws {
         try ItemID.validate(id)
-        try context.open().update(id, orCreate: [:]) { object in
+        try context.open().write { tx in
+            if let expected { try tx.expect(id, expected) }
+            try update(tx)
+        }
+    }
+
+    /// Makes the changes in `tx`.
+    private func update(_ tx: Transaction) throws {
+        try tx.update(id, orCreate: [:]) { object in
             for (path, value) in changes {
                 // A top-level member named with the dots itself is the one --where reads.
                 let literal = path.joined(separator: ".")

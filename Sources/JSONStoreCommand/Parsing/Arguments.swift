@@ -72,6 +72,9 @@ struct Arguments {
         return option.name
     }
 
+    /// Whether the command declares the option `name`.
+    func declares(_ name: String) -> Bool { declared[name] != nil }
+
     /// Whether the flag `name` was given.
     func has(_ name: String) -> Bool { flags.contains(canonical(name)) }
 
@@ -128,5 +131,24 @@ struct Arguments {
         throw UsageError(
             "\(command ?? "jsonstore") takes no arguments, not '\(Display.escaped(first))'",
             command: command)
+    }
+}
+
+extension Arguments {
+    /// What `--if-match ETAG` (and, where the command declares it, `--if-absent`) asks of
+    /// the item written.
+    func expectation() throws(UsageError) -> ItemExpectation? {
+        let etag = value("--if-match")
+        let absent = declares("--if-absent") && has("--if-absent")
+        if etag != nil && absent {
+            throw UsageError("--if-match and --if-absent cannot go together", command: command)
+        }
+        if let etag {
+            guard !etag.isEmpty else {
+                throw UsageError("--if-match needs an ETAG", command: command)
+            }
+            return .etag(etag)
+        }
+        return absent ? .absent : nil
     }
 }

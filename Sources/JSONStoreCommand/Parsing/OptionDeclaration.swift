@@ -40,3 +40,10 @@ struct OptionDeclaration: Sendable {
         return value.map { "\(sorted) \($0)" } ?? sorted
     }
 }
+
+extension OptionDeclaration {
+    /// `--if-match ETAG`, for the commands that write an item.
+    static let ifMatch = OptionDeclaration.option(
+        "--if-match", value: "ETAG",
+        help: "write only if the item's etag is still ETAG (from get --etag)")
+}

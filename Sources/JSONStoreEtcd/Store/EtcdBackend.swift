@@ -49,7 +49,7 @@ final class EtcdBackend: RemoteBackend {
         guard
             let found = try withClient({ client throws(EtcdError) in try client.get(key) }).keyValue
         else { return .missing }
-        return layout.outcome(of: id, found.value, reader: reader)
+        return layout.outcome(of: id, found, reader: reader)
     }
 
     func rawValue(of id: String, limit: Int) throws(StoreError) -> [UInt8]? {
@@ -107,7 +107,7 @@ final class EtcdBackend: RemoteBackend {
             switch layout.entry(keyValue.key) {
             case .item(let id):
                 listing.ids.append(id)
-                listing.outcomes.append(layout.outcome(of: id, keyValue.value, reader: reader))
+                listing.outcomes.append(layout.outcome(of: id, keyValue, reader: reader))
             case .invalid(let name, let file):
                 listing.badNames[UTF8Key(name)] = file
             }

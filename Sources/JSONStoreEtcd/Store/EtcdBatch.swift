@@ -27,7 +27,7 @@ final class EtcdBatch: BatchStorage {
             let found = try backend.withClient { client throws(EtcdError) in try client.get(key) }
             if let keyValue = found.keyValue {
                 entry = (
-                    backend.layout.outcome(of: id, keyValue.value, reader: reader),
+                    backend.layout.outcome(of: id, keyValue, reader: reader),
                     keyValue.modRevision
                 )
             } else {

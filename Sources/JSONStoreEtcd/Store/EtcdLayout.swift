@@ -57,13 +57,23 @@ struct EtcdLayout: Sendable {
         return .item(id: id)
     }
 
-    /// What the value of the item `id` holds: parsed as its file would be.
-    func outcome(of id: String, _ value: [UInt8], reader: JSONReader) -> ItemFile.Outcome {
+    /// What the value of the item `id` holds: parsed as its file would be, its etag the
+    /// key's `mod_revision`.
+    func outcome(of id: String, _ keyValue: EtcdClient.KeyValue, reader: JSONReader)
+        -> ItemFile.Outcome
+    {
+        outcome(of: id, keyValue.value, reader: reader, revision: keyValue.modRevision)
+    }
+
+    private func outcome(of id: String, _ value: [UInt8], reader: JSONReader, revision: Int64)
+        -> ItemFile.Outcome
+    {
         guard value.count <= reader.maxSize else {
             return .invalid(
                 ItemFile.tooLarge(
                     value.count, limit: reader.maxSize, file: location(of: id), id: id))
         }
-        return ItemFile.parse(value, id: id, file: location(of: id), reader: reader)
+        return ItemFile.parse(
+            value, id: id, file: location(of: id), reader: reader, revision: revision)
     }
 }

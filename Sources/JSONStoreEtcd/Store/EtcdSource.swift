@@ -203,7 +203,7 @@ final class EtcdSource: LiveSource {
         case .item(let id):
             let outcome: ItemFile.Outcome =
                 event.kind == .delete
-                ? .missing : layout.outcome(of: id, event.keyValue.value, reader: reader)
+                ? .missing : layout.outcome(of: id, event.keyValue, reader: reader)
             changes.items.append((id, outcome))
         case .invalid(let name, let file):
             changes.badNames.append((name, event.kind == .delete ? nil : file))
