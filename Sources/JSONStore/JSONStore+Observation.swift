@@ -23,27 +23,27 @@ extension JSONStore {
     /// - Returns: a token; observation stops when it is invalidated or released. The token
     ///   keeps the store's pipeline alive: releasing this `JSONStore` stops nothing.
     public func observe<T: Decodable & Sendable>(
-        _ type: T.Type, _ query: Query = .all, on queue: DispatchQueue,
-        _ onChange: @escaping @Sendable (StoreChange<T>) -> Void
+        _ type: T.Type, _ query: Query = .all, since revision: StoreRevision? = nil,
+        on queue: DispatchQueue, _ onChange: @escaping @Sendable (StoreChange<T>) -> Void
     ) -> ObservationToken {
-        observe(query, decoding(type), on: queue, onChange)
+        observe(query, decoding(type), since: revision, on: queue, onChange)
     }
 
     /// Observes the items `query` selects, decoded as `T`; `onChange` runs on the main
     /// actor.
     public func observe<T: Decodable & Sendable>(
-        _ type: T.Type, _ query: Query = .all,
+        _ type: T.Type, _ query: Query = .all, since revision: StoreRevision? = nil,
         _ onChange: @escaping @MainActor @Sendable (StoreChange<T>) -> Void
     ) -> ObservationToken {
-        observeOnMainActor(query, decoding(type), onChange)
+        observeOnMainActor(query, decoding(type), since: revision, onChange)
     }
 
     /// The changes of the items `query` selects, decoded as `T`, as an asynchronous
     /// sequence. Ending the iteration or cancelling its task stops the observation.
-    public func changes<T: Decodable & Sendable>(_ type: T.Type, _ query: Query = .all)
-        -> StoreChanges<T>
-    {
-        changes(query, decoding(type))
+    public func changes<T: Decodable & Sendable>(
+        _ type: T.Type, _ query: Query = .all, since revision: StoreRevision? = nil
+    ) -> StoreChanges<T> {
+        changes(query, decoding(type), since: revision)
     }
 
     /// Observes the items `query` selects, as `Item`s; `onChange` runs on `queue`.
@@ -57,33 +57,46 @@ extension JSONStore {
     ///     }
     /// }
     /// ```
+    ///
+    /// With `since`, a revision kept from earlier results (`Results.revision`), the
+    /// observation resumes from it: its first callback is an `.update` relative to the
+    /// results at that revision (possibly with no changes), so a subscriber that kept them
+    /// is current once it applies it; on etcd the store is read as it was at that
+    /// revision. A revision that cannot be resumed from (compacted away on etcd, another
+    /// follower's on a directory) gives `.initial` instead, and `Results.resumption` of
+    /// the first results says which happened, and why.
     public func observe(
-        _ query: Query = .all, on queue: DispatchQueue,
+        _ query: Query = .all, since revision: StoreRevision? = nil, on queue: DispatchQueue,
         _ onChange: @escaping @Sendable (StoreChange<Item>) -> Void
     ) -> ObservationToken {
-        observe(query, .items, on: queue, onChange)
+        observe(query, .items, since: revision, on: queue, onChange)
     }
 
     /// Observes the items `query` selects, as `Item`s; `onChange` runs on the main actor.
     public func observe(
-        _ query: Query = .all,
+        _ query: Query = .all, since revision: StoreRevision? = nil,
         _ onChange: @escaping @MainActor @Sendable (StoreChange<Item>) -> Void
     ) -> ObservationToken {
-        observeOnMainActor(query, .items, onChange)
+        observeOnMainActor(query, .items, since: revision, onChange)
     }
 
     /// The changes of the items `query` selects, as `Item`s, as an asynchronous sequence.
-    public func changes(_ query: Query = .all) -> StoreChanges<Item> {
-        changes(query, .items)
+    public func changes(_ query: Query = .all, since revision: StoreRevision? = nil)
+        -> StoreChanges<Item>
+    {
+        changes(query, .items, since: revision)
     }
 
     private func decoding<T: Decodable & Sendable>(_ type: T.Type) -> ElementCoder<T> {
         .decoding(type, directory: path)
     }
 
-    private func changes<T>(_ query: Query, _ coder: ElementCoder<T>) -> StoreChanges<T> {
+    private func changes<T>(_ query: Query, _ coder: ElementCoder<T>, since: StoreRevision?)
+        -> StoreChanges<T>
+    {
         StoreChanges { [engine] mailbox in
-            Self.subscribe(engine, query, coder, delivery: .immediate) { change, done in
+            Self.subscribe(engine, query, coder, delivery: .immediate, since: since) {
+                change, done in
                 mailbox.put(change, taken: done)
             }
         }
@@ -92,21 +105,22 @@ extension JSONStore {
     /// Callbacks on a serial queue of ours that targets `queue`, so they never overlap even
     /// if `queue` is concurrent.
     private func observe<T>(
-        _ query: Query, _ coder: ElementCoder<T>, on queue: DispatchQueue,
+        _ query: Query, _ coder: ElementCoder<T>, since: StoreRevision?, on queue: DispatchQueue,
         _ onChange: @escaping @Sendable (StoreChange<T>) -> Void
     ) -> ObservationToken {
         let delivery = Delivery.queue(DispatchQueue(label: "jsonstore.observer", target: queue))
-        return Self.subscribe(engine, query, coder, delivery: delivery) { change, done in
+        return Self.subscribe(engine, query, coder, delivery: delivery, since: since) {
+            change, done in
             onChange(change)
             done()
         }
     }
 
     private func observeOnMainActor<T>(
-        _ query: Query, _ coder: ElementCoder<T>,
+        _ query: Query, _ coder: ElementCoder<T>, since: StoreRevision?,
         _ onChange: @escaping @MainActor @Sendable (StoreChange<T>) -> Void
     ) -> ObservationToken {
-        Self.subscribe(engine, query, coder, delivery: .mainActor) { change, done in
+        Self.subscribe(engine, query, coder, delivery: .mainActor, since: since) { change, done in
             MainActor.assumeIsolated { onChange(change) }
             done()
         }
@@ -115,13 +129,14 @@ extension JSONStore {
     /// Subscribes to `engine`; the token it returns keeps `engine` alive.
     private static func subscribe<T>(
         _ engine: LiveEngine, _ query: Query, _ coder: ElementCoder<T>, delivery: Delivery,
+        since: StoreRevision?,
         _ deliver: @escaping @Sendable (StoreChange<T>, @escaping @Sendable () -> Void) -> Void
     ) -> ObservationToken {
         let flag = CancellationFlag()
         let subscription = Subscription(
             query: query, coder: coder, flag: flag, delivery: delivery, deliver: deliver)
         let id = subscription.id
-        engine.subscribe(subscription)
+        engine.subscribe(subscription, since: since)
         return ObservationToken(flag: flag) { engine.unsubscribe(id) }
     }
 }

@@ -66,3 +66,15 @@ extension JSONStore {
         engine.setWatcherSuspended(suspended)
     }
 }
+
+extension JSONStore {
+    /// A revision newer than version `version`'s at which the store is known to still be
+    /// as that version shows it (etcd's progress), for the stream's bookmarks; `nil` when
+    /// there is none.
+    package func _quietRevision(atVersion version: Int) -> StoreRevision? {
+        guard let quiet = engine.quiet.withLock({ $0 }), quiet.version == version else {
+            return nil
+        }
+        return StoreRevision(String(quiet.revision))
+    }
+}

@@ -17,7 +17,8 @@ struct NDJSONTests {
         #expect(pieces.dropLast().allSatisfy { $0.count >= 1 << 16 })
         // Built whole, from JSON values, as a reader of the stream would see it.
         let event: JSONValue = .object([
-            "event": "initial", "version": .number(JSONNumber(results.version)),
+            "event": "initial", "revision": .string(results.revision.token),
+            "version": .number(JSONNumber(results.version)),
             "items": NDJSON.items(results), "invalid": NDJSON.invalid(results.invalid),
         ])
         let whole = JSONWriter.compact(event, escapingUnicodeLineBreaks: true) + [0x0A]

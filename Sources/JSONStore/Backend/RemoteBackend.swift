@@ -26,6 +26,12 @@ package protocol RemoteBackend: Sendable {
         of size: Int, reader: JSONReader, _ body: (_ items: [Item]) throws -> Void
     ) throws -> [InvalidFile]
 
+    /// The whole store as it was at `revision`, to resume an observation from.
+    ///
+    /// - Throws: `StoreError` saying why it cannot be had (etcd compacted it away, or it
+    ///   is newer than the store's).
+    func listing(at revision: Int64, reader: JSONReader) throws(StoreError) -> SourceListing
+
     /// A storage for one attempt of one batch.
     func makeBatch(reader: JSONReader) -> any BatchStorage
 

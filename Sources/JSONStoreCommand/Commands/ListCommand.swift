@@ -52,6 +52,19 @@ struct ListCommand: Command {
             .option(
                 "--poll", value: "SECONDS",
                 help: "watch by polling every SECONDS (network file systems)"),
+            .option(
+                "--since", value: "REVISION",
+                help: """
+                    with --follow --json: resume from a revision an earlier stream gave (its \
+                    "revision"); the first event is "resumed" and the updates after it are \
+                    relative to the items at REVISION, else "reset" and a fresh "initial"
+                    """),
+            .option(
+                "--bookmarks", value: "SECONDS",
+                help: """
+                    with --follow --json: while nothing changes, a "bookmark" event with the \
+                    current revision every SECONDS (default 10; 0 for none)
+                    """),
         ])
 
     var follow: Bool
@@ -66,6 +79,10 @@ struct ListCommand: Command {
     var columns: [String]?
     /// The polling interval, `nil` to watch with inotify.
     var poll: Double?
+    /// The revision the stream resumes from, if any.
+    var since: StoreRevision?
+    /// The seconds between bookmarks while nothing changes; 0 for none.
+    var bookmarks = 10.0
 
     init(_ arguments: Arguments) throws(UsageError) {
         try arguments.expectNoPositionals()
@@ -94,6 +111,19 @@ struct ListCommand: Command {
             columns = names
         }
         poll = try arguments.seconds("--poll")
+        since = arguments.value("--since").map(StoreRevision.init)
+        if let text = arguments.value("--bookmarks") {
+            guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
+                throw UsageError(
+                    "--bookmarks takes a number of seconds (0 for none), not '\(Display.escaped(text))'",
+                    command: "list")
+            }
+            bookmarks = seconds
+        }
+        let streams = follow && (format == .json || format == .ndjson)
+        for name in ["--since", "--bookmarks"] where arguments.value(name) != nil && !streams {
+            throw UsageError("\(name) goes with --follow --json (the stream)", command: "list")
+        }
     }
 
     /// The library query: every condition, then the sort keys.

@@ -1,32 +1,85 @@
+import Dispatch
 import JSONStore
 
 /// `list --follow --json`: the NDJSON stream.
+///
+/// Every event carries `"revision"`, a token to resume from (`--since`); while nothing
+/// changes, a bookmark every `--bookmarks` seconds gives a fresh one.
 @MainActor
 enum FollowJSON {
     static var tokens: [ObservationToken] = []
     /// The state last reported, `nil` before the initial event.
     static var lastState: String?
+    /// The revision and version of the last results written.
+    static var lastRevision: StoreRevision?
+    static var lastVersion = 0
+    /// When the last event was written (the monotonic clock, in seconds).
+    static var lastWritten = 0.0
+    static var bookmarkTimer: (any DispatchSourceTimer)?
 
     static func start(_ store: JSONStore, _ list: ListCommand) {
         Signals.exitOnInterrupt()
         tokens.append(
-            store.observe(list.query) { change in
-                if case .initial(let results) = change {
-                    list.warnAboutUnknownFields(results, in: store)
-                    lastState = "live"
-                    var out = OutputBuffer.standardOutput()
-                    NDJSON.writeInitial(results, to: &out)
-                    out.flush()
-                } else {
-                    Output.out(NDJSON.event(change))
-                }
+            store.observe(list.query, since: list.since) { change in
+                write(change, store: store, list: list)
             })
         tokens.append(
             store.observeState { state in
                 // Loading is the initial event's business; after it, every change of state.
                 guard let previous = lastState, previous != state.name else { return }
                 lastState = state.name
-                Output.out(NDJSON.status(state))
+                emit(NDJSON.status(state, revision: lastRevision))
             })
+        if list.bookmarks > 0 { startBookmarks(every: list.bookmarks, store: store) }
     }
+
+    private static func write(_ change: StoreChange<Item>, store: JSONStore, list: ListCommand) {
+        switch change {
+        case .initial(let results):
+            if case .reset(let reason)? = results.resumption {
+                emit(NDJSON.reset(reason, revision: results.revision))
+            }
+            list.warnAboutUnknownFields(results, in: store)
+            lastState = "live"
+            var out = OutputBuffer.standardOutput()
+            NDJSON.writeInitial(results, to: &out)
+            out.flush()
+            lastWritten = now()
+        case .update(let results, let changes):
+            if case .resumed(let revision)? = results.resumption {
+                list.warnAboutUnknownFields(results, in: store)
+                lastState = "live"
+                emit(NDJSON.resumed(revision))
+            }
+            if !changes.isEmpty { emit(NDJSON.event(change)) }
+        case .error:
+            emit(NDJSON.event(change, revision: lastRevision))
+        }
+        if let revision = change.revision { lastRevision = revision }
+        if case .initial(let results) = change { lastVersion = results.version }
+        if case .update(let results, _) = change { lastVersion = results.version }
+    }
+
+    private static func emit(_ line: String) {
+        Output.out(line)
+        lastWritten = now()
+    }
+
+    /// A bookmark whenever nothing was written for `seconds`: the revision of the last
+    /// results, or a fresher one at which the store is known to be the same.
+    private static func startBookmarks(every seconds: Double, store: JSONStore) {
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        let tick = min(seconds / 4, 1)
+        timer.schedule(deadline: .now() + tick, repeating: tick)
+        timer.setEventHandler {
+            MainActor.assumeIsolated {
+                guard let last = lastRevision, now() - lastWritten >= seconds else { return }
+                emit(NDJSON.bookmark(store._quietRevision(atVersion: lastVersion) ?? last))
+            }
+        }
+        timer.resume()
+        bookmarkTimer = timer
+    }
+
+    private static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 }

@@ -26,7 +26,8 @@ enum NDJSON {
             })
     }
 
-    static func event(_ change: StoreChange<Item>) -> String {
+    /// The event of `change`; an error carries `revision`, that of the last results.
+    static func event(_ change: StoreChange<Item>, revision: StoreRevision? = nil) -> String {
         switch change {
         case .initial(let results):
             var bytes: [UInt8] = []
@@ -38,7 +39,8 @@ enum NDJSON {
             let ints = { (values: [Int]) in JSONValue.array(values.map { .number(JSONNumber($0)) })
             }
             return line([
-                "event": "update", "version": .number(JSONNumber(results.version)),
+                "event": "update", "revision": .string(results.revision.token),
+                "version": .number(JSONNumber(results.version)),
                 "deletions": ints(changes.deletions), "insertions": ints(changes.insertions),
                 "modifications": ints(changes.modifications),
                 "modificationsNew": ints(changes.modificationsNew),
@@ -54,8 +56,27 @@ enum NDJSON {
                 "resolved": .array(changes.resolved.map(JSONValue.string)),
             ])
         case .error(let error):
-            return line(["event": "error", "message": .string(error.description)])
+            var object: JSONObject = ["event": "error"]
+            if let revision { object["revision"] = .string(revision.token) }
+            object["message"] = .string(error.description)
+            return line(object)
         }
+    }
+
+    /// `{"event":"resumed","revision":…}`: the stream goes on from `revision`.
+    static func resumed(_ revision: StoreRevision) -> String {
+        line(["event": "resumed", "revision": .string(revision.token)])
+    }
+
+    /// `{"event":"reset","revision":…,"reason":…}`: the revision asked for could not be
+    /// resumed from; a fresh initial event follows, at `revision`.
+    static func reset(_ reason: String, revision: StoreRevision) -> String {
+        line(["event": "reset", "revision": .string(revision.token), "reason": .string(reason)])
+    }
+
+    /// `{"event":"bookmark","revision":…}`: nothing changed; a token to resume from.
+    static func bookmark(_ revision: StoreRevision) -> String {
+        line(["event": "bookmark", "revision": .string(revision.token)])
     }
 
     /// Writes the initial event to `out`: the items of a large store are never built as
@@ -63,7 +84,10 @@ enum NDJSON {
     static func writeInitial(_ results: Results<Item>, to out: inout OutputBuffer) {
         out.append {
             $0.append(
-                contentsOf: #"{"event":"initial","version":\#(results.version),"items":["#.utf8)
+                contentsOf:
+                    #"{"event":"initial","revision":"#.utf8
+                    + JSONWriter.compact(.string(results.revision.token))
+                    + #","version":\#(results.version),"items":["#.utf8)
         }
         for (n, item) in results.enumerated() {
             out.append { bytes in
@@ -79,8 +103,10 @@ enum NDJSON {
         }
     }
 
-    static func status(_ state: StoreState) -> String {
-        var object: JSONObject = ["event": "status", "state": .string(state.name)]
+    static func status(_ state: StoreState, revision: StoreRevision? = nil) -> String {
+        var object: JSONObject = ["event": "status"]
+        if let revision { object["revision"] = .string(revision.token) }
+        object["state"] = .string(state.name)
         switch state {
         case .resyncing(let reason): object["reason"] = .string(reason)
         case .failed(let error): object["reason"] = .string(error.description)

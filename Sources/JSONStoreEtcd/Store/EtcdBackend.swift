@@ -88,19 +88,41 @@ final class EtcdBackend: RemoteBackend {
     }
 
     /// The whole prefix at one revision, as the pipeline and `load` see it.
-    func listing(reader: JSONReader, at revision: Int64? = nil) throws(StoreError)
-        -> SourceListing
-    {
-        try listing(
-            reader: reader,
-            read: withClient { client throws(EtcdError) in
-                try client.range(prefix: layout.keyPrefix, revision: revision)
-            }.keyValues)
+    func listing(reader: JSONReader) throws(StoreError) -> SourceListing {
+        let (revision, keyValues) = try withClient { client throws(EtcdError) in
+            try client.range(prefix: layout.keyPrefix)
+        }
+        return listing(reader: reader, read: keyValues, at: revision)
+    }
+
+    func listing(at revision: Int64, reader: JSONReader) throws(StoreError) -> SourceListing {
+        do {
+            let keyValues = try withClient { client throws(EtcdError) in
+                try client.range(prefix: layout.keyPrefix, revision: revision).keyValues
+            }
+            return listing(reader: reader, read: keyValues, at: revision)
+        } catch {
+            let said = (error.underlying as? EtcdError)?.reason ?? ""
+            if said.contains("compacted") {
+                throw StoreError(
+                    code: .notFound,
+                    message: "etcd has compacted revision \(revision) away (\(said))",
+                    file: address, underlying: error)
+            }
+            if said.contains("future revision") {
+                throw StoreError(
+                    code: .notFound, message: "revision \(revision) is newer than etcd's",
+                    file: address, underlying: error)
+            }
+            throw error
+        }
     }
 
     /// `keyValues` (in key order) as a listing: items by id, the rest by name.
-    func listing(reader: JSONReader, read keyValues: [EtcdClient.KeyValue]) -> SourceListing {
-        var listing = SourceListing(ids: [], outcomes: [], badNames: [:])
+    func listing(reader: JSONReader, read keyValues: [EtcdClient.KeyValue], at revision: Int64)
+        -> SourceListing
+    {
+        var listing = SourceListing(ids: [], outcomes: [], badNames: [:], revision: revision)
         listing.ids.reserveCapacity(keyValues.count)
         listing.outcomes.reserveCapacity(keyValues.count)
         for keyValue in keyValues {

@@ -17,15 +17,19 @@ final class EtcdSource: LiveSource {
 
     /// What the watch thread shares: how far it has reported, how many keys the prefix
     /// had then, the watch to interrupt, and whether to stop.
-    private struct Shared {
+    struct Shared {
         var revision: Int64?
         var keyCount: Int64 = 0
         var watch: EtcdWatch?
         var stopped = false
         /// The test hook's pause (`setSuspended`).
         var suspended = false
+        /// When the watch last heard from etcd (the monotonic clock, in seconds).
+        var lastHeard = 0.0
     }
-    private let shared = Locked(Shared())
+    let shared = Locked(Shared())
+    /// Looks for a fresh revision while the watch is quiet (`EtcdSource+CatchingUp`).
+    let quietTimer = Locked<(any DispatchSourceTimer)?>(nil)
     /// Signalled by `stop`, so a backoff ends at once.
     private let wakeUp = DispatchSemaphore(value: 0)
 
@@ -40,9 +44,13 @@ final class EtcdSource: LiveSource {
         self.report = report
     }
 
-    func start() { queue.async { self.run() } }
+    func start() {
+        queue.async { self.run() }
+        startQuietChecks()
+    }
 
     func stop() {
+        quietTimer.withLock { $0?.cancel() }
         shared.withLock {
             $0.stopped = true
             $0.watch?.interrupt()
@@ -50,10 +58,10 @@ final class EtcdSource: LiveSource {
         wakeUp.signal()
     }
 
-    private var stopped: Bool { shared.withLock { $0.stopped } }
+    var stopped: Bool { shared.withLock { $0.stopped } }
 
     /// Waits `seconds` (a backoff, a poll), or less when `stop` wakes it.
-    private func pause(_ seconds: Double) {
+    func pause(_ seconds: Double) {
         _ = wakeUp.wait(timeout: .now() + seconds)
     }
 
@@ -118,7 +126,7 @@ final class EtcdSource: LiveSource {
         let (revision, keyValues) = try backend.withClient { client throws(EtcdError) in
             try client.range(prefix: backend.layout.keyPrefix)
         }
-        let listing = backend.listing(reader: reader, read: keyValues)
+        let listing = backend.listing(reader: reader, read: keyValues, at: revision)
         if stopped { return revision }
         report(.listing(listing, reason: reason))
         shared.withLock {
@@ -171,7 +179,7 @@ final class EtcdSource: LiveSource {
                 // One revision's events (a transaction's) are one change of the store.
                 let at = response.events[start].keyValue.modRevision
                 var end = start
-                var changes = SourceChanges()
+                var changes = SourceChanges(revision: at)
                 while end < response.events.endIndex,
                     response.events[end].keyValue.modRevision == at
                 {
@@ -191,9 +199,11 @@ final class EtcdSource: LiveSource {
             let seen = max(revision ?? 0, response.isProgress ? response.revision : 0)
             revision = seen
             shared.withLock {
-                $0.revision = seen
+                $0.revision = max($0.revision ?? 0, seen)
                 $0.keyCount += created
+                $0.lastHeard = Self.now()
             }
+            if response.isProgress { report(.progress(revision: seen)) }
         }
     }
 
@@ -207,33 +217,6 @@ final class EtcdSource: LiveSource {
             changes.items.append((id, outcome))
         case .invalid(let name, let file):
             changes.badNames.append((name, event.kind == .delete ? nil : file))
-        }
-    }
-
-    // MARK: Catching up
-
-    /// Reports `.caughtUp` once the watch has reported everything in etcd now: when it has
-    /// reached etcd's current revision, or when the prefix has the keys it knows of and none
-    /// written since its revision (changes elsewhere in etcd move the revision, not the
-    /// prefix).
-    func catchUp() {
-        DispatchQueue.global().async { [self] in
-            var tries = 0
-            while !stopped {
-                let (seen, known) = shared.withLock { ($0.revision, $0.keyCount) }
-                if let seen {
-                    guard
-                        let now = try? backend.withClient({ client throws(EtcdError) in
-                            try client.count(prefix: backend.layout.keyPrefix, modifiedAfter: seen)
-                        })
-                    else { break }  // etcd is unreachable: nothing newer can be had
-                    let current = shared.withLock { $0.revision ?? 0 }
-                    if current >= now.revision || (now.keys == known && now.newer == 0) { break }
-                }
-                tries += 1
-                pause(tries < 50 ? 0.001 : 0.01)
-            }
-            report(.caughtUp)
         }
     }
 }

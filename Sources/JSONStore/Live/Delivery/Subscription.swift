@@ -14,7 +14,11 @@ protocol LiveSubscriber: Sendable {
     /// for: not for an async sequence, whose consumer pulls them (its next update will
     /// hold them), and may be the very task that waits.
     var hasBacklog: Bool { get }
-    mutating func start(from snapshot: StoreSnapshot, engine: isolated LiveEngine)
+    mutating func start(
+        from snapshot: StoreSnapshot, resetReason: String?, engine: isolated LiveEngine)
+    mutating func resume(
+        from base: StoreSnapshot, to current: StoreSnapshot, revision: StoreRevision,
+        engine: isolated LiveEngine)
     mutating func publish(
         ids: Set<UTF8Key>, names: Set<UTF8Key>, snapshot: StoreSnapshot, engine: isolated LiveEngine
     )
@@ -50,6 +54,8 @@ struct Subscription<Element: Sendable>: LiveSubscriber {
     private var deferredError: StoreError?
     /// The newest snapshot the backlog leads to.
     private var newest: StoreSnapshot?
+    /// The revision this subscription resumes from, until its first update goes out.
+    private var resumingFrom: StoreRevision?
 
     init(
         query: Query, coder: ElementCoder<Element>, flag: CancellationFlag, delivery: Delivery,
@@ -71,11 +77,31 @@ struct Subscription<Element: Sendable>: LiveSubscriber {
         return newest != nil || deferredError != nil
     }
 
-    /// Builds this subscription's results from `snapshot` and sends `.initial`.
-    mutating func start(from snapshot: StoreSnapshot, engine: isolated LiveEngine) {
-        let initial = Results.initial(query, snapshot, coder: coder)
+    /// Builds this subscription's results from `snapshot` and sends `.initial`; with a
+    /// reason, the observation asked for a revision it could not resume from.
+    mutating func start(
+        from snapshot: StoreSnapshot, resetReason: String? = nil, engine: isolated LiveEngine
+    ) {
+        var initial = Results.initial(query, snapshot, coder: coder)
+        if let resetReason { initial.resumption = .reset(reason: resetReason) }
         results = initial
         send(.initial(initial), engine: engine)
+    }
+
+    /// Builds this subscription's results from `base`, the store at `revision`, without
+    /// sending them (the subscriber kept them), and sends the changes from there to
+    /// `current` as its first update, even if there are none.
+    mutating func resume(
+        from base: StoreSnapshot, to current: StoreSnapshot, revision: StoreRevision,
+        engine: isolated LiveEngine
+    ) {
+        results = Results.initial(query, base, coder: coder)
+        let (ids, names) = current.differences(from: base)
+        backlogIDs = ids
+        backlogNames = names
+        newest = current
+        resumingFrom = revision
+        if !inFlight { flush(engine: engine) }
     }
 
     /// Tells the subscriber that `ids` and the invalid files `names` changed in
@@ -118,7 +144,13 @@ struct Subscription<Element: Sendable>: LiveSubscriber {
             let names = backlogNames
             backlogIDs.removeAll()
             backlogNames.removeAll()
-            let (next, changeSet) = base.applying(changes, names: names, snapshot: snapshot)
+            var (next, changeSet) = base.applying(changes, names: names, snapshot: snapshot)
+            if let revision = resumingFrom {
+                resumingFrom = nil
+                next.resumption = .resumed(from: revision)
+                results = next
+                return send(.update(next, changeSet), engine: engine)
+            }
             results = next
             if !changeSet.isEmpty { return send(.update(next, changeSet), engine: engine) }
         }

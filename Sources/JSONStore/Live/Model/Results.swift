@@ -22,6 +22,9 @@ public struct Results<Element: Sendable>: RandomAccessCollection, Sendable {
     /// Each element's key, when the order depends on the decoded element (and cannot be
     /// worked out from the item); empty otherwise.
     let keys: SortedTree<UTF8Key, SortKey>
+    /// How the observation began, on the first results of one that asked to start from a
+    /// revision (`observe(_:since:on:_:)`); `nil` on every other.
+    public internal(set) var resumption: Resumption?
 
     init(
         tree: ResultsTree<Element>, snapshot: StoreSnapshot, query: Query,
@@ -59,6 +62,10 @@ public struct Results<Element: Sendable>: RandomAccessCollection, Sendable {
 
     /// The version of the store these results show.
     public var version: Int { snapshot.version }
+
+    /// The revision of the store these results show: a token to resume an observation
+    /// from (`observe(_:since:on:_:)`).
+    public var revision: StoreRevision { snapshot.token }
 
     /// The position of the item `id`, if it is in the results. O(log n).
     public func index(ofID id: String) -> Int? {

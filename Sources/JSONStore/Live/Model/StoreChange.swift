@@ -24,3 +24,14 @@ public enum StoreChange<Element: Sendable>: Sendable {
     /// directory appears at the path again, it is read and updates follow.
     case error(StoreError)
 }
+
+extension StoreChange {
+    /// The revision of the results this change brings (`nil` for `.error`): a token to
+    /// resume an observation from.
+    public var revision: StoreRevision? {
+        switch self {
+        case .initial(let results), .update(let results, _): results.revision
+        case .error: nil
+        }
+    }
+}

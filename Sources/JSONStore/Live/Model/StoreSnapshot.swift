@@ -32,6 +32,10 @@ struct Entry: Sendable {
 struct StoreSnapshot: Sendable {
     /// The version: one more for every delivered batch of changes.
     var version = 0
+    /// The follower these versions belong to (a directory's tokens name it); "" on etcd.
+    var origin = ""
+    /// The store's own revision of this state (etcd's); 0 for a directory.
+    var revision: Int64 = 0
     /// Every id with a file, valid or not, by the id's bytes.
     private(set) var entries = SortedTree<UTF8Key, Entry>()
     /// How many entries have no item: files invalid since they appeared. While there are
@@ -56,6 +60,30 @@ struct StoreSnapshot: Sendable {
             entry.map { entries.updateValue($0, forKey: id) } ?? entries.removeValue(forKey: id)
         if let old, old.item == nil { itemless -= 1 }
         if let entry, entry.item == nil { itemless += 1 }
+    }
+
+    /// This state's revision token: etcd's revision, or the follower and version.
+    var token: StoreRevision {
+        StoreRevision(revision > 0 ? String(revision) : "\(origin):\(version)")
+    }
+
+    /// The ids and invalid-file names whose entries differ between `self` and `other`.
+    ///
+    /// - Complexity: O(n log n) in the entries of both.
+    func differences(from other: StoreSnapshot) -> (ids: Set<UTF8Key>, names: Set<UTF8Key>) {
+        var ids: Set<UTF8Key> = []
+        entries.forEach { id, entry in
+            if let old = other.entries[id], old.sameAs(entry) { return }
+            ids.insert(id)
+        }
+        other.entries.forEach { id, _ in if entries[id] == nil { ids.insert(id) } }
+        var names: Set<UTF8Key> = []
+        for (name, file) in invalid
+        where other.invalid[name]?.error.description != file.error.description {
+            names.insert(name)
+        }
+        for name in other.invalid.keys where invalid[name] == nil { names.insert(name) }
+        return (ids, names)
     }
 
     /// The invalid files sorted by name (by bytes).

@@ -53,9 +53,8 @@ extension LiveEngine {
             }
         }
         if starting {
-            for id in subscriptions.keys {
-                subscriptions[id]?.start(from: reducer.published, engine: self)
-            }
+            recordHistory()
+            startWaitingSubscriptions()
         }
         status.set(.live)
         publish()

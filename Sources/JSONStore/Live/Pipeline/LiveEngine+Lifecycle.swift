@@ -7,6 +7,8 @@ extension LiveEngine {
 
     func startIfIdle() {
         guard case .idle = phase else { return }
+        // A new follower: tokens of an earlier one (or another process) are not resumed.
+        reducer.origin = String(UInt32.random(in: .min ... .max), radix: 16)
         if let remote = configuration.remote { return attach(to: remote) }
         attach(reason: nil)
     }
@@ -23,6 +25,10 @@ extension LiveEngine {
         }
         phase = .idle
         pendingCatchUps = 0
+        history.removeAll()
+        resumeRequests.removeAll()
+        pendingResumes.removeAll()
+        quiet.withLock { $0 = nil }
         reducer = StoreReducer(timing: reducer.timing)
         status.reset()
         finishSyncIfSettled()

@@ -7,25 +7,31 @@ extension LiveEngine {
         guard case .following = phase else { return }  // stopped since it was sent
         switch report {
         case .listing(let listing, let reason):
+            reducer.revision = listing.revision
             if reducer.isLoaded {
                 if let reason { status.set(.resyncing(reason: reason)) }
                 reducer.resync(listing.ids, listing.outcomes, badNames: listing.badNames)
             } else {
                 reducer.load(listing.ids, listing.outcomes, badNames: listing.badNames)
-                for id in subscriptions.keys {
-                    subscriptions[id]?.start(from: reducer.published, engine: self)
-                }
+                recordHistory()
+                startWaitingSubscriptions()
             }
             status.set(.live)
             publish()
+            noteQuiet(at: listing.revision)
         case .changes(let changes):
             guard reducer.isLoaded else { return }
+            reducer.revision = changes.revision
             let now = Self.now()
             for (id, outcome) in changes.items {
                 _ = reducer.fileRead(id, outcome, at: now, missingIsGone: true)
             }
             for (name, file) in changes.badNames { reducer.badName(name, file) }
             publish()
+        case .progress(let revision):
+            guard reducer.isLoaded, revision >= reducer.revision else { return }
+            reducer.revision = revision
+            noteQuiet(at: revision)
         case .interrupted(let reason):
             status.set(.resyncing(reason: reason))
         case .resumed:

@@ -50,6 +50,15 @@ actor LiveEngine {
     var pendingCatchUps = 0
     /// Which remote source is current: reports of an earlier one are dropped.
     var sourceGeneration = 0
+    /// The last versions published, to resume subscriptions from (`LiveEngine+Resuming`).
+    var history: [StoreSnapshot] = []
+    /// The revisions subscriptions asked to start from, until they start.
+    var resumeRequests: [ObjectIdentifier: StoreRevision] = [:]
+    /// Subscriptions waiting for the store at their revision, read from a remote store.
+    var pendingResumes: Set<ObjectIdentifier> = []
+    /// The newest revision known to leave the published version as it is (etcd's
+    /// progress), readable from any thread for the stream's bookmarks.
+    nonisolated let quiet = Locked<(version: Int, revision: Int64)?>(nil)
     /// Publications held while git works in the store's repository (`LiveEngine+Git`).
     var gitHold = GitHold()
 
@@ -92,14 +101,15 @@ actor LiveEngine {
 
     // MARK: Subscribing (from any thread)
 
-    nonisolated func subscribe(_ subscription: any LiveSubscriber) {
+    /// Adds `subscription`, which starts from the store's revision `since` if it can
+    /// (`LiveEngine+Resuming`), else from the current results.
+    nonisolated func subscribe(_ subscription: any LiveSubscriber, since: StoreRevision? = nil) {
         onPipeline { engine in
             let id = subscription.id
             engine.subscriptions[id] = subscription
-            engine.startIfIdle()  // the first load sends `.initial` to every subscription
-            if engine.reducer.isLoaded, engine.subscriptions[id]?.isStarted == false {
-                engine.subscriptions[id]?.start(from: engine.reducer.published, engine: engine)
-            }
+            if let since { engine.resumeRequests[id] = since }
+            engine.startIfIdle()  // the first load starts every subscription
+            if engine.reducer.isLoaded { engine.startWaitingSubscriptions() }
         }
     }
 
@@ -166,6 +176,7 @@ actor LiveEngine {
         case .wait(let until):
             wake(at: until) { $0.publish() }
         case .publish(let snapshot, let ids, let names):
+            recordHistory()
             for id in subscriptions.keys {
                 subscriptions[id]?.publish(ids: ids, names: names, snapshot: snapshot, engine: self)
             }

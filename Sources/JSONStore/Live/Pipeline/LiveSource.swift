@@ -32,6 +32,9 @@ package enum SourceReport: Sendable {
     case listing(SourceListing, reason: String?)
     /// One atomic change of the store.
     case changes(SourceChanges)
+    /// Nothing changed in the store up to this revision (etcd's progress notifications,
+    /// or the source's own quiet-time check): a fresh revision for bookmarks.
+    case progress(revision: Int64)
     /// The source lost its connection and is getting it back.
     case interrupted(reason: String)
     /// The connection is back and nothing was missed.
@@ -48,11 +51,17 @@ package struct SourceListing: Sendable {
     package var ids: [String]
     package var outcomes: [ItemFile.Outcome]
     package var badNames: [UTF8Key: InvalidFile]
+    /// The store's revision the listing was read at.
+    package var revision: Int64
 
-    package init(ids: [String], outcomes: [ItemFile.Outcome], badNames: [UTF8Key: InvalidFile]) {
+    package init(
+        ids: [String], outcomes: [ItemFile.Outcome], badNames: [UTF8Key: InvalidFile],
+        revision: Int64
+    ) {
         self.ids = ids
         self.outcomes = outcomes
         self.badNames = badNames
+        self.revision = revision
     }
 }
 
@@ -61,8 +70,10 @@ package struct SourceListing: Sendable {
 package struct SourceChanges: Sendable {
     package var items: [(id: String, outcome: ItemFile.Outcome)] = []
     package var badNames: [(name: String, file: InvalidFile?)] = []
+    /// The store's revision of the change.
+    package var revision: Int64
 
-    package init() {}
+    package init(revision: Int64) { self.revision = revision }
 
     package var isEmpty: Bool { items.isEmpty && badNames.isEmpty }
 }

@@ -34,6 +34,13 @@ struct StoreReducer: Sendable {
     /// Whether the first load is done.
     private(set) var isLoaded = false
     private(set) var deadlines = Deadlines()
+    /// The follower's name, stamped on every version it cuts (a directory's tokens).
+    var origin = ""
+    /// The store's revision the next version shows (etcd's; 0 for a directory): set by the
+    /// driver before it feeds what changed at that revision.
+    var revision: Int64 = 0 {
+        didSet { working.revision = revision }
+    }
     private var changedIDs: Set<UTF8Key> = []
     private var changedInvalid: Set<UTF8Key> = []
 
@@ -80,6 +87,8 @@ struct StoreReducer: Sendable {
                 }
             })
         working = StoreSnapshot(version: 1, entries: entries, invalid: invalid)
+        working.origin = origin
+        working.revision = revision
         published = working
         changedIDs.removeAll()
         changedInvalid.removeAll()
