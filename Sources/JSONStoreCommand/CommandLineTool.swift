@@ -21,6 +21,11 @@ public enum CommandLineTool {
             "--dir", value: "DIR",
             help: "the store directory (default: $JSONSTORE_DIR, else ./data)"),
         .option(
+            "--store", value: "ADDRESS",
+            help:
+                "where the store is: a directory, or etcd://HOST:PORT[,HOST:PORT...]/PREFIX (default: $JSONSTORE_STORE)"
+        ),
+        .option(
             "--color", value: "WHEN",
             help: "colour on a terminal: auto (honours NO_COLOR, TERM=dumb), always, never",
             choices: ColorChoice.allCases.map(\.rawValue)),

@@ -9,10 +9,13 @@ enum Help {
         var text = """
             jsonstore: a directory of JSON files, one item per file, watched live.
 
-            usage: jsonstore [--dir DIR] [--color WHEN] COMMAND [ARGUMENTS] [OPTIONS]
+            usage: jsonstore [--dir DIR | --store ADDRESS] [--color WHEN] COMMAND [ARGUMENTS]
+                             [OPTIONS]
 
-            The store is --dir DIR, else $JSONSTORE_DIR, else ./data. Global options go
-            before or after the command; -- ends the options.
+            The store is --store ADDRESS or --dir DIR (the later one), else
+            $JSONSTORE_STORE, else $JSONSTORE_DIR, else ./data. An ADDRESS is a directory
+            or etcd://HOST:PORT[,HOST:PORT...]/PREFIX (the keys PREFIX/ID). Global options
+            go before or after the command; -- ends the options.
 
             commands:
 

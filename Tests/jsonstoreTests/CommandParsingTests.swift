@@ -54,6 +54,36 @@ struct CommandParsingTests {
         #expect(usageError { try context.apply(GetCommand.arguments(["x", "--dir="])) } != nil)
     }
 
+    @Test("--store or --dir, the later; then $JSONSTORE_STORE, then $JSONSTORE_DIR")
+    func store() throws {
+        let etcd = "etcd://127.0.0.1:2379/tasks"
+        var context = Context(environment: ["JSONSTORE_DIR": "/dir", "JSONSTORE_STORE": etcd])
+        #expect(context.store == etcd && context.isEtcd)
+        #expect(
+            Context(environment: ["JSONSTORE_DIR": "/dir", "JSONSTORE_STORE": ""]).store == "/dir")
+        // The command line wins over the environment, and the later option over the earlier.
+        try context.apply(GetCommand.arguments(["x", "--dir", "/flag"]))
+        #expect(context.store == "/flag" && !context.isEtcd)
+        try context.apply(GetCommand.arguments(["x", "--dir", "/a", "--store", etcd]))
+        #expect(context.store == etcd)
+        try context.apply(GetCommand.arguments(["x", "--store", etcd, "--dir", "/b"]))
+        #expect(context.store == "/b")
+        #expect(
+            usageError { try context.apply(GetCommand.arguments(["x", "--dir", etcd])) } != nil)
+        #expect(usageError { try context.apply(GetCommand.arguments(["x", "--store="])) } != nil)
+        // A bad address is the store's error, naming what is wrong.
+        for (address, reason) in [
+            ("etcd://127.0.0.1:2379", "needs a key prefix"),
+            ("etcd://127.0.0.1:99999/tasks", "not an etcd endpoint"),
+            ("etcd:///tasks", "not an etcd endpoint"), ("etcds://h:1/tasks", "TLS"),
+        ] {
+            context.store = address
+            let error = #expect(throws: StoreError.self) { try context.open() }
+            #expect(
+                error?.message.contains(reason) == true, "\(address): \(String(describing: error))")
+        }
+    }
+
     @Test("-- ends the options: get -- --help is the item --help")
     func doubleDash() throws {
         #expect(try GetCommand.parse(["--", "--help"]).id == "--help")

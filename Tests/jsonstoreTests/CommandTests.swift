@@ -125,7 +125,8 @@ struct CommandTests {
         let temp = try sampleStore()
         var result = try await jsonstore(temp, ["--help"])
         #expect(result.status == 0)
-        #expect(result.stdout.contains("usage: jsonstore [--dir DIR]"))
+        #expect(result.stdout.contains("usage: jsonstore [--dir DIR | --store ADDRESS]"))
+        #expect(result.stdout.contains("etcd://HOST:PORT"))
         for command in ["list", "get", "put", "set", "delete", "check", "demo"] {
             result = try await jsonstore(temp, [command, "--help"])
             #expect(result.status == 0)

@@ -14,6 +14,8 @@ struct Arguments {
     private(set) var positionals: [String] = []
     private var flags: Set<String> = []
     private var values: [String: [String]] = [:]
+    /// Every option value in the order given, by canonical name.
+    private var given: [(name: String, value: String)] = []
     /// Every declared option by each of its spellings.
     private let declared: [String: OptionDeclaration]
 
@@ -52,6 +54,7 @@ struct Arguments {
                 throw UsageError("\(name) needs a value (\(option.value ?? ""))", command: command)
             }
             values[option.name, default: []].append(value)
+            given.append((option.name, value))
         }
     }
 
@@ -77,6 +80,13 @@ struct Arguments {
 
     /// Every value given for the option `name`, in order.
     func all(_ name: String) -> [String] { values[canonical(name)] ?? [] }
+
+    /// The values of the options `names`, in the order they were given (so the last of
+    /// several options that set one thing wins).
+    func values(of names: [String]) -> [(name: String, value: String)] {
+        let wanted = Set(names.map(canonical))
+        return given.filter { wanted.contains($0.name) }
+    }
 
     /// The value of `name`, one of its declared choices.
     func choice(_ name: String) throws(UsageError) -> String? {
