@@ -105,6 +105,33 @@ enum EtcdBench {
             ?? CommandLine.arguments[0]
     }
 
+    /// Runs `path` with `arguments` (stdout to `/dev/null`) and returns its peak resident
+    /// memory in KiB, the kernel's `ru_maxrss` of that one child.
+    ///
+    /// The child is started by a small `python3`, as `scripts/bench.d/process.sh` does: a
+    /// child spawned from this process itself (`posix_spawn`, a vfork) would report this
+    /// process's peak, which the kernel carries across its `exec`.
+    static func peakResidentKiB(running path: String, _ arguments: [String]) throws -> Int {
+        let script = """
+            import resource, subprocess, sys
+            subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)
+            print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, path] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(
+            decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0,
+            let kib = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        else { throw EtcdBenchError("\(path) \(arguments): \(text)") }
+        return kib
+    }
+
     /// Runs `arguments` with stdout to `/dev/null` and returns the seconds it took.
     static func timedRun(
         _ path: String, _ arguments: [String], environment: [String: String] = [:]

@@ -52,6 +52,7 @@ enum EtcdTransportBenchmark {
                 probes[side].append(try probe(server.endpoint, urlSession: side == 1))
             }
         }
+        let peaks = try peakResidentKiB(server.endpoint, runs: runs)
         server.stop()
         let names = ["EtcdClient", "URLSession"]
         let mib = { (kib: Double) in String(format: "%.1f", kib / 1024) }
@@ -81,6 +82,18 @@ enum EtcdTransportBenchmark {
                 + "only loaded (this program links them; one on EtcdClient alone maps none)")
         let extra = med(1, "rss_after") - med(0, "rss_after")
         print("URLSession's process holds \(mib(extra)) MiB more after its first request")
+        if let command = peaks.command {
+            print(
+                "peak RSS of fresh processes (ru_maxrss): `jsonstore --store etcd://… get` "
+                    + "(FoundationEssentials only, no FoundationNetworking) \(mib(command)) MiB; "
+                    + "this program with EtcdClient \(mib(peaks.client)), with URLSession "
+                    + "\(mib(peaks.session)): URLSession \(mib(peaks.session - command)) MiB "
+                    + "over the command")
+            tableRow(
+                "peak RSS, one etcd request, fresh process",
+                "URLSession \(mib(peaks.session)) MiB, jsonstore get \(mib(command)) MiB",
+                "+\(mib(peaks.session - command)) MiB for URLSession", "-", nil)
+        }
         tableRow(
             "etcd range round trip, p50",
             String(
@@ -92,6 +105,33 @@ enum EtcdTransportBenchmark {
             "URLSession \(mib(med(1, "rss_after"))) MiB, EtcdClient "
                 + "\(mib(med(0, "rss_after"))) MiB", "+\(mib(extra)) MiB for URLSession", "-",
             nil)
+    }
+
+    /// Medians of the peak RSS (KiB) of fresh processes making one request: the command
+    /// built beside this program (`jsonstore --store etcd://… get`, which never loads
+    /// FoundationNetworking; `nil` when it is not there), and this program's probe of each
+    /// kind, alternating.
+    private static func peakResidentKiB(_ endpoint: String, runs: Int) throws -> (
+        command: Double?, client: Double, session: Double
+    ) {
+        let command = URL(fileURLWithPath: EtcdBench.executable).deletingLastPathComponent()
+            .appendingPathComponent("jsonstore").path
+        let hasCommand = FileManager.default.isExecutableFile(atPath: command)
+        var peaks: [[Double]] = [[], [], []]
+        for _ in 0..<runs {
+            if hasCommand {
+                let arguments = [
+                    "--store", "etcd://\(endpoint)/\(EtcdBench.prefix)", "get", EtcdBench.id(0),
+                ]
+                peaks[0].append(Double(try EtcdBench.peakResidentKiB(running: command, arguments)))
+            }
+            for side in 0..<2 {
+                let arguments = ["etcd-rss", endpoint, String(side), "1"]
+                peaks[side + 1].append(
+                    Double(try EtcdBench.peakResidentKiB(running: EtcdBench.executable, arguments)))
+            }
+        }
+        return (hasCommand ? median(peaks[0]) : nil, median(peaks[1]), median(peaks[2]))
     }
 
     /// Runs `etcd-rss` in a fresh process and returns its fields.
@@ -172,94 +212,6 @@ extension EtcdTransportBenchmark {
                 throw EtcdBenchError("URLSession: etcd answered \(answer.status)")
             }
             return kvs.count
-        }
-    }
-}
-
-extension EtcdTransportBenchmark {
-    /// One fresh process of `etcd-transport`'s memory measure: a single range by `URLSession`
-    /// or by `EtcdClient`, then this process's resident memory, by where it lives.
-    ///
-    /// Both kinds run this same program, which links FoundationNetworking (for the other
-    /// kind), so the pages the dynamic linker touches to load it are in both; what using it
-    /// costs is the difference between the two, read from `/proc/self/smaps` by mapping:
-    /// Foundation with ICU (which FoundationNetworking needs, and the etcd target does not
-    /// load), FoundationNetworking itself, libcurl with the libraries it pulls in (TLS,
-    /// Kerberos, LDAP, SSH, compression: every system library but the C and C++ runtimes),
-    /// those runtimes, the Swift runtime and this program ("other"), and anonymous memory.
-    enum Probe {
-        /// `jsonstore-bench etcd-rss HOST:PORT 0|1 1`: prints one line of `name=value`s (KiB,
-        /// and the first request's milliseconds).
-        static func run(endpoint text: String, urlSession: Bool) throws {
-            let endpoint = EtcdBench.endpoint(parsing: text)
-            let key = EtcdBench.key(EtcdBench.id(0))
-            let before = EtcdBench.residentKiB()
-            let start = now()
-            if urlSession {
-                let client = URLSessionClient(host: endpoint.host, port: endpoint.port, key: key)
-                guard try client.range() == 1 else { throw EtcdBenchError("no key") }
-                report(before: before, first: now() - start)
-                withExtendedLifetime(client) {}
-            } else {
-                let client = EtcdClient(endpoints: [endpoint])
-                guard try client.get(key).keyValue != nil else { throw EtcdBenchError("no key") }
-                report(before: before, first: now() - start)
-                withExtendedLifetime(client) {}
-            }
-        }
-
-        private static func report(before: Int, first: Double) {
-            let groups = residentByMapping()
-            var fields = [
-                "rss_start=\(before)", "rss_after=\(EtcdBench.residentKiB())",
-                String(format: "first_ms=%.3f", first * 1000), "threads=\(threads())",
-            ]
-            for name in ["foundation", "networking", "curl", "system", "anonymous", "other"] {
-                fields.append("\(name)=\(groups[name, default: 0])")
-            }
-            print("probe " + fields.joined(separator: " "))
-        }
-
-        /// Resident KiB by kind of mapping, from `/proc/self/smaps`.
-        static func residentByMapping() -> [String: Int] {
-            // Read to its end: the file's size says 0, and one read returns a page of it.
-            guard let file = FileHandle(forReadingAtPath: "/proc/self/smaps") else { return [:] }
-            let smaps = String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
-            try? file.close()
-            var groups: [String: Int] = [:]
-            var group = "anonymous"
-            for line in smaps.split(separator: "\n") {
-                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-                guard let first = fields.first else { continue }
-                if first.contains("-") && !first.hasSuffix(":") {
-                    // A mapping's header: range, perms, offset, device, inode, [path].
-                    group = kind(fields.count >= 6 ? String(fields[5]) : "")
-                } else if first == "Rss:", fields.count >= 2, let kib = Int(fields[1]) {
-                    groups[group, default: 0] += kib
-                }
-            }
-            return groups
-        }
-
-        private static func kind(_ path: String) -> String {
-            if path.isEmpty || path.hasPrefix("[") { return "anonymous" }
-            let name = path.split(separator: "/").last.map(String.init) ?? path
-            if name.hasPrefix("libFoundationNetworking") { return "networking" }
-            if name.hasPrefix("libFoundation.so") || name.hasPrefix("libFoundationInternational")
-                || name.hasPrefix("lib_FoundationICU")
-            {
-                return "foundation"
-            }
-            guard path.hasPrefix("/lib/") || path.hasPrefix("/usr/lib/") else { return "other" }
-            let runtime = ["libc.so", "libm.so", "libstdc++.so", "libgcc_s.so", "ld-linux"]
-            return runtime.contains { name.hasPrefix($0) } ? "system" : "curl"
-        }
-
-        private static func threads() -> Int {
-            guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)
-            else { return 0 }
-            let line = status.split(separator: "\n").first { $0.hasPrefix("Threads:") }
-            return line.flatMap { Int($0.split(separator: "\t").last ?? "") } ?? 0
         }
     }
 }

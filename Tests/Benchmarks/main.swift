@@ -39,8 +39,10 @@ import JSONStoreCommand
 //   jsonstore-bench write DIR N RUNS  writing N new items: one batch synced with one syncfs,
 //                                     the same batch with an fsync per file, and N single
 //                                     puts, alternating, each into a fresh directory.
-//   jsonstore-bench etcd-live - EDITS 1  etcd put → observer callback against a raw watch
-//                                     client on the same puts (each case starts its own etcd).
+//   jsonstore-bench etcd-live - EDITS 1  etcd put → observer callback and → NDJSON line of
+//                                     `jsonstore --store etcd://… list --follow --json`,
+//                                     against a raw watch client on the same puts (each
+//                                     case starts its own etcd).
 //   jsonstore-bench etcd-load - N RUNS  the initial load of N items from etcd: load() and an
 //                                     observer's first results, against etcdctl get --prefix.
 //   jsonstore-bench etcd-rate - RATE SECONDS  RATE puts a second from a writer process
