@@ -39,6 +39,17 @@ import JSONStoreCommand
 //   jsonstore-bench write DIR N RUNS  writing N new items: one batch synced with one syncfs,
 //                                     the same batch with an fsync per file, and N single
 //                                     puts, alternating, each into a fresh directory.
+//   jsonstore-bench etcd-live - EDITS 1  etcd put → observer callback and → NDJSON line of
+//                                     `jsonstore --store etcd://… list --follow --json`,
+//                                     against a raw watch client on the same puts (each
+//                                     case starts its own etcd).
+//   jsonstore-bench etcd-load - N RUNS  the initial load of N items from etcd: load() and an
+//                                     observer's first results, against etcdctl get --prefix.
+//   jsonstore-bench etcd-rate - RATE SECONDS  RATE puts a second from a writer process
+//                                     (etcd-writer): an observer's gaps, convergence, RSS.
+//   jsonstore-bench etcd-transport - REQUESTS RUNS  a range round trip by URLSession against
+//                                     EtcdClient, and the RSS of each in fresh processes
+//                                     (etcd-rss HOST:PORT 0|1 1, RUNS of each).
 
 func now() -> Double {
     var t = timespec()
@@ -140,6 +151,27 @@ if arguments[1] == "floor" {
 if arguments[1] == "live" {
     try benchLive(directory: arguments[2], big: n, edits: runs)
     exit(0)
+}
+switch arguments[1] {
+case "etcd-live":
+    try EtcdLiveBenchmark.run(edits: n)
+    exit(0)
+case "etcd-load":
+    try EtcdLoadBenchmark.run(count: n, runs: runs)
+    exit(0)
+case "etcd-rate":
+    try EtcdRateBenchmark.run(rate: n, seconds: runs)
+    exit(0)
+case "etcd-writer":
+    try EtcdRateBenchmark.Writer.run(endpoint: arguments[2], rate: n, seconds: runs)
+    exit(0)
+case "etcd-transport":
+    try EtcdTransportBenchmark.run(requests: n, runs: runs)
+    exit(0)
+case "etcd-rss":
+    try EtcdTransportBenchmark.Probe.run(endpoint: arguments[2], urlSession: n == 1)
+    exit(0)
+default: break
 }
 var options = JSONStore.Options()
 options.createDirectory = true

@@ -1,0 +1,187 @@
+import Dispatch
+import Foundation
+import Glibc
+import JSONStore
+import JSONStoreEtcd
+import TestSupport
+
+/// etcd put → observer callback, against a minimal raw watch client on the same puts.
+///
+/// The benchmark sends each put itself, one at a time (the time taken right before the
+/// send), and waits until the store's untyped observer, the raw client and the command's
+/// NDJSON stream (`jsonstore --store etcd://… list --follow --json`, in its own process)
+/// have all seen it: the raw client is a thread reading an `EtcdWatch` of the prefix
+/// directly, the floor of any watcher (the same HTTP stream, one parse of each answer).
+/// All receive every put, so their medians are side by side by construction.
+enum EtcdLiveBenchmark {
+    /// A moment one side saw a put, handed from its thread to the one that sends them.
+    final class Latch: @unchecked Sendable {
+        // Written by the observing thread before `signal`, read after `wait`.
+        var delivered = 0.0
+        let semaphore = DispatchSemaphore(value: 0)
+
+        func mark(at time: Double = now()) {
+            delivered = time
+            semaphore.signal()
+        }
+
+        func wait() -> Double {
+            semaphore.wait()
+            return delivered
+        }
+    }
+
+    /// The raw client: a thread that reads the watch and marks each answer with events.
+    final class RawWatcher: @unchecked Sendable {
+        let latch = Latch()
+        // Set once on the watcher's thread before `ready` is signalled.
+        private var failure: Error?
+        private let ready = DispatchSemaphore(value: 0)
+
+        /// Starts watching `prefix` from `revision` on a thread of its own; returns once the
+        /// watch exists. The thread lives as long as the process.
+        init(_ endpoint: EtcdClient.Endpoint, prefix: [UInt8], from revision: Int64) throws {
+            let thread = Thread { [self] in
+                let watch: EtcdWatch
+                do {
+                    watch = try EtcdWatch(endpoint, prefix: prefix, from: revision)
+                } catch {
+                    failure = error
+                    ready.signal()
+                    return
+                }
+                ready.signal()
+                while let response = try? watch.next(timeout: .infinity) {
+                    if !response.events.isEmpty { latch.mark() }
+                }
+            }
+            thread.start()
+            ready.wait()
+            if let failure { throw failure }
+        }
+    }
+
+    /// The command as a follower: `jsonstore --store etcd://… list --follow --json`, its
+    /// stdout read by a thread that marks each `update` line as its end arrives.
+    final class NDJSONFollower: @unchecked Sendable {
+        let latch = Latch()
+        private let process = Process()
+
+        /// Starts the command built beside this program and returns once it has written
+        /// its initial event; `nil` when there is no such command.
+        init?(store address: String) throws {
+            let path = URL(fileURLWithPath: EtcdBench.executable).deletingLastPathComponent()
+                .appendingPathComponent("jsonstore").path
+            guard FileManager.default.isExecutableFile(atPath: path) else { return nil }
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = ["--store", address, "list", "--follow", "--json"]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let initial = DispatchSemaphore(value: 0)
+            let fd = output.fileHandleForReading.fileDescriptor
+            let thread = Thread { [latch] in
+                var chunk = [UInt8](repeating: 0, count: 1 << 16)
+                var head: [UInt8] = []  // the first bytes of the line being read
+                while true {
+                    let count = read(fd, &chunk, chunk.count)
+                    let arrived = now()
+                    guard count > 0 else { return }
+                    for byte in chunk[..<count] {
+                        if byte != 0x0A {
+                            if head.count < 24 { head.append(byte) }
+                            continue
+                        }
+                        let start = String(decoding: head, as: UTF8.self)
+                        if start.hasPrefix(#"{"event":"initial""#) { initial.signal() }
+                        if start.hasPrefix(#"{"event":"update""#) { latch.mark(at: arrived) }
+                        head.removeAll(keepingCapacity: true)
+                    }
+                }
+            }
+            thread.start()
+            initial.wait()
+        }
+
+        func stop() {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    /// `jsonstore-bench etcd-live - EDITS 1`: `edits` puts into a store of 1,000 items,
+    /// after 20 that are not counted.
+    static func run(edits: Int, items: Int = 1_000) throws {
+        let server = try EtcdBench.startServer()
+        let endpoint = EtcdBench.endpoint(server)
+        let client = EtcdClient(endpoints: [endpoint])
+        try EtcdBench.fill(client, count: items)
+
+        let store = try JSONStore(etcd: [server.endpoint], prefix: EtcdBench.prefix)
+        let observed = Latch()
+        let queue = DispatchQueue(label: "bench.etcd.observer")
+        let token = store.observe(on: queue) { change in
+            switch change {
+            case .initial, .update: observed.mark()
+            case .error(let error): print("bench: observer error: \(error)")
+            }
+        }
+        let start = now()
+        _ = observed.wait()  // .initial
+        print(
+            String(
+                format: "etcd at %@, %d items: the observer's initial results in %.3f s",
+                server.endpoint, items, now() - start))
+
+        let address = "etcd://\(server.endpoint)/\(EtcdBench.prefix)"
+        let follower = try NDJSONFollower(store: address)
+        if follower == nil { print("bench: no jsonstore beside this program: no NDJSON figures") }
+        let revision = try client.get(EtcdBench.key(EtcdBench.id(0))).revision
+        let raw = try RawWatcher(
+            endpoint, prefix: Array("\(EtcdBench.prefix)/".utf8), from: revision + 1)
+
+        let warmUp = 20
+        var ours: [Double] = []
+        var lines: [Double] = []
+        var floor: [Double] = []
+        var putTrips: [Double] = []
+        for edit in 0..<(warmUp + edits) {
+            let i = (edit * 7919) % items
+            let value = EtcdBench.value(i, edit: edit)
+            let sent = now()
+            try client.put(EtcdBench.key(EtcdBench.id(i)), value)
+            let answered = now()
+            let rawSaw = raw.latch.wait()
+            let weSaw = observed.wait()
+            let lineSaw = follower?.latch.wait()
+            guard edit >= warmUp else { continue }
+            putTrips.append(answered - sent)
+            floor.append(rawSaw - sent)
+            ours.append(weSaw - sent)
+            if let lineSaw { lines.append(lineSaw - sent) }
+        }
+        token.invalidate()
+        follower?.stop()
+        server.stop()
+        print("\(ours.count) puts, one at a time, each seen by every reader before the next")
+        print("put round trip (etcd's answer):  \(EtcdBench.latencyText(putTrips))")
+        print("put → raw watch client:          \(EtcdBench.latencyText(floor))")
+        print("put → observer callback:         \(EtcdBench.latencyText(ours))")
+        report("observer", ours, floor)
+        guard !lines.isEmpty else { return }
+        print("put → NDJSON line (list --follow --json): \(EtcdBench.latencyText(lines))")
+        report("NDJSON line", lines, floor)
+    }
+
+    private static func report(_ name: String, _ ours: [Double], _ floor: [Double]) {
+        let ratio = EtcdBench.percentile(ours, 0.5) / EtcdBench.percentile(floor, 0.5)
+        print(String(format: "%@ p50 / raw client p50: %.2fx (target <= 1.5x)", name, ratio))
+        tableRow(
+            "etcd put -> \(name), p50 (p99)",
+            String(
+                format: "%.3f ms (%.3f), raw client %.3f ms (%.3f)",
+                EtcdBench.percentile(ours, 0.5) * 1000, EtcdBench.percentile(ours, 0.99) * 1000,
+                EtcdBench.percentile(floor, 0.5) * 1000, EtcdBench.percentile(floor, 0.99) * 1000),
+            String(format: "%.2fx the raw client", ratio), "<= 1.5x", ratio <= 1.5)
+    }
+}
