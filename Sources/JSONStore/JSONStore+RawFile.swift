@@ -15,12 +15,25 @@ extension JSONStore {
         }
         if let remote {
             guard name.hasSuffix(".json") else { return nil }
-            return try remote.rawValue(of: String(name.dropLast(5)), limit: reader.maxSize)
+            return try remote.rawValue(of: String(name.dropLast(5)), limit: reader.maxSize)?.bytes
         }
         let dir = try openDirectory()
         defer { dir.close() }
         let (read, _) = ItemFile.readBytes(
             named: name, in: dir, file: join(path, name), id: nil, limit: reader.maxSize)
         return try read?.get()
+    }
+
+    /// Whether the store is not a directory (etcd): its items have no files to open in an
+    /// editor, so the list view edits a copy and puts it back with its etag.
+    package var _isRemote: Bool { remote != nil }
+
+    /// The value of the item `id` as it is stored, valid or not, with its etag; `nil` if
+    /// there is no such item.
+    package func _storedValue(of id: String) throws(StoreError) -> (bytes: [UInt8], etag: String)? {
+        try ItemID.validate(id)
+        if let remote { return try remote.rawValue(of: id, limit: reader.maxSize) }
+        guard let bytes = try _fileBytes(named: ItemID.fileName(id)) else { return nil }
+        return (bytes, Fingerprint(bytes).etag)
     }
 }

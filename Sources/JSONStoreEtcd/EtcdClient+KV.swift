@@ -1,29 +1,39 @@
 import JSONStore
 
 extension EtcdClient {
-    /// Every key that starts with `prefix`, at one revision, read in pages of `pageSize`
-    /// (`limit` and the key after the last one read), so a large prefix is a consistent
-    /// snapshot that never arrives in one answer.
+    /// Every key that starts with `prefix`, at one revision, read in pages (`limit` and
+    /// the key after the last one read), so a large prefix is a consistent snapshot that
+    /// never arrives in one answer.
+    ///
+    /// The first page is `pageSize` keys; later ones are sized from the keys seen so far to
+    /// about `pageBytes` each, between `pageSize` and 16 times it: etcd 3.4 walks the
+    /// prefix up to each page's end, so many small pages cost more than a few large ones.
     ///
     /// - Parameter revision: the revision to read at; `nil` for the newest.
     /// - Returns: the revision read at, and the keys in key order.
-    package func range(prefix: [UInt8], revision: Int64? = nil, pageSize: Int = 1_000)
-        throws(EtcdError) -> (revision: Int64, keyValues: [KeyValue])
-    {
+    package func range(
+        prefix: [UInt8], revision: Int64? = nil, pageSize: Int = 1_000,
+        pageBytes: Int = 4 << 20
+    ) throws(EtcdError) -> (revision: Int64, keyValues: [KeyValue]) {
         let end = Self.rangeEnd(ofPrefix: prefix)
         var start = prefix
         var at = revision
         var found: [KeyValue] = []
+        var limit = pageSize
+        var bytesSeen = 0
         while true {
             var request: JSONObject = [
                 "key": .string(Base64.encode(start)), "range_end": .string(Base64.encode(end)),
-                "limit": .string(String(pageSize)),
+                "limit": .string(String(limit)),
             ]
             if let at { request["revision"] = .string(String(at)) }
             let answer = try call("/v3/kv/range", .object(request))
             if at == nil { at = Self.revision(of: answer) }
             let page = answer["kvs"]?.arrayValue?.compactMap(Self.keyValue) ?? []
             found += page
+            bytesSeen += page.reduce(0) { $0 + $1.key.count + $1.value.count }
+            let average = max(1, bytesSeen / max(found.count, 1))
+            limit = min(max(pageBytes / average, pageSize), pageSize * 16)
             guard answer["more"] == .bool(true), let last = page.last else { break }
             start = last.key + [0]  // the smallest key after the last one read
         }

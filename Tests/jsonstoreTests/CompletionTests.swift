@@ -116,6 +116,39 @@ struct CompletionTests {
     }
 
     @Test(
+        "bash and fish: ids of the store on etcd typed with --store",
+        .enabled(
+            if: EtcdServer.isInstalled,
+            "etcd is not installed: apt-get install etcd-server etcd-client"))
+    func etcdIDs() async throws {
+        let server = try await blocking { try EtcdServer() }
+        for id in ["tea", "taxes", "bike"] { try server.etcdctl(["put", "tasks/\(id)", "{}"]) }
+        let temp = try TemporaryStore()
+        let address = "etcd://\(server.endpoint)/tasks"
+        let bash = try await Self.scriptFile("bash", in: temp)
+        let probe = """
+            source \(bash)
+            t() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=(); _jsonstore; echo "[${COMPREPLY[*]}]"; }
+            t \(JSONStoreBinary.path) --store \(address) get t
+            t \(JSONStoreBinary.path) get --store=\(address) b
+            """
+        let result = try Self.run(executable("bash")!, ["-c", probe])
+        #expect(result.output == "[taxes tea]\n[bike]\n", "\(result.output)")
+        guard let shell = executable("fish") else { return }  // .ci/run installs fish
+        let fish = try await Self.scriptFile("fish", in: temp)
+        let fished = try Self.run(
+            shell,
+            [
+                "-c",
+                "source \(fish); complete -C '\(JSONStoreBinary.path) --store \(address) get t'",
+            ])
+        #expect(
+            fished.output.split(separator: "\n").map { $0.split(separator: "\t")[0] } == [
+                "taxes", "tea",
+            ], "\(fished.output)")
+    }
+
+    @Test(
         "zsh: the script parses, and offers commands, values and ids (compadd stubbed)",
         .enabled(if: executable("zsh") != nil, "zsh is not installed: apt-get install zsh"))
     func zsh() async throws {

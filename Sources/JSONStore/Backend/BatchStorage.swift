@@ -17,6 +17,14 @@ package protocol BatchStorage: AnyObject {
     /// - Returns: `false` when something this batch read has changed since and nothing
     ///   was written, so the batch should run again from a fresh read.
     func commit(_ writes: [StagedWrite], lastAttempt: Bool) throws(StoreError) -> Bool
+
+    /// The etag of what the store holds for `id`, valid or not, when the storage knows it
+    /// apart from the item (etcd's `mod_revision`); `nil` to take the item's.
+    func storedETag(of id: String) -> String?
+}
+
+extension BatchStorage {
+    package func storedETag(of id: String) -> String? { nil }
 }
 
 /// One write of a batch, ready to go: an item's new bytes, or its deletion (`nil`).

@@ -16,7 +16,7 @@ package protocol RemoteBackend: Sendable {
 
     /// The value of `id` as it is stored, valid or not, or `nil` if there is none: what
     /// the list view shows a person (`JSONStore._fileBytes`).
-    func rawValue(of id: String, limit: Int) throws(StoreError) -> [UInt8]?
+    func rawValue(of id: String, limit: Int) throws(StoreError) -> (bytes: [UInt8], etag: String)?
 
     /// Every item in id order, a chunk at a time, read as one consistent snapshot.
     ///

@@ -105,6 +105,22 @@ package enum ItemFile {
     }
 
     /// Parses the bytes of `<id>.json` into an item.
+    /// `outcome(i)` for every `i` below `count`, on every core when there are at least
+    /// `threshold`: for sources that hold the bytes already (etcd's values).
+    package static func outcomes(
+        _ count: Int, parallelAbove threshold: Int, _ outcome: @Sendable (Int) -> Outcome
+    ) -> [Outcome] {
+        guard count >= threshold else { return (0..<count).map(outcome) }
+        let slots = Slots<Outcome>(count: count, initial: .missing)
+        let chunkCount = min(count, Cores.count * 4)
+        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+            for i in (count * chunk / chunkCount)..<(count * (chunk + 1) / chunkCount) {
+                slots[i] = outcome(i)
+            }
+        }
+        return slots.values
+    }
+
     package static func parse(
         _ bytes: [UInt8], id: String, file: String, reader: JSONReader, revision: Int64 = 0
     ) -> Outcome {

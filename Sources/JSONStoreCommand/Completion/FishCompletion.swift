@@ -33,13 +33,13 @@ struct FishCompletion {
                 contains -- $command $argv
             end
 
-            function __\(p)_ids --description 'the ids of the store typed (--dir), or the default one'
+            function __\(p)_ids --description 'the ids of the store typed (--dir, --store), or the default one'
                 set -l words (commandline -opc)
                 set -l dir
                 for i in (seq (count $words))
-                    if test "$words[$i]" = --dir; and set -q words[(math $i + 1)]
-                        set dir --dir $words[(math $i + 1)]
-                    else if string match -q -- '--dir=*' $words[$i]
+                    if contains -- "$words[$i]" --dir --store; and set -q words[(math $i + 1)]
+                        set dir $words[$i] $words[(math $i + 1)]
+                    else if string match -q -r -- '^--(dir|store)=' $words[$i]
                         set dir $words[$i]
                     end
                 end

@@ -107,10 +107,10 @@ struct ShellCompletion {
                         if [[ -z $command ]]; then command=$word; else positionals=$((positionals + 1)); fi
                     elif [[ $word == -- ]]; then
                         dashdash=1
-                    elif [[ $word == --dir ]]; then
-                        dir=(--dir "${\(words)[i+1]}")
+                    elif [[ $word == --dir || $word == --store ]]; then
+                        dir=("$word" "${\(words)[i+1]}")
                         i=$((i + 1))
-                    elif [[ $word == --dir=* ]]; then
+                    elif [[ $word == --dir=* || $word == --store=* ]]; then
                         dir=("$word")
                     elif _\(p)_valued "$command" "$word"; then
                         i=$((i + 1))

@@ -13,10 +13,15 @@ enum ExternalEditor {
         return "vi"
     }
 
-    /// Runs `command` on `path` and waits for it; returns its exit status, or the error
-    /// that kept it from starting.
-    static func run(_ command: String, on path: String) -> Result<Int32, Errno> {
-        let arguments = ["/bin/sh", "-c", command + " \"$1\"", "jsonstore-editor", path]
+    /// Runs `command` on `paths` (most editors open several files side by side, `vim -O`
+    /// beside one another) and waits for it; returns its exit status, or the error that
+    /// kept it from starting.
+    static func run(_ command: String, on paths: String...) -> Result<Int32, Errno> {
+        run(command, on: paths)
+    }
+
+    static func run(_ command: String, on paths: [String]) -> Result<Int32, Errno> {
+        let arguments = ["/bin/sh", "-c", command + " \"$@\"", "jsonstore-editor"] + paths
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var attributes = posix_spawnattr_t()

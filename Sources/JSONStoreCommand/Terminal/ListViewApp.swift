@@ -125,6 +125,19 @@ final class ListViewApp {
     /// and arrive as one update afterwards (the save among them).
     private func edit(_ name: String) {
         let command = ExternalEditor.command(environment: environment)
+        if store._isRemote {
+            // No file to open: a copy, put back with the etag it started from.
+            let id = String(name.dropLast(5))
+            let edit = CopyEdit(store: store, id: id) { paths in
+                self.terminal.suspend()
+                defer { self.terminal.resume() }
+                return ExternalEditor.run(command, on: paths)
+            }
+            if let notice = edit.run() { model.notice = notice }
+            size = TerminalSession.size()
+            screen.invalidate()
+            return render()
+        }
         terminal.suspend()
         let outcome = ExternalEditor.run(command, on: store.path + "/" + name)
         terminal.resume()

@@ -52,15 +52,15 @@ final class EtcdBackend: RemoteBackend {
         return layout.outcome(of: id, found, reader: reader)
     }
 
-    func rawValue(of id: String, limit: Int) throws(StoreError) -> [UInt8]? {
+    func rawValue(of id: String, limit: Int) throws(StoreError) -> (bytes: [UInt8], etag: String)? {
         guard ItemID.problem(with: id) == nil else { return nil }
         let key = layout.key(of: id)
         let found = try withClient { client throws(EtcdError) in try client.get(key) }.keyValue
-        guard let value = found?.value else { return nil }
-        guard value.count <= limit else {
-            throw ItemFile.tooLarge(value.count, limit: limit, file: location(of: id), id: id)
+        guard let found else { return nil }
+        guard found.value.count <= limit else {
+            throw ItemFile.tooLarge(found.value.count, limit: limit, file: location(of: id), id: id)
         }
-        return value
+        return (found.value, String(found.modRevision))
     }
 
     func forEachChunk(
@@ -123,19 +123,29 @@ final class EtcdBackend: RemoteBackend {
         -> SourceListing
     {
         var listing = SourceListing(ids: [], outcomes: [], badNames: [:], revision: revision)
+        var items: [EtcdClient.KeyValue] = []
         listing.ids.reserveCapacity(keyValues.count)
-        listing.outcomes.reserveCapacity(keyValues.count)
+        items.reserveCapacity(keyValues.count)
         for keyValue in keyValues {
             switch layout.entry(keyValue.key) {
             case .item(let id):
                 listing.ids.append(id)
-                listing.outcomes.append(layout.outcome(of: id, keyValue, reader: reader))
+                items.append(keyValue)
             case .invalid(let name, let file):
                 listing.badNames[UTF8Key(name)] = file
             }
         }
+        // The values parsed on every core, as a directory's files are read.
+        let (ids, layout, values) = (listing.ids, layout, items)
+        listing.outcomes = ItemFile.outcomes(ids.count, parallelAbove: Self.parallelParseThreshold)
+        {
+            layout.outcome(of: ids[$0], values[$0], reader: reader)
+        }
         return listing
     }
+
+    /// Values parsed one by one below this count; above it, on every core.
+    static let parallelParseThreshold = 256
 
     func makeBatch(reader: JSONReader) -> any BatchStorage {
         EtcdBatch(backend: self, reader: reader)

@@ -8,7 +8,7 @@ final class EtcdBatch: BatchStorage {
     let backend: EtcdBackend
     let reader: JSONReader
     /// What was read of each id, with the `mod_revision` it had (0: no such key).
-    private var read: [UTF8Key: (outcome: ItemFile.Outcome, modRevision: Int64)] = [:]
+    private var seen: [UTF8Key: (outcome: ItemFile.Outcome, modRevision: Int64)] = [:]
     /// The ids in the order they were first read, for the transaction's compares.
     private var order: [String] = []
     /// A read that failed: the batch cannot commit on what it did not see.
@@ -20,7 +20,7 @@ final class EtcdBatch: BatchStorage {
     }
 
     func read(_ id: String) -> ItemFile.Outcome {
-        if let known = read[UTF8Key(id)] { return known.outcome }
+        if let known = seen[UTF8Key(id)] { return known.outcome }
         let key = backend.layout.key(of: id)
         var entry: (outcome: ItemFile.Outcome, modRevision: Int64)
         do {
@@ -37,9 +37,17 @@ final class EtcdBatch: BatchStorage {
             readError = readError ?? error
             entry = (.invalid(error), -1)
         }
-        read[UTF8Key(id)] = entry
+        seen[UTF8Key(id)] = entry
         order.append(id)
         return entry.outcome
+    }
+
+    /// Any value's `mod_revision`, valid or not: an invalid value can be replaced with
+    /// compare-and-swap too (the list view's edit of a broken item).
+    func storedETag(of id: String) -> String? {
+        _ = read(id)
+        guard let revision = seen[UTF8Key(id)]?.modRevision, revision > 0 else { return nil }
+        return String(revision)
     }
 
     func commit(_ writes: [StagedWrite], lastAttempt: Bool) throws(StoreError) -> Bool {
@@ -47,7 +55,7 @@ final class EtcdBatch: BatchStorage {
         guard !writes.isEmpty else { return true }
         let layout = backend.layout
         let expected = order.map {
-            (key: layout.key(of: $0), modRevision: read[UTF8Key($0)]!.modRevision)
+            (key: layout.key(of: $0), modRevision: seen[UTF8Key($0)]!.modRevision)
         }
         let operations = writes.map {
             EtcdClient.Operation(key: layout.key(of: $0.id), value: $0.bytes)

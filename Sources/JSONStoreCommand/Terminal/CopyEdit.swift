@@ -1,0 +1,87 @@
+import FoundationEssentials
+import JSONStore
+
+/// `e` on a store whose items have no files (etcd): the item's value in a temporary copy,
+/// opened in the editor and put back with compare-and-swap on the etag it started from.
+///
+/// If the item changed meanwhile, the editor opens again with the user's copy and, beside
+/// it, the value now in the store (`ID.now-in-the-store.json`); the user's copy is put back
+/// against that one's etag once it is saved again. Nothing is overwritten silently, and
+/// nothing the user wrote is lost: a copy that does not parse stays in its temporary file,
+/// which the notice names.
+struct CopyEdit {
+    let store: JSONStore
+    let id: String
+    /// Runs the editor on files, with the terminal handed over to it.
+    let runEditor: (_ paths: [String]) -> Result<Int32, Errno>
+
+    /// Edits the item; returns what the footer should say, if anything.
+    func run() -> String? {
+        let shown = Display.escaped(id)
+        let stored: (bytes: [UInt8], etag: String)?
+        do {
+            stored = try store._storedValue(of: id)
+        } catch {
+            return "\(error)"
+        }
+        guard let stored else { return "\(shown) is not in the store any more" }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "jsonstore-edit-\(UInt32.random(in: .min ... .max))")
+        let mine = folder.appendingPathComponent(ItemID.fileName(id))
+        let theirs = folder.appendingPathComponent(id + ".now-in-the-store.json")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(stored.bytes).write(to: mine)
+        } catch {
+            return "could not make a copy to edit: \(error)"
+        }
+        var expected = ItemExpectation.etag(stored.etag)
+        var paths = [mine.path]
+        var last = stored.bytes
+        while true {
+            switch runEditor(paths) {
+            case .failure(let error): return "could not start the editor: \(error)"
+            case .success(let status) where status != 0:
+                return "the editor exited with status \(status); your copy is kept in \(mine.path)"
+            case .success: break
+            }
+            guard let edited = try? [UInt8](Data(contentsOf: mine)) else {
+                return "could not read your copy back from \(mine.path)"
+            }
+            if edited == last && paths.count == 1 {
+                try? FileManager.default.removeItem(at: folder)
+                return nil  // left as it was
+            }
+            last = edited
+            let (parsed, problem) = Self.object(edited)
+            guard let object = parsed else {
+                return "\(shown) not saved: \(problem); your copy is kept in \(mine.path)"
+            }
+            do {
+                try store.put(id, object, expecting: expected)
+                try? FileManager.default.removeItem(at: folder)
+                return nil
+            } catch  where error.code == .changed {
+                // Changed meanwhile: both side by side, and save yours again to put it.
+                let now = try? store._storedValue(of: id)
+                expected = now.map { .etag($0.etag) } ?? .absent
+                try? Data(now?.bytes ?? Array("(deleted)\n".utf8)).write(to: theirs)
+                paths = [mine.path, theirs.path]
+            } catch {
+                return "\(shown) not saved: \(error); your copy is kept in \(mine.path)"
+            }
+        }
+    }
+
+    /// `bytes` as an item's object, or why not (line and column where it applies).
+    static func object(_ bytes: [UInt8]) -> (JSONObject?, String) {
+        do {
+            guard case .object(let object) = try JSONReader().read(bytes) else {
+                return (nil, "an item must be a JSON object")
+            }
+            return (object, "")
+        } catch {
+            return (nil, "\(error.line):\(error.column): \(Display.escaped(error.reason))")
+        }
+    }
+}
