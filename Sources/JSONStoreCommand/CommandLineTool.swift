@@ -26,6 +26,11 @@ public enum CommandLineTool {
                 "where the store is: a directory, or etcd://HOST:PORT[,HOST:PORT...]/PREFIX (default: $JSONSTORE_STORE)"
         ),
         .option(
+            "--user", value: "NAME",
+            help:
+                "the etcd user (the password from $JSONSTORE_ETCD_PASSWORD, else asked on the terminal)"
+        ),
+        .option(
             "--color", value: "WHEN",
             help: "colour on a terminal: auto (honours NO_COLOR, TERM=dumb), always, never",
             choices: ColorChoice.allCases.map(\.rawValue)),

@@ -30,27 +30,78 @@ package final class EtcdClient {
         package let version: Int64
     }
 
+    /// A user's name and password, for an etcd with authentication enabled.
+    package struct Credentials: Sendable, Equatable {
+        package let user: String
+        package let password: String
+        package init(user: String, password: String) {
+            self.user = user
+            self.password = password
+        }
+    }
+
     package let endpoints: [Endpoint]
     /// The seconds any request may take.
     package let timeout: Double
+    package let credentials: Credentials?
     private var connection: HTTPConnection?
     private var current = 0
+    /// The token `credentials` got from etcd, until it expires.
+    private var token: String?
 
-    package init(endpoints: [Endpoint], timeout: Double = 5) {
+    package init(endpoints: [Endpoint], timeout: Double = 5, credentials: Credentials? = nil) {
         precondition(!endpoints.isEmpty, "etcd needs an endpoint")
         self.endpoints = endpoints
         self.timeout = timeout
+        self.credentials = credentials
+    }
+
+    /// A token for `credentials` (authenticating first if there is none yet); `nil` when
+    /// there are no credentials.
+    package func authToken() throws(EtcdError) -> String? {
+        guard let credentials else { return nil }
+        if let token { return token }
+        let answer = try send(
+            "/v3/auth/authenticate",
+            ["name": .string(credentials.user), "password": .string(credentials.password)],
+            token: nil)
+        guard let made = answer["token"]?.stringValue else {
+            throw EtcdError(
+                endpoint: endpoints[current].description, reason: "etcd gave no auth token")
+        }
+        token = made
+        return made
+    }
+
+    /// A token made now for `credentials` (a watch about to start cannot refresh one that
+    /// expires later); `nil` when there are no credentials.
+    package func freshAuthToken() throws(EtcdError) -> String? {
+        token = nil
+        return try authToken()
+    }
+
+    /// `POST`s `body` to `path` as the user of `credentials`, authenticating again once if
+    /// etcd says the token has expired.
+    func call(_ path: String, _ body: JSONValue) throws(EtcdError) -> JSONValue {
+        do {
+            return try send(path, body, token: try authToken())
+        } catch let error where error.reason.contains("invalid auth token") && credentials != nil {
+            token = nil
+            return try send(path, body, token: try authToken())
+        }
     }
 
     /// `POST`s `body` to `path` and returns the JSON answer, moving to the next endpoint
     /// when a connection fails.
-    func call(_ path: String, _ body: JSONValue) throws(EtcdError) -> JSONValue {
+    private func send(_ path: String, _ body: JSONValue, token: String?) throws(EtcdError)
+        -> JSONValue
+    {
         let bytes = JSONWriter.compact(body)
         var lastError: EtcdError?
         for _ in 0..<endpoints.count {
             do throws(EtcdError) {
                 let connection = try connected()
-                try connection.post(path, body: bytes, timeout: timeout)
+                try connection.post(path, body: bytes, token: token, timeout: timeout)
                 let head = try connection.head(timeout: timeout)
                 let answer = try connection.body(of: head, timeout: timeout)
                 let value = try? JSONReader(maxDepth: 64, maxSize: .max).read(answer)

@@ -34,7 +34,7 @@ package final class EtcdWatch {
     /// progress notifications; returns once etcd has created the watch.
     package init(
         _ endpoint: EtcdClient.Endpoint, prefix: [UInt8], from revision: Int64,
-        timeout: Double = 5
+        token: String? = nil, timeout: Double = 5
     ) throws(EtcdError) {
         connection = try HTTPConnection(host: endpoint.host, port: endpoint.port, timeout: timeout)
         let request: JSONValue = [
@@ -45,7 +45,8 @@ package final class EtcdWatch {
                 "progress_notify": true,
             ]
         ]
-        try connection.post("/v3/watch", body: JSONWriter.compact(request), timeout: timeout)
+        try connection.post(
+            "/v3/watch", body: JSONWriter.compact(request), token: token, timeout: timeout)
         let head = try connection.head(timeout: timeout)
         guard head.status == 200, head.chunked else {
             let body = try? connection.body(of: head, timeout: timeout)

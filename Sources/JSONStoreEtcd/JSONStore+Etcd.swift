@@ -21,28 +21,31 @@ extension JSONStore {
     ///   - endpoints: `host:port` of one or more members; requests move to the next when
     ///     one cannot be reached.
     ///   - prefix: the key prefix, without a trailing `/` (one is added).
+    ///   - user: the user to authenticate as, when etcd has authentication enabled, with
+    ///     its `password`.
     ///   - timeout: the seconds any request may take.
     /// - Throws: `StoreError` with code `.storeUnavailable` when no endpoint answers (the
     ///   error names the last one tried and why), or `.invalidID` for a bad endpoint or an
     ///   empty prefix.
     public convenience init(
-        etcd endpoints: [String], prefix: String, options: Options = Options(),
-        timeout: Double = 5
+        etcd endpoints: [String], prefix: String, user: String? = nil, password: String = "",
+        options: Options = Options(), timeout: Double = 5
     ) throws(StoreError) {
         let parsed = try EtcdAddress.endpoints(endpoints)
         try self.init(
-            etcd: EtcdAddress(endpoints: parsed, prefix: prefix), options: options, timeout: timeout
-        )
+            etcd: EtcdAddress(endpoints: parsed, prefix: prefix),
+            credentials: user.map { .init(user: $0, password: password) }, options: options,
+            timeout: timeout)
     }
 
     /// Opens the etcd store at `address` (see `EtcdAddress`).
     package convenience init(
-        etcd address: EtcdAddress, options: Options = Options(), timeout: Double = 5
-    )
-        throws(StoreError)
-    {
+        etcd address: EtcdAddress, credentials: EtcdClient.Credentials? = nil,
+        options: Options = Options(), timeout: Double = 5
+    ) throws(StoreError) {
         let backend = EtcdBackend(
-            endpoints: address.endpoints, prefix: address.prefix, timeout: timeout)
+            endpoints: address.endpoints, prefix: address.prefix, timeout: timeout,
+            credentials: credentials)
         guard !backend.layout.prefix.isEmpty else {
             throw StoreError(
                 code: .storeUnavailable,

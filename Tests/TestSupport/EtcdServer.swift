@@ -87,9 +87,17 @@ public final class EtcdServer: @unchecked Sendable {
     public func etcdctl(_ arguments: [String], stdin: String = "") throws -> (
         status: Int32, output: String
     ) {
+        try Self.etcdctl(arguments, endpoints: [endpoint], stdin: stdin)
+    }
+
+    /// Runs `etcdctl` against `endpoints`.
+    public static func etcdctl(_ arguments: [String], endpoints: [String], stdin: String = "")
+        throws -> (status: Int32, output: String)
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/etcdctl")
-        process.arguments = ["--endpoints", endpoint, "--dial-timeout", "2s"] + arguments
+        process.arguments =
+            ["--endpoints", endpoints.joined(separator: ","), "--dial-timeout", "2s"] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["ETCDCTL_API"] = "3"
         process.environment = environment

@@ -9,6 +9,8 @@ struct Context {
     /// The command line wins (`--store` or `--dir`, the later one), then `$JSONSTORE_STORE`,
     /// then `$JSONSTORE_DIR`, then `data`.
     var store: String
+    /// The etcd user, `--user`.
+    var user: String?
     var color: ColorChoice = .auto
     var environment: [String: String]
 
@@ -40,6 +42,10 @@ struct Context {
             }
             store = value
         }
+        if let user = arguments.value("--user") {
+            guard !user.isEmpty else { throw UsageError("--user needs a NAME", command: nil) }
+            self.user = user
+        }
         if let color = try arguments.choice("--color") {
             self.color = ColorChoice(rawValue: color) ?? .auto
         }
@@ -47,7 +53,32 @@ struct Context {
 
     /// Opens the store.
     func open(options: JSONStore.Options = JSONStore.Options()) throws -> JSONStore {
-        guard isEtcd else { return try JSONStore(directory: store, options: options) }
-        return try JSONStore(etcd: EtcdAddress(parsing: store), options: options)
+        guard isEtcd else {
+            if user != nil {
+                throw CommandFailure(
+                    "--user is for a store on etcd; \(Display.escaped(store)) is a directory")
+            }
+            return try JSONStore(directory: store, options: options)
+        }
+        let address = try EtcdAddress(parsing: store)
+        return try JSONStore(etcd: address, credentials: try credentials(), options: options)
+    }
+
+    /// `--user` with its password: `$JSONSTORE_ETCD_PASSWORD`, else typed on the terminal
+    /// (never an argument, which other users could read in the process list).
+    private func credentials() throws -> EtcdClient.Credentials? {
+        guard let user else { return nil }
+        if let password = environment["JSONSTORE_ETCD_PASSWORD"] {
+            return .init(user: user, password: password)
+        }
+        guard
+            let typed = TerminalSession.readSecret(
+                prompt: "etcd password for \(Display.escaped(user)): ")
+        else {
+            throw CommandFailure(
+                "--user \(Display.escaped(user)) needs a password: set $JSONSTORE_ETCD_PASSWORD, or run on a terminal to type it"
+            )
+        }
+        return .init(user: user, password: typed)
     }
 }

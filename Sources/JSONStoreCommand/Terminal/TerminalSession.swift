@@ -69,6 +69,32 @@ final class TerminalSession {
         return n > 0 ? Array(buffer[..<n]) : []
     }
 
+    /// A line typed on the terminal without echo (a password), after `prompt` on stderr;
+    /// `nil` when standard input is not a terminal or is closed.
+    ///
+    /// The corresponding C functions are `tcgetattr`, `tcsetattr` and `read`.
+    nonisolated static func readSecret(prompt: String) -> String? {
+        var original = termios()
+        guard Output.isTerminal(STDIN_FILENO), tcgetattr(STDIN_FILENO, &original) == 0 else {
+            return nil
+        }
+        var quiet = original
+        quiet.c_lflag &= ~tcflag_t(ECHO)
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
+        defer {
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
+            Output.write(fd: STDERR_FILENO, "\n")
+        }
+        Output.write(fd: STDERR_FILENO, prompt)
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while read(STDIN_FILENO, &byte, 1) == 1 {
+            if byte == UInt8(ascii: "\n") { return String(decoding: line, as: UTF8.self) }
+            line.append(byte)
+        }
+        return line.isEmpty ? nil : String(decoding: line, as: UTF8.self)
+    }
+
     /// The terminal's size in columns and rows.
     nonisolated static func size() -> (width: Int, height: Int) {
         var size = winsize()

@@ -22,10 +22,14 @@ final class HTTPConnection {
         let length: Int
     }
 
-    /// Sends `POST path` with `body` (JSON).
-    func post(_ path: String, body: [UInt8], timeout: Double) throws(EtcdError) {
+    /// Sends `POST path` with `body` (JSON), and an `Authorization` header when there is
+    /// a token (etcd's auth).
+    func post(_ path: String, body: [UInt8], token: String? = nil, timeout: Double)
+        throws(EtcdError)
+    {
+        let authorization = token.map { "Authorization: \($0)\r\n" } ?? ""
         var request = Array(
-            "POST \(path) HTTP/1.1\r\nHost: \(host)\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
+            "POST \(path) HTTP/1.1\r\nHost: \(host)\r\nContent-Type: application/json\r\n\(authorization)Content-Length: \(body.count)\r\n\r\n"
                 .utf8)
         request += body
         try socket.send(request, timeout: timeout)

@@ -9,12 +9,17 @@ final class EtcdBackend: RemoteBackend {
     let endpoints: [EtcdClient.Endpoint]
     let layout: EtcdLayout
     let timeout: Double
+    let credentials: EtcdClient.Credentials?
     private let idle = Locked<[EtcdClient]>([])
 
-    init(endpoints: [EtcdClient.Endpoint], prefix: String, timeout: Double) {
+    init(
+        endpoints: [EtcdClient.Endpoint], prefix: String, timeout: Double,
+        credentials: EtcdClient.Credentials? = nil
+    ) {
         self.endpoints = endpoints
         layout = EtcdLayout(prefix: prefix)
         self.timeout = timeout
+        self.credentials = credentials
     }
 
     var address: String {
@@ -27,7 +32,8 @@ final class EtcdBackend: RemoteBackend {
     /// request failed midway: a connection in an unknown state is not reused).
     func withClient<R>(_ body: (EtcdClient) throws(EtcdError) -> R) throws(StoreError) -> R {
         let client =
-            idle.withLock { $0.popLast() } ?? EtcdClient(endpoints: endpoints, timeout: timeout)
+            idle.withLock { $0.popLast() }
+            ?? EtcdClient(endpoints: endpoints, timeout: timeout, credentials: credentials)
         do {
             let result = try body(client)
             idle.withLock { $0.append(client) }

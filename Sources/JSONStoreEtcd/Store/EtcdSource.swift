@@ -139,10 +139,13 @@ final class EtcdSource: LiveSource {
     private func watch(from revision: Int64, endpoint: Int) throws(StoreError) -> EtcdWatch {
         let endpoints = backend.endpoints
         let target = endpoints[endpoint % endpoints.count]
+        let token = try backend.withClient { client throws(EtcdError) in try client.freshAuthToken()
+        }
         let watch: EtcdWatch
         do {
             watch = try EtcdWatch(
-                target, prefix: backend.layout.keyPrefix, from: revision, timeout: backend.timeout)
+                target, prefix: backend.layout.keyPrefix, from: revision, token: token,
+                timeout: backend.timeout)
         } catch {
             throw backend.storeError(error)
         }

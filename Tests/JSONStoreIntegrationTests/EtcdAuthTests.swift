@@ -1,0 +1,78 @@
+import Dispatch
+import JSONStore
+import JSONStoreEtcd
+import TestSupport
+import Testing
+
+extension EtcdTests {
+    /// An etcd with authentication enabled: a wrong password is a clear error; the right
+    /// one reads, writes and follows, the token renewed by itself.
+    @Suite("etcd with authentication")
+    struct Auth {
+        /// A fresh etcd whose user `root` has the password `secret`, with auth on.
+        static func server() throws -> EtcdServer {
+            let server = try EtcdServer()
+            for step in [["user", "add", "root:secret"], ["auth", "enable"]] {
+                let result = try server.etcdctl(step)
+                #expect(result.status == 0, "\(step): \(result.output)")
+            }
+            return server
+        }
+
+        @Test("a wrong password, no user: clear errors; the right one works, live")
+        func library() async throws {
+            let server = try await blocking { try Self.server() }
+            let wrong = #expect(throws: StoreError.self) {
+                try JSONStore(
+                    etcd: [server.endpoint], prefix: "tasks", user: "root", password: "nope")
+            }
+            #expect(
+                wrong?.message.contains("authentication failed") == true,
+                "\(String(describing: wrong))")
+            #expect(wrong?.message.contains(server.endpoint) == true)
+            let anonymous = #expect(throws: StoreError.self) {
+                try JSONStore(etcd: [server.endpoint], prefix: "tasks")
+            }
+            #expect(
+                anonymous?.message.contains("user name is empty") == true,
+                "\(String(describing: anonymous))")
+            let store = try JSONStore(
+                etcd: [server.endpoint], prefix: "tasks", user: "root", password: "secret")
+            try store.put("tea", ["title": "Make tea"])
+            let recorder = ChangeRecorder()
+            let token = store.observe(on: DispatchQueue(label: "observer"), recorder.callback)
+            defer { token.invalidate() }
+            #expect(await recorder.wait { $0.ids == ["tea"] })
+            try server.etcdctl(["--user", "root:secret", "put", "tasks/bread", "{}"])
+            #expect(await recorder.wait { $0.ids == ["bread", "tea"] })
+            #expect(try store.load().items.count == 2)
+        }
+
+        @Test("the command: --user with $JSONSTORE_ETCD_PASSWORD; none and no terminal: asked for")
+        func command() async throws {
+            let server = try await blocking { try Self.server() }
+            let address = "etcd://\(server.endpoint)/tasks"
+            try server.etcdctl(["--user", "root:secret", "put", "tasks/tea", "{}"])
+            let listed = try await blocking {
+                try JSONStoreBinary.run(
+                    ["--store", address, "--user", "root", "list", "-o", "ids"],
+                    environment: ["JSONSTORE_ETCD_PASSWORD": "secret"])
+            }
+            #expect(listed.status == 0 && listed.stdout == "tea\n", "\(listed.stderr)")
+            let wrong = try await blocking {
+                try JSONStoreBinary.run(
+                    ["--store", address, "list", "--user", "root"],
+                    environment: ["JSONSTORE_ETCD_PASSWORD": "nope"])
+            }
+            #expect(
+                wrong.status == 1 && wrong.stderr.contains("authentication failed"),
+                "\(wrong.stderr)")
+            let unasked = try await blocking {
+                try JSONStoreBinary.run(["--store", address, "--user", "root", "list"])
+            }
+            #expect(
+                unasked.status == 1 && unasked.stderr.contains("needs a password"),
+                "\(unasked.stderr)")
+        }
+    }
+}
