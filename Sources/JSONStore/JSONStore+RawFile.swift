@@ -24,6 +24,10 @@ extension JSONStore {
         return try read?.get()
     }
 
+    /// What the server of a store that is not a directory is, and its limits (for
+    /// `check`); `nil` for a directory.
+    package func _serverSummary() -> String? { remote?.serverSummary() }
+
     /// Whether the store is not a directory (etcd): its items have no files to open in an
     /// editor, so the list view edits a copy and puts it back with its etag.
     package var _isRemote: Bool { remote != nil }

@@ -56,6 +56,13 @@ extension EtcdClient {
         return (Self.revision(of: answer), (Self.int64(answer["deleted"]) ?? 0) > 0)
     }
 
+    /// The status of the member that answers (`/v3/maintenance/status`: its version, the
+    /// size of its data, its leader), and which endpoint that is.
+    package func status() throws(EtcdError) -> (endpoint: String, answer: JSONValue) {
+        let answer = try call("/v3/maintenance/status", .object([:]))
+        return (endpoints[currentIndex].description, answer)
+    }
+
     /// The value of `key`, with the revision it was read at.
     package func get(_ key: [UInt8]) throws(EtcdError) -> (revision: Int64, keyValue: KeyValue?) {
         let answer = try call("/v3/kv/range", ["key": .string(Base64.encode(key))])

@@ -46,6 +46,8 @@ package final class EtcdClient {
     package let credentials: Credentials?
     private var connection: HTTPConnection?
     private var current = 0
+    /// The endpoint requests go to now.
+    var currentIndex: Int { current }
     /// The token `credentials` got from etcd, until it expires.
     private var token: String?
 

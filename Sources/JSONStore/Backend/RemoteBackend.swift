@@ -32,6 +32,10 @@ package protocol RemoteBackend: Sendable {
     ///   is newer than the store's).
     func listing(at revision: Int64, reader: JSONReader) throws(StoreError) -> SourceListing
 
+    /// What the server is and the limits it puts on the store, for `check` (`nil` when it
+    /// cannot be asked).
+    func serverSummary() -> String?
+
     /// A storage for one attempt of one batch.
     func makeBatch(reader: JSONReader) -> any BatchStorage
 

@@ -150,6 +150,21 @@ final class EtcdBackend: RemoteBackend {
         return listing
     }
 
+    /// `etcd 3.4.23 at 127.0.0.1:2379, 24 KiB of data; …`, with the limits etcd puts on
+    /// requests and transactions (its API does not say whether they were changed).
+    func serverSummary() -> String? {
+        guard let status = try? withClient({ client throws(EtcdError) in try client.status() })
+        else {
+            return nil
+        }
+        let version = status.answer["version"]?.stringValue ?? "?"
+        let size = EtcdClient.int64(status.answer["dbSize"]).map { ItemFile.byteCount(Int($0)) }
+        return "etcd \(version) at \(status.endpoint)" + (size.map { ", \($0) of data" } ?? "")
+            + "; its limits are the store's: a request of at most 1.5 MiB (--max-request-bytes)"
+            + " and a transaction of at most 128 operations (--max-txn-ops), unless etcd was"
+            + " started with others"
+    }
+
     /// Values parsed one by one below this count; above it, on every core.
     static let parallelParseThreshold = 256
 
