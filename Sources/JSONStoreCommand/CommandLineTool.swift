@@ -31,6 +31,12 @@ public enum CommandLineTool {
                 "the etcd user (the password from $JSONSTORE_ETCD_PASSWORD, else asked on the terminal)"
         ),
         .option(
+            "--cacert", value: "FILE",
+            help: "for etcds://: the CA certificates that sign the server's (default: the system's)"
+        ),
+        .option("--cert", value: "FILE", help: "for etcds://: the client certificate to present"),
+        .option("--key", value: "FILE", help: "for etcds://: the client certificate's key"),
+        .option(
             "--color", value: "WHEN",
             help: "colour on a terminal: auto (honours NO_COLOR, TERM=dumb), always, never",
             choices: ColorChoice.allCases.map(\.rawValue)),

@@ -44,6 +44,8 @@ package final class EtcdClient {
     /// The seconds any request may take.
     package let timeout: Double
     package let credentials: Credentials?
+    /// The TLS context of an `etcds://` store; `nil` for plain HTTP.
+    let tls: TLSContext?
     private var connection: HTTPConnection?
     private var current = 0
     /// The endpoint requests go to now.
@@ -51,11 +53,21 @@ package final class EtcdClient {
     /// The token `credentials` got from etcd, until it expires.
     private var token: String?
 
-    package init(endpoints: [Endpoint], timeout: Double = 5, credentials: Credentials? = nil) {
+    init(
+        endpoints: [Endpoint], timeout: Double = 5, credentials: Credentials? = nil,
+        tls: TLSContext? = nil
+    ) {
         precondition(!endpoints.isEmpty, "etcd needs an endpoint")
         self.endpoints = endpoints
         self.timeout = timeout
         self.credentials = credentials
+        self.tls = tls
+    }
+
+    package convenience init(
+        endpoints: [Endpoint], timeout: Double = 5, credentials: Credentials? = nil
+    ) {
+        self.init(endpoints: endpoints, timeout: timeout, credentials: credentials, tls: nil)
     }
 
     /// A token for `credentials` (authenticating first if there is none yet); `nil` when
@@ -100,9 +112,13 @@ package final class EtcdClient {
     {
         let bytes = JSONWriter.compact(body)
         var lastError: EtcdError?
-        for _ in 0..<endpoints.count {
+        var tries = endpoints.count
+        while tries > 0 {
+            tries -= 1
+            var reused = false
             do throws(EtcdError) {
                 let connection = try connected()
+                reused = connection.responses > 0
                 try connection.post(path, body: bytes, token: token, timeout: timeout)
                 let head = try connection.head(timeout: timeout)
                 let answer = try connection.body(of: head, timeout: timeout)
@@ -120,7 +136,14 @@ package final class EtcdClient {
                 throw error  // etcd answered: another endpoint would say the same
             } catch {
                 lastError = error
+                let unanswered = connection.map { !$0.answered } ?? true
                 self.connection = nil
+                // A kept-alive connection the server had closed: it read nothing of this
+                // request, so the same endpoint gets it again on a fresh connection.
+                if reused && unanswered {
+                    tries += 1
+                    continue
+                }
                 current = (current + 1) % endpoints.count
             }
         }
@@ -130,7 +153,8 @@ package final class EtcdClient {
     private func connected() throws(EtcdError) -> HTTPConnection {
         if let connection { return connection }
         let endpoint = endpoints[current]
-        let made = try HTTPConnection(host: endpoint.host, port: endpoint.port, timeout: timeout)
+        let made = try HTTPConnection(
+            host: endpoint.host, port: endpoint.port, tls: tls, timeout: timeout)
         connection = made
         return made
     }

@@ -34,9 +34,10 @@ package final class EtcdWatch {
     /// progress notifications; returns once etcd has created the watch.
     package init(
         _ endpoint: EtcdClient.Endpoint, prefix: [UInt8], from revision: Int64,
-        token: String? = nil, timeout: Double = 5
+        token: String? = nil, tls: TLSContext? = nil, timeout: Double = 5
     ) throws(EtcdError) {
-        connection = try HTTPConnection(host: endpoint.host, port: endpoint.port, timeout: timeout)
+        connection = try HTTPConnection(
+            host: endpoint.host, port: endpoint.port, tls: tls, timeout: timeout)
         let request: JSONValue = [
             "create_request": [
                 "key": .string(Base64.encode(prefix)),

@@ -23,29 +23,42 @@ extension JSONStore {
     ///   - prefix: the key prefix, without a trailing `/` (one is added).
     ///   - user: the user to authenticate as, when etcd has authentication enabled, with
     ///     its `password`.
+    ///   - tls: for an etcd that serves TLS: the CA certificates to trust and the client
+    ///     certificate to present (etcdctl's `--cacert`, `--cert`, `--key`); `nil` for
+    ///     plain HTTP.
     ///   - timeout: the seconds any request may take.
     /// - Throws: `StoreError` with code `.storeUnavailable` when no endpoint answers (the
     ///   error names the last one tried and why), or `.invalidID` for a bad endpoint or an
     ///   empty prefix.
     public convenience init(
         etcd endpoints: [String], prefix: String, user: String? = nil, password: String = "",
-        options: Options = Options(), timeout: Double = 5
+        tls: EtcdTLS? = nil, options: Options = Options(), timeout: Double = 5
     ) throws(StoreError) {
         let parsed = try EtcdAddress.endpoints(endpoints)
         try self.init(
-            etcd: EtcdAddress(endpoints: parsed, prefix: prefix),
-            credentials: user.map { .init(user: $0, password: password) }, options: options,
-            timeout: timeout)
+            etcd: EtcdAddress(endpoints: parsed, prefix: prefix, secure: tls != nil),
+            credentials: user.map { .init(user: $0, password: password) }, tls: tls,
+            options: options, timeout: timeout)
     }
 
     /// Opens the etcd store at `address` (see `EtcdAddress`).
     package convenience init(
-        etcd address: EtcdAddress, credentials: EtcdClient.Credentials? = nil,
+        etcd address: EtcdAddress, credentials: EtcdClient.Credentials? = nil, tls: EtcdTLS? = nil,
         options: Options = Options(), timeout: Double = 5
     ) throws(StoreError) {
+        var context: TLSContext?
+        if address.secure {
+            do {
+                context = try TLSContext(tls ?? EtcdTLS())
+            } catch {
+                throw StoreError(
+                    code: .storeUnavailable, message: error.reason,
+                    file: address.description, underlying: error)
+            }
+        }
         let backend = EtcdBackend(
             endpoints: address.endpoints, prefix: address.prefix, timeout: timeout,
-            credentials: credentials)
+            credentials: credentials, tls: context)
         guard !backend.layout.prefix.isEmpty else {
             throw StoreError(
                 code: .storeUnavailable,

@@ -20,6 +20,9 @@ public final class EtcdServer: @unchecked Sendable {
     public let clientPort: UInt16
     public let peerPort: UInt16
     public let dataDirectory: String
+    /// The certificates it serves TLS with, requiring a client certificate; `nil` for
+    /// plain HTTP.
+    public let certificates: TestCertificates?
     // Guarded by being used from one test at a time (the process is started and stopped
     // by its owner); Process itself is thread-safe for terminate and waitUntilExit.
     private var process: Process?
@@ -27,8 +30,10 @@ public final class EtcdServer: @unchecked Sendable {
     /// The client endpoint, `127.0.0.1:PORT`.
     public var endpoint: String { "127.0.0.1:\(clientPort)" }
 
-    /// Starts a single-member etcd and waits until it answers (30 s at most).
-    public init() throws {
+    /// Starts a single-member etcd and waits until it answers (30 s at most); with
+    /// `certificates`, it serves TLS only and requires a client certificate.
+    public init(certificates: TestCertificates? = nil) throws {
+        self.certificates = certificates
         clientPort = try Self.freePort()
         var peer = try Self.freePort()
         while peer == clientPort { peer = try Self.freePort() }  // the kernel may hand it out again
@@ -49,7 +54,7 @@ public final class EtcdServer: @unchecked Sendable {
     public func start() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/etcd")
-        let client = "http://127.0.0.1:\(clientPort)"
+        let client = "\(certificates == nil ? "http" : "https")://127.0.0.1:\(clientPort)"
         let peer = "http://127.0.0.1:\(peerPort)"
         process.arguments = [
             "--name", "n1", "--data-dir", dataDirectory, "--listen-client-urls", client,
@@ -57,6 +62,12 @@ public final class EtcdServer: @unchecked Sendable {
             "--initial-advertise-peer-urls", peer, "--initial-cluster", "n1=\(peer)",
             "--log-level", "error",
         ]
+        if let certificates {
+            process.arguments! += [
+                "--cert-file", certificates.serverCertificate, "--key-file", certificates.serverKey,
+                "--trusted-ca-file", certificates.ca, "--client-cert-auth",
+            ]
+        }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -87,7 +98,14 @@ public final class EtcdServer: @unchecked Sendable {
     public func etcdctl(_ arguments: [String], stdin: String = "") throws -> (
         status: Int32, output: String
     ) {
-        try Self.etcdctl(arguments, endpoints: [endpoint], stdin: stdin)
+        guard let certificates else {
+            return try Self.etcdctl(arguments, endpoints: [endpoint], stdin: stdin)
+        }
+        let tls = [
+            "--cacert", certificates.ca, "--cert", certificates.clientCertificate, "--key",
+            certificates.clientKey,
+        ]
+        return try Self.etcdctl(tls + arguments, endpoints: ["https://" + endpoint], stdin: stdin)
     }
 
     /// Runs `etcdctl` against `endpoints`.

@@ -75,7 +75,7 @@ struct CommandParsingTests {
         for (address, reason) in [
             ("etcd://127.0.0.1:2379", "needs a key prefix"),
             ("etcd://127.0.0.1:99999/tasks", "not an etcd endpoint"),
-            ("etcd:///tasks", "not an etcd endpoint"), ("etcds://h:1/tasks", "TLS"),
+            ("etcd:///tasks", "not an etcd endpoint"), ("etcd://127.0.0.1:2379/", "the key prefix"),
         ] {
             context.store = address
             let error = #expect(throws: StoreError.self) { try context.open() }

@@ -139,7 +139,7 @@ struct CompletionTests {
         let fished = try Self.run(
             shell,
             [
-                "-c",
+                "--no-config", "-c",
                 "source \(fish); complete -C '\(JSONStoreBinary.path) --store \(address) get t'",
             ])
         #expect(

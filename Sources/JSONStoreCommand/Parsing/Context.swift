@@ -11,6 +11,8 @@ struct Context {
     var store: String
     /// The etcd user, `--user`.
     var user: String?
+    /// What an `etcds://` store trusts and presents: `--cacert`, `--cert`, `--key`.
+    var tls = EtcdTLS()
     var color: ColorChoice = .auto
     var environment: [String: String]
 
@@ -46,6 +48,15 @@ struct Context {
             guard !user.isEmpty else { throw UsageError("--user needs a NAME", command: nil) }
             self.user = user
         }
+        for name in ["--cacert", "--cert", "--key"] {
+            guard let file = arguments.value(name) else { continue }
+            guard !file.isEmpty else { throw UsageError("\(name) needs a FILE", command: nil) }
+            switch name {
+            case "--cacert": tls.caCertificate = file
+            case "--cert": tls.certificate = file
+            default: tls.key = file
+            }
+        }
         if let color = try arguments.choice("--color") {
             self.color = ColorChoice(rawValue: color) ?? .auto
         }
@@ -61,7 +72,12 @@ struct Context {
             return try JSONStore(directory: store, options: options)
         }
         let address = try EtcdAddress(parsing: store)
-        return try JSONStore(etcd: address, credentials: try credentials(), options: options)
+        if !address.secure && tls != EtcdTLS() {
+            throw CommandFailure(
+                "--cacert, --cert and --key are for TLS: the address starts with etcds://")
+        }
+        return try JSONStore(
+            etcd: address, credentials: try credentials(), tls: tls, options: options)
     }
 
     /// `--user` with its password: `$JSONSTORE_ETCD_PASSWORD`, else typed on the terminal

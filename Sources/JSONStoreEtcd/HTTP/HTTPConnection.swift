@@ -2,14 +2,23 @@
 /// `POST` with a JSON body; a response with `Content-Length`, or chunked (the watch stream,
 /// one JSON object a chunk).
 final class HTTPConnection {
-    let socket: TCPSocket
+    let socket: any ByteStream
     private let host: String
     /// What has arrived and is not consumed yet.
     private var buffer: [UInt8] = []
     private var start = 0
+    /// How many responses have been read whole: 0 means the connection is fresh.
+    private(set) var responses = 0
+    /// Whether anything of the response to the last request arrived.
+    private(set) var answered = false
 
-    init(host: String, port: UInt16, timeout: Double) throws(EtcdError) {
-        socket = try TCPSocket(host: host, port: port, timeout: timeout)
+    /// Connects to `host:port`, over TLS with `tls`.
+    init(host: String, port: UInt16, tls: TLSContext? = nil, timeout: Double) throws(EtcdError) {
+        if let tls {
+            socket = try TLSSocket(host: host, port: port, context: tls, timeout: timeout)
+        } else {
+            socket = try TCPSocket(host: host, port: port, timeout: timeout)
+        }
         self.host = host
     }
 
@@ -27,6 +36,7 @@ final class HTTPConnection {
     func post(_ path: String, body: [UInt8], token: String? = nil, timeout: Double)
         throws(EtcdError)
     {
+        answered = false
         let authorization = token.map { "Authorization: \($0)\r\n" } ?? ""
         var request = Array(
             "POST \(path) HTTP/1.1\r\nHost: \(host)\r\nContent-Type: application/json\r\n\(authorization)Content-Length: \(body.count)\r\n\r\n"
@@ -58,6 +68,7 @@ final class HTTPConnection {
 
     /// A whole body of a response whose head was `head`.
     func body(of head: Head, timeout: Double) throws(EtcdError) -> [UInt8] {
+        defer { responses += 1 }
         guard head.chunked else { return try bytes(head.length, timeout: timeout) }
         var body: [UInt8] = []
         while let chunk = try chunk(timeout: timeout) { body += chunk }
@@ -94,6 +105,7 @@ final class HTTPConnection {
             guard try socket.receive(into: &buffer, timeout: timeout) > 0 else {
                 throw EtcdError(endpoint: endpoint, reason: "the connection was closed")
             }
+            answered = true
         }
     }
 

@@ -4,10 +4,13 @@ import JSONStore
 package struct EtcdAddress: Sendable, Equatable {
     package var endpoints: [EtcdClient.Endpoint]
     package var prefix: String
+    /// Whether it is `etcds://`: TLS.
+    package var secure = false
 
-    package init(endpoints: [EtcdClient.Endpoint], prefix: String) {
+    package init(endpoints: [EtcdClient.Endpoint], prefix: String, secure: Bool = false) {
         self.endpoints = endpoints
         self.prefix = prefix
+        self.secure = secure
     }
 
     /// Whether `text` names a store on etcd rather than a directory.
@@ -24,11 +27,11 @@ package struct EtcdAddress: Sendable, Equatable {
                 code: .storeUnavailable, message: "not an etcd address: \(why)",
                 file: Display.escaped(text))
         }
-        if text.hasPrefix("etcds://") {
-            throw refuse("TLS (etcds://) is not supported yet; use etcd:// on a trusted network")
+        secure = text.hasPrefix("etcds://")
+        guard text.hasPrefix("etcd://") || secure else {
+            throw refuse("it must start with etcd:// (or etcds:// for TLS)")
         }
-        guard text.hasPrefix("etcd://") else { throw refuse("it must start with etcd://") }
-        let rest = text.dropFirst("etcd://".count)
+        let rest = text.dropFirst(secure ? "etcds://".count : "etcd://".count)
         guard let slash = rest.firstIndex(of: "/") else {
             throw refuse(
                 "it needs a key prefix after the endpoints, as in etcd://127.0.0.1:2379/tasks")
@@ -90,6 +93,7 @@ package struct EtcdAddress: Sendable, Equatable {
 
     /// The address as text.
     package var description: String {
-        "etcd://" + endpoints.map(\.description).joined(separator: ",") + "/" + prefix
+        (secure ? "etcds://" : "etcd://") + endpoints.map(\.description).joined(separator: ",")
+            + "/" + prefix
     }
 }

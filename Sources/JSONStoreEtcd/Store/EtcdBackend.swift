@@ -10,20 +10,24 @@ final class EtcdBackend: RemoteBackend {
     let layout: EtcdLayout
     let timeout: Double
     let credentials: EtcdClient.Credentials?
+    /// The TLS context of an `etcds://` store.
+    let tls: TLSContext?
     private let idle = Locked<[EtcdClient]>([])
 
     init(
         endpoints: [EtcdClient.Endpoint], prefix: String, timeout: Double,
-        credentials: EtcdClient.Credentials? = nil
+        credentials: EtcdClient.Credentials? = nil, tls: TLSContext? = nil
     ) {
         self.endpoints = endpoints
         layout = EtcdLayout(prefix: prefix)
         self.timeout = timeout
         self.credentials = credentials
+        self.tls = tls
     }
 
     var address: String {
-        "etcd://" + endpoints.map(\.description).joined(separator: ",") + "/" + layout.prefix
+        (tls == nil ? "etcd://" : "etcds://") + endpoints.map(\.description).joined(separator: ",")
+            + "/" + layout.prefix
     }
 
     func location(of id: String) -> String { layout.location(of: id) }
@@ -33,7 +37,8 @@ final class EtcdBackend: RemoteBackend {
     func withClient<R>(_ body: (EtcdClient) throws(EtcdError) -> R) throws(StoreError) -> R {
         let client =
             idle.withLock { $0.popLast() }
-            ?? EtcdClient(endpoints: endpoints, timeout: timeout, credentials: credentials)
+            ?? EtcdClient(
+                endpoints: endpoints, timeout: timeout, credentials: credentials, tls: tls)
         do {
             let result = try body(client)
             idle.withLock { $0.append(client) }

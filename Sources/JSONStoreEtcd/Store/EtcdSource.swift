@@ -145,7 +145,7 @@ final class EtcdSource: LiveSource {
         do {
             watch = try EtcdWatch(
                 target, prefix: backend.layout.keyPrefix, from: revision, token: token,
-                timeout: backend.timeout)
+                tls: backend.tls, timeout: backend.timeout)
         } catch {
             throw backend.storeError(error)
         }

@@ -4,9 +4,11 @@ import Glibc
 ///
 /// The etcd target's own thin syscall layer (the library's `System/` knows no sockets, so a
 /// program that only uses directories links none of this). One owner closes it.
-final class TCPSocket {
+final class TCPSocket: ByteStream {
     private var fd: CInt
     let endpoint: String
+    /// The descriptor, for a TLS session over it.
+    var descriptor: CInt { fd }
 
     /// Connects to `host:port` (a name, an IPv4 or an IPv6 address) within `timeout` seconds.
     ///
@@ -125,7 +127,7 @@ final class TCPSocket {
     }
 
     /// Waits until `fd` is ready for `events`; the reason when it is not within `timeout`.
-    private static func wait(_ fd: CInt, for events: Int16, _ timeout: Double) -> String? {
+    static func wait(_ fd: CInt, for events: Int16, _ timeout: Double) -> String? {
         var entry = pollfd(fd: fd, events: events, revents: 0)
         let milliseconds = timeout.isFinite ? Int32(max(0, min(timeout * 1000, 1e9))) : -1
         while true {
@@ -143,5 +145,5 @@ final class TCPSocket {
         return code
     }
 
-    private static func errnoText() -> String { String(cString: strerror(errno)) }
+    static func errnoText() -> String { String(cString: strerror(errno)) }
 }

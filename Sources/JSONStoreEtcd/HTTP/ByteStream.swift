@@ -1,0 +1,15 @@
+/// A connection HTTP runs over: a plain TCP socket, or a TLS session on one.
+protocol ByteStream: AnyObject {
+    /// `host:port`, for messages.
+    var endpoint: String { get }
+    /// Sends all of `bytes` within `timeout` seconds.
+    func send(_ bytes: [UInt8], timeout: Double) throws(EtcdError)
+    /// Appends what arrives to `buffer`, waiting at most `timeout` seconds for something;
+    /// returns how many bytes arrived, 0 when the peer closed the connection.
+    func receive(into buffer: inout [UInt8], timeout: Double) throws(EtcdError) -> Int
+    /// Ends the connection both ways so a thread waiting on it wakes up; safe from another
+    /// thread.
+    func shutdown()
+    /// Closes the connection; later calls fail.
+    func close()
+}

@@ -1,0 +1,186 @@
+import Glibc
+
+/// What a TLS client of etcd (`etcds://`) trusts and presents: etcdctl's `--cacert`,
+/// `--cert` and `--key`.
+public struct EtcdTLS: Sendable, Equatable {
+    /// The CA certificates that sign the server's certificate (PEM); `nil` for the
+    /// system's.
+    public var caCertificate: String?
+    /// The client's certificate (PEM) and its private key, for a server that asks for one.
+    public var certificate: String?
+    public var key: String?
+
+    public init(caCertificate: String? = nil, certificate: String? = nil, key: String? = nil) {
+        self.caCertificate = caCertificate
+        self.certificate = certificate
+        self.key = key
+    }
+}
+
+/// An OpenSSL client context made from `EtcdTLS` once, shared by every connection of a
+/// store (OpenSSL's contexts are safe to share once set up).
+package final class TLSContext: @unchecked Sendable {
+    let library: OpenSSL
+    let context: OpaquePointer
+
+    init(_ files: EtcdTLS) throws(EtcdError) {
+        let library = try OpenSSL.shared.get()
+        guard let context = library.contextNew(library.clientMethod()) else {
+            throw EtcdError(
+                endpoint: "TLS", reason: "cannot make a TLS context: \(library.errors())")
+        }
+        self.library = library
+        self.context = context
+        library.contextSetVerify(context, OpenSSL.verifyPeer, nil)
+        _ = library.contextControl(context, OpenSSL.controlMode, OpenSSL.movingWriteBuffer, nil)
+        func fail(_ what: String, _ file: String) -> EtcdError {
+            EtcdError(endpoint: "TLS", reason: "\(what) \(file): \(library.errors())")
+        }
+        if let ca = files.caCertificate {
+            guard library.contextLoadVerifyLocations(context, ca, nil) == 1 else {
+                throw fail("cannot read the CA certificates (--cacert)", ca)
+            }
+        } else {
+            _ = library.contextSetDefaultVerifyPaths(context)
+        }
+        if let certificate = files.certificate {
+            guard library.contextUseCertificateChainFile(context, certificate) == 1 else {
+                throw fail("cannot read the certificate (--cert)", certificate)
+            }
+            let key = files.key ?? certificate
+            guard library.contextUsePrivateKeyFile(context, key, OpenSSL.filetypePEM) == 1,
+                library.contextCheckPrivateKey(context) == 1
+            else { throw fail("cannot use the key (--key)", key) }
+        }
+    }
+}
+
+/// A TLS session over a TCP socket: the handshake, reads and writes each within a
+/// deadline, the server's certificate checked against the host name or address.
+final class TLSSocket: ByteStream {
+    private let tcp: TCPSocket
+    private let library: OpenSSL
+    private var session: OpaquePointer?
+
+    var endpoint: String { tcp.endpoint }
+
+    /// Connects to `host:port` and completes the handshake within `timeout` seconds.
+    init(host: String, port: UInt16, context: TLSContext, timeout: Double) throws(EtcdError) {
+        tcp = try TCPSocket(host: host, port: port, timeout: timeout)
+        library = context.library
+        guard let session = library.new(context.context) else {
+            throw EtcdError(endpoint: tcp.endpoint, reason: "TLS: \(library.errors())")
+        }
+        self.session = session
+        _ = library.setDescriptor(session, tcp.descriptor)
+        let parameters = library.verifyParameters(session)
+        if library.setAddress(parameters, host) != 1 {  // not an IP address: a name
+            _ = library.setHost(parameters, host, 0)
+            _ = host.withCString {
+                library.control(
+                    session, OpenSSL.controlHostName, 0, UnsafeMutableRawPointer(mutating: $0))
+            }
+        }
+        while true {
+            let result = Self.withoutBrokenPipeSignal { library.connect(session) }
+            if result == 1 { return }
+            try wait(after: result, timeout: timeout, doing: "TLS handshake")
+        }
+    }
+
+    deinit { close() }
+
+    /// Waits for what OpenSSL needs after a call returned `result`, or throws its error.
+    private func wait(after result: CInt, timeout: Double, doing what: String) throws(EtcdError) {
+        let code = library.error(session, result)
+        let events: Int16
+        switch code {
+        case OpenSSL.wantRead: events = Int16(POLLIN)
+        case OpenSSL.wantWrite: events = Int16(POLLOUT)
+        default:
+            let verify = library.verifyResult(session)
+            var reason = library.errors()
+            if verify != 0, let text = library.verifyErrorString(verify) {
+                reason = "the server's certificate is not trusted (\(String(cString: text)))"
+            } else if reason.isEmpty {
+                reason = code == OpenSSL.syscallError ? TCPSocket.errnoText() : "error \(code)"
+            }
+            throw EtcdError(endpoint: endpoint, reason: "\(what) failed: \(reason)")
+        }
+        if let failure = TCPSocket.wait(tcp.descriptor, for: events, timeout) {
+            throw EtcdError(endpoint: endpoint, reason: "\(what): \(failure)")
+        }
+    }
+
+    func send(_ bytes: [UInt8], timeout: Double) throws(EtcdError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { bytes in
+                Self.withoutBrokenPipeSignal {
+                    library.write(session, bytes.baseAddress, CInt(min(bytes.count, Int(CInt.max))))
+                }
+            }
+            if written > 0 {
+                offset += Int(written)
+            } else {
+                try wait(after: written, timeout: timeout, doing: "sending")
+            }
+        }
+    }
+
+    func receive(into buffer: inout [UInt8], timeout: Double) throws(EtcdError) -> Int {
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { chunk in
+                Self.withoutBrokenPipeSignal {
+                    library.read(session, chunk.baseAddress, CInt(chunk.count))
+                }
+            }
+            if count > 0 {
+                buffer.append(contentsOf: chunk[..<Int(count)])
+                return Int(count)
+            }
+            let code = library.error(session, count)
+            if code == OpenSSL.zeroReturn { return 0 }  // the peer ended the session
+            if code == OpenSSL.syscallError && errno == 0 { return 0 }  // closed without it
+            try wait(after: count, timeout: timeout, doing: "receiving")
+        }
+    }
+
+    /// Runs `body` with `SIGPIPE` blocked on this thread, and takes back one it raised:
+    /// OpenSSL writes to the socket with `write`, which a peer gone would answer with a
+    /// signal that ends the process, where `send` with `MSG_NOSIGNAL` returns `EPIPE`.
+    /// The process's own handling of `SIGPIPE` is left as it is.
+    ///
+    /// The corresponding C functions are `pthread_sigmask`, `sigpending` and `sigtimedwait`.
+    private static func withoutBrokenPipeSignal<R>(_ body: () -> R) -> R {
+        var pipe = sigset_t()
+        sigemptyset(&pipe)
+        sigaddset(&pipe, SIGPIPE)
+        var pending = sigset_t()
+        sigpending(&pending)
+        let wasPending = sigismember(&pending, SIGPIPE) == 1
+        var old = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipe, &old)
+        let result = body()
+        if !wasPending {
+            sigpending(&pending)
+            if sigismember(&pending, SIGPIPE) == 1 {
+                var now = timespec()
+                _ = sigtimedwait(&pipe, nil, &now)
+            }
+        }
+        pthread_sigmask(SIG_SETMASK, &old, nil)
+        return result
+    }
+
+    func shutdown() { tcp.shutdown() }
+
+    func close() {
+        if let session {
+            library.free(session)
+            self.session = nil
+        }
+        tcp.close()
+    }
+}
