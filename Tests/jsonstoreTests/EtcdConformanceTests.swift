@@ -111,6 +111,40 @@ struct EtcdConformanceTests {
         }
     }
 
+    @Test("demo: rounds of demo items, removed on Ctrl-C, the others untouched, on both")
+    func demo() async throws {
+        let pair = try await blocking { try Pair() }
+        let before = try await pair.both(["list", "-o", "ids"])
+        for store in [["--dir", pair.directory.path], ["--store", pair.address]] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: JSONStoreBinary.path)
+            process.arguments = store + ["demo", "--count", "3", "--interval", "0.2"]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            nonisolated(unsafe) let reader = LineReader(pipe)  // read by one thread at a time
+            let second = try await blocking {
+                reader.next(until: { $0 == "round 2: 3 demo items" }, within: 20)
+            }
+            #expect(second != nil, "\(store): \(reader.lines)")
+            let during = try await blocking {
+                try JSONStoreBinary.run(store + ["list", "-o", "ids"])
+            }
+            #expect(
+                during.stdout.split(separator: "\n").filter { $0.hasPrefix("demo-") }.count == 3)
+            kill(process.processIdentifier, SIGINT)
+            let last = try await blocking {
+                reader.next(until: { $0.hasPrefix("stopped:") }, within: 20)
+            }
+            #expect(last == "stopped: 3 demo items removed", "\(store)")
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+        }
+        let after = try await pair.both(["list", "-o", "ids"])
+        #expect(after.0.stdout == before.0.stdout && after.1.stdout == before.1.stdout)
+        #expect(after.0.stdout == after.1.stdout)
+    }
+
     @Test("the stream's initial event is the same on both")
     func follow() async throws {
         let pair = try await blocking { try Pair() }
