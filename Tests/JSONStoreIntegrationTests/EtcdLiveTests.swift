@@ -147,6 +147,44 @@ extension EtcdTests {
                 f.states.states.contains { "\($0)".contains("compacted") }, "\(f.states.states)")
         }
 
+        @Test("LiveResults on etcd, on the main actor")
+        @MainActor
+        func liveResults() async throws {
+            let server = try await blocking { try EtcdServer() }
+            let store = try JSONStore(etcd: [server.endpoint], prefix: "tasks")
+            try store.put("a", ["v": 1])
+            let live = LiveResults(store: store)
+            defer { live.stop() }
+            let recorder = ChangeRecorder()
+            let token = store.observe(on: .main, recorder.callback)
+            defer { token.invalidate() }
+            #expect(await recorder.wait { $0.initialCount == 1 })
+            await store.synchronize()
+            #expect(live.isLoaded && live.results.map(\.id) == ["a"] && live.state == .live)
+            try server.etcdctl(["put", "tasks/b", #"{"v":2}"#])
+            #expect(await recorder.wait { $0.ids == ["a", "b"] })
+            await store.synchronize()
+            #expect(live.results.map(\.id) == ["a", "b"])
+            #expect(live.lastChange?.insertions == [1])
+        }
+
+        @Test("ids are bytes: the two spellings of café are two keys and two items")
+        func twinIDs() async throws {
+            let f = try await blocking { try Fixture() }
+            try f.ctl("put", "tasks/" + TwinIDs.composed, #"{"n":1}"#)
+            try f.ctl("put", "tasks/" + TwinIDs.decomposed, #"{"n":2}"#)
+            #expect(await f.recorder.wait { $0.ids.count == 2 })
+            let ids = f.recorder.current.ids
+            #expect(
+                Set(TwinIDs.bytes(ids))
+                    == Set(TwinIDs.bytes([TwinIDs.composed, TwinIDs.decomposed])))
+            #expect(try f.store.item(TwinIDs.composed)?["n"]?.intValue == 1)
+            #expect(try f.store.item(TwinIDs.decomposed)?["n"]?.intValue == 2)
+            try f.store.delete(TwinIDs.decomposed)
+            await f.store.synchronize()
+            #expect(TwinIDs.bytes(f.recorder.current.ids) == TwinIDs.bytes([TwinIDs.composed]))
+        }
+
         @Test("typed results and the async sequence on etcd")
         func typed() async throws {
             struct Task: Codable, Sendable, Equatable { var title: String }
