@@ -95,14 +95,21 @@ package final class EtcdClient {
     }
 
     /// `POST`s `body` to `path` as the user of `credentials`, authenticating again once if
-    /// etcd says the token has expired.
+    /// etcd says the token has expired or predates a change of its users and roles.
     func call(_ path: String, _ body: JSONValue) throws(EtcdError) -> JSONValue {
         do {
             return try send(path, body, token: try authToken())
-        } catch let error where error.reason.contains("invalid auth token") && credentials != nil {
+        } catch let error where credentials != nil && Self.isStaleToken(error) {
             token = nil
             return try send(path, body, token: try authToken())
         }
+    }
+
+    /// Whether etcd refused a token that was good once: expired, or older than a change of
+    /// its users and roles.
+    static func isStaleToken(_ error: EtcdError) -> Bool {
+        error.reason.contains("invalid auth token")
+            || error.reason.contains("revision of auth store is old")
     }
 
     /// `POST`s `body` to `path` and returns the JSON answer, moving to the next endpoint

@@ -9,10 +9,16 @@ extension EtcdTests {
     /// one reads, writes and follows, the token renewed by itself.
     @Suite("etcd with authentication")
     struct Auth {
-        /// A fresh etcd whose user `root` has the password `secret`, with auth on.
+        /// A fresh etcd whose user `root` has the password `secret`, and whose user `app`
+        /// (password `app-secret`) may read and write `tasks/`, with auth on.
         static func server() throws -> EtcdServer {
             let server = try EtcdServer()
-            for step in [["user", "add", "root:secret"], ["auth", "enable"]] {
+            for step in [
+                ["user", "add", "root:secret"], ["user", "add", "app:app-secret"],
+                ["role", "add", "tasks"],
+                ["role", "grant-permission", "tasks", "--prefix=true", "readwrite", "tasks/"],
+                ["user", "grant-role", "app", "tasks"], ["auth", "enable"],
+            ] {
                 let result = try server.etcdctl(step)
                 #expect(result.status == 0, "\(step): \(result.output)")
             }
@@ -46,6 +52,14 @@ extension EtcdTests {
             try server.etcdctl(["--user", "root:secret", "put", "tasks/bread", "{}"])
             #expect(await recorder.wait { $0.ids == ["bread", "tea"] })
             #expect(try store.load().items.count == 2)
+            // A user that is not root, allowed only tasks/, writes there, also after etcd's
+            // users and roles changed (which would make a token etcd checks old).
+            let app = try JSONStore(
+                etcd: [server.endpoint], prefix: "tasks", user: "app", password: "app-secret")
+            try app.put("kettle", ["title": "Descale"])
+            try server.etcdctl(["--user", "root:secret", "role", "add", "readers"])
+            try app.put("jam", ["title": "Make jam"])
+            #expect(await recorder.wait { $0.ids == ["bread", "jam", "kettle", "tea"] })
         }
 
         @Test("the command: --user with $JSONSTORE_ETCD_PASSWORD; none and no terminal: asked for")
