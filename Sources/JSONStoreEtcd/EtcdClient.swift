@@ -112,21 +112,36 @@ package final class EtcdClient {
             || error.reason.contains("revision of auth store is old")
     }
 
+    /// Whether a request may be sent again when it is not known whether etcd applied it:
+    /// reads and authentication may; writes (`put`, `txn`, `deleterange`) may not, since a
+    /// compare-and-swap sent twice would fail against its own first write.
+    static func mayResend(_ path: String) -> Bool {
+        !["/v3/kv/put", "/v3/kv/txn", "/v3/kv/deleterange"].contains(path)
+    }
+
     /// `POST`s `body` to `path` and returns the JSON answer, moving to the next endpoint
-    /// when a connection fails.
+    /// when a connection fails before the request went out (or, for a read, at any point),
+    /// or when the member has no leader (nothing was applied then).
     private func send(_ path: String, _ body: JSONValue, token: String?) throws(EtcdError)
         -> JSONValue
     {
         let bytes = JSONWriter.compact(body)
+        let resendable = Self.mayResend(path)
         var lastError: EtcdError?
         var tries = endpoints.count
         while tries > 0 {
             tries -= 1
-            var reused = false
+            var sent = false
             do throws(EtcdError) {
-                let connection = try connected()
-                reused = connection.responses > 0
+                var connection = try connected()
+                if connection.responses > 0 && connection.socket.isClosedByPeer {
+                    // Kept alive, but the server has closed it meanwhile: a fresh one, before
+                    // anything goes out on a connection that may be dead.
+                    self.connection = nil
+                    connection = try connected()
+                }
                 try connection.post(path, body: bytes, token: token, timeout: timeout)
+                sent = true  // from here etcd may have applied it
                 let head = try connection.head(timeout: timeout)
                 let answer = try connection.body(of: head, timeout: timeout)
                 let value = try? JSONReader(maxDepth: 64, maxSize: .max).read(answer)
@@ -140,16 +155,19 @@ package final class EtcdClient {
                 }
                 return value
             } catch let error where error.status != nil {
-                throw error  // etcd answered: another endpoint would say the same
+                // A member without a leader applied nothing: another one may have a leader.
+                guard error.reason.contains("no leader"), tries > 0 else { throw error }
+                lastError = error
+                current = (current + 1) % endpoints.count
             } catch {
                 lastError = error
-                let unanswered = connection.map { !$0.answered } ?? true
                 self.connection = nil
-                // A kept-alive connection the server had closed: it read nothing of this
-                // request, so the same endpoint gets it again on a fresh connection.
-                if reused && unanswered {
-                    tries += 1
-                    continue
+                if sent && !resendable {
+                    throw EtcdError(
+                        endpoint: error.endpoint,
+                        reason:
+                            "\(error.reason); the write may or may not have been applied, so it is not sent again"
+                    )
                 }
                 current = (current + 1) % endpoints.count
             }

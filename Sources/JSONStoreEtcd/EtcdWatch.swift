@@ -46,8 +46,11 @@ package final class EtcdWatch {
                 "progress_notify": true,
             ]
         ]
+        // `hasleader`: a member cut off from its leader cancels the watch rather than keep
+        // it open and silent, so the follower moves to another member.
         try connection.post(
-            "/v3/watch", body: JSONWriter.compact(request), token: token, timeout: timeout)
+            "/v3/watch", body: JSONWriter.compact(request), token: token,
+            headers: ["Grpc-Metadata-hasleader: true"], timeout: timeout)
         let head = try connection.head(timeout: timeout)
         guard head.status == 200, head.chunked else {
             let body = try? connection.body(of: head, timeout: timeout)

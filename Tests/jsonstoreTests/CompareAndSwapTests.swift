@@ -93,5 +93,14 @@ struct CompareAndSwapTests {
         #expect(result.status == 1 && result.stderr.contains("was deleted since etag \(now)"))
         result = try await jsonstore(temp, ["get", "tea", "--etag", "--json"])
         #expect(result.status == 64)
+        // A broken file has an etag too, and can be replaced with it.
+        try temp.writeFile("broken.json", "{oops")
+        let broken = try await jsonstore(temp, ["get", "broken", "--etag"]).stdout
+            .trimmingCharacters(in: .newlines)
+        #expect(!broken.isEmpty)
+        result = try await jsonstore(
+            temp, ["put", "broken", "-", "--if-match", broken], stdin: "{}")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(temp.readFile("broken.json") == "{}\n")
     }
 }

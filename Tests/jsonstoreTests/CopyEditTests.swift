@@ -64,6 +64,35 @@ struct CopyEditTests {
         #expect(try store.item("tea")?["title"] == "mine and theirs")
     }
 
+    @Test("changed meanwhile, and the copy not saved again: the store's value is kept")
+    func conflictNotResaved() async throws {
+        let server = try await blocking { try EtcdServer() }
+        let store = try JSONStore(etcd: [server.endpoint], prefix: "tasks")
+        try store.put("tea", ["title": "Make tea"])
+        var rounds = 0
+        var copy = ""
+        let notice = CopyEdit(store: store, id: "tea") { paths in
+            rounds += 1
+            copy = paths[0]
+            if rounds == 1 {
+                Self.write("{\"title\": \"mine\"}", paths[0])
+                _ = try? server.etcdctl(["put", "tasks/tea", #"{"title":"theirs"}"#])
+            }  // the second time, the user reads theirs and quits without saving
+            return .success(0)
+        }.run()
+        #expect(rounds == 2)
+        #expect(
+            notice?.contains("tea not saved: it changed meanwhile") == true,
+            "\(String(describing: notice))")
+        #expect(try store.item("tea")?["title"] == "theirs")
+        #expect(Self.text(copy) == "{\"title\": \"mine\"}")
+        let folder = (copy as NSString).deletingLastPathComponent
+        let mode =
+            try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int
+        #expect(mode == 0o700)
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
     @Test("a copy that does not parse is not put, and kept where the notice says")
     func invalid() async throws {
         let server = try await blocking { try EtcdServer() }

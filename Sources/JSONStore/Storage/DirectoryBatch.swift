@@ -22,6 +22,17 @@ final class DirectoryBatch: BatchStorage {
 
     func read(_ id: String) -> ItemFile.Outcome { disk(id).outcome }
 
+    /// The etag of an invalid file's bytes (a valid item's is its own): a broken file can be
+    /// replaced with compare-and-swap too.
+    func storedETag(of id: String) -> String? {
+        guard case .invalid = disk(id).outcome else { return nil }
+        let (bytes, _) = ItemFile.readBytes(
+            named: ItemID.fileName(id), in: directory, file: store.filePath(id), id: id,
+            limit: store.reader.maxSize)
+        guard case .success(let read)? = bytes else { return nil }
+        return Fingerprint(read).etag
+    }
+
     private func disk(_ id: String) -> OnDisk {
         if let known = onDisk[UTF8Key(id)] { return known }
         let (outcome, status) = ItemFile.read(

@@ -35,12 +35,17 @@ struct GetCommand: Command {
     func run(_ context: Context) throws {
         try ItemID.validate(id)
         let store = try context.open()
+        if etag {
+            // The stored value's, valid or not: a broken item can be replaced with CAS too.
+            guard let stored = try store._storedValue(of: id) else {
+                throw CommandFailure(CommandFailure.noItem(id, in: store.path))
+            }
+            return Output.line(stored.etag)
+        }
         guard let item = try store.item(id) else {
             throw CommandFailure(CommandFailure.noItem(id, in: store.path))
         }
-        if etag {
-            Output.line(item.etag)
-        } else if json {
+        if json {
             Output.out(Output.prettyJSON(.object(item.object)))
         } else {
             Output.lines(item.object.map { "\(Display.escaped($0.key)): \(Table.cell($0.value))" })

@@ -29,11 +29,16 @@ struct CopyEdit {
             "jsonstore-edit-\(UInt32.random(in: .min ... .max))")
         let mine = folder.appendingPathComponent(ItemID.fileName(id))
         let theirs = folder.appendingPathComponent(id + ".now-in-the-store.json")
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data(stored.bytes).write(to: mine)
-        } catch {
-            return "could not make a copy to edit: \(error)"
+        // Readable by this user alone: the item may hold what others should not see.
+        guard
+            (try? FileManager.default.createDirectory(
+                at: folder, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])) != nil,
+            FileManager.default.createFile(
+                atPath: mine.path, contents: Data(stored.bytes),
+                attributes: [.posixPermissions: 0o600])
+        else {
+            return "could not make a copy to edit in \(folder.path)"
         }
         var expected = ItemExpectation.etag(stored.etag)
         var paths = [mine.path]
@@ -48,9 +53,14 @@ struct CopyEdit {
             guard let edited = try? [UInt8](Data(contentsOf: mine)) else {
                 return "could not read your copy back from \(mine.path)"
             }
-            if edited == last && paths.count == 1 {
-                try? FileManager.default.removeItem(at: folder)
-                return nil  // left as it was
+            if edited == last {
+                guard paths.count == 2 else {
+                    try? FileManager.default.removeItem(at: folder)
+                    return nil  // left as it was
+                }
+                // Shown the store's value and not saved again: keeping that is the choice.
+                return
+                    "\(shown) not saved: it changed meanwhile and your copy was not saved again; yours is kept in \(mine.path)"
             }
             last = edited
             let (parsed, problem) = Self.object(edited)
@@ -65,7 +75,9 @@ struct CopyEdit {
                 // Changed meanwhile: both side by side, and save yours again to put it.
                 let now = try? store._storedValue(of: id)
                 expected = now.map { .etag($0.etag) } ?? .absent
-                try? Data(now?.bytes ?? Array("(deleted)\n".utf8)).write(to: theirs)
+                _ = FileManager.default.createFile(
+                    atPath: theirs.path, contents: Data(now?.bytes ?? Array("(deleted)\n".utf8)),
+                    attributes: [.posixPermissions: 0o600])
                 paths = [mine.path, theirs.path]
             } catch {
                 return "\(shown) not saved: \(error); your copy is kept in \(mine.path)"

@@ -70,7 +70,9 @@ final class TerminalSession {
     }
 
     /// A line typed on the terminal without echo (a password), after `prompt` on stderr;
-    /// `nil` when standard input is not a terminal or is closed.
+    /// `nil` when standard input is not a terminal or is closed, or on Ctrl-C or Ctrl-D.
+    /// Ctrl-C arrives as a byte (signals are off while it reads), so the echo is always
+    /// turned back on.
     ///
     /// The corresponding C functions are `tcgetattr`, `tcsetattr` and `read`.
     nonisolated static func readSecret(prompt: String) -> String? {
@@ -79,7 +81,7 @@ final class TerminalSession {
             return nil
         }
         var quiet = original
-        quiet.c_lflag &= ~tcflag_t(ECHO)
+        quiet.c_lflag &= ~tcflag_t(ECHO | ISIG)
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
         defer {
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
@@ -90,6 +92,7 @@ final class TerminalSession {
         var byte: UInt8 = 0
         while read(STDIN_FILENO, &byte, 1) == 1 {
             if byte == UInt8(ascii: "\n") { return String(decoding: line, as: UTF8.self) }
+            if byte == 0x03 || (byte == 0x04 && line.isEmpty) { return nil }  // Ctrl-C, Ctrl-D
             line.append(byte)
         }
         return line.isEmpty ? nil : String(decoding: line, as: UTF8.self)

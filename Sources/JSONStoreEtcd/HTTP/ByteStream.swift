@@ -7,6 +7,9 @@ protocol ByteStream: AnyObject {
     /// Appends what arrives to `buffer`, waiting at most `timeout` seconds for something;
     /// returns how many bytes arrived, 0 when the peer closed the connection.
     func receive(into buffer: inout [UInt8], timeout: Double) throws(EtcdError) -> Int
+    /// Whether the peer has closed the connection (or sent what an idle connection never
+    /// gets), without waiting: a kept-alive connection to replace before a request.
+    var isClosedByPeer: Bool { get }
     /// Ends the connection both ways so a thread waiting on it wakes up; safe from another
     /// thread.
     func shutdown()

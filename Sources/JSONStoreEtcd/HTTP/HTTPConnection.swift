@@ -9,8 +9,6 @@ final class HTTPConnection {
     private var start = 0
     /// How many responses have been read whole: 0 means the connection is fresh.
     private(set) var responses = 0
-    /// Whether anything of the response to the last request arrived.
-    private(set) var answered = false
 
     /// Connects to `host:port`, over TLS with `tls`.
     init(host: String, port: UInt16, tls: TLSContext? = nil, timeout: Double) throws(EtcdError) {
@@ -33,11 +31,13 @@ final class HTTPConnection {
 
     /// Sends `POST path` with `body` (JSON), and an `Authorization` header when there is
     /// a token (etcd's auth).
-    func post(_ path: String, body: [UInt8], token: String? = nil, timeout: Double)
-        throws(EtcdError)
-    {
-        answered = false
-        let authorization = token.map { "Authorization: \($0)\r\n" } ?? ""
+    func post(
+        _ path: String, body: [UInt8], token: String? = nil, headers: [String] = [],
+        timeout: Double
+    ) throws(EtcdError) {
+        let authorization =
+            (token.map { "Authorization: \($0)\r\n" } ?? "")
+            + headers.map { $0 + "\r\n" }.joined()
         var request = Array(
             "POST \(path) HTTP/1.1\r\nHost: \(host)\r\nContent-Type: application/json\r\n\(authorization)Content-Length: \(body.count)\r\n\r\n"
                 .utf8)
@@ -105,7 +105,6 @@ final class HTTPConnection {
             guard try socket.receive(into: &buffer, timeout: timeout) > 0 else {
                 throw EtcdError(endpoint: endpoint, reason: "the connection was closed")
             }
-            answered = true
         }
     }
 

@@ -11,35 +11,56 @@ extension EtcdSource {
 
     static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
-    /// The revision up to which the watch has reported everything, if it has: etcd's
-    /// current revision when the watch has reached it, or when the prefix has the keys the
-    /// watch knows of and none written since its revision (changes elsewhere in etcd move
-    /// the revision, not the prefix). `nil` while it has not, or etcd cannot be asked.
-    func caughtUpRevision() -> Int64?? {
+    /// How far the watch is behind etcd.
+    enum Lag {
+        /// Everything up to this revision of etcd has been reported.
+        case caughtUp(Int64)
+        /// etcd has changes the watch has not reported yet (or it has not listed yet).
+        case behind
+        /// etcd could not be asked.
+        case unknown
+    }
+
+    /// Whether the watch has reported everything in etcd now: it has reached etcd's current
+    /// revision, or the prefix has the keys it knows of and none written since its revision
+    /// (changes elsewhere in etcd move the revision, not the prefix).
+    ///
+    /// A key both created and deleted since the watch's revision is not seen by the second
+    /// test: the store is then the same as the watch left it, but the watch still reports
+    /// that pair afterwards, at revisions older than the one this returned.
+    func lag() -> Lag {
         let (seen, known) = shared.withLock { ($0.revision, $0.keyCount) }
-        guard let seen else { return .some(nil) }
+        guard let seen else { return .behind }
         guard
             let now = try? backend.withClient({ client throws(EtcdError) in
                 try client.count(prefix: backend.layout.keyPrefix, modifiedAfter: seen)
             })
-        else { return nil }  // etcd is unreachable
+        else { return .unknown }
         let current = shared.withLock { $0.revision ?? 0 }
         if current >= now.revision || (now.keys == known && now.newer == 0) {
-            return .some(now.revision)
+            return .caughtUp(now.revision)
         }
-        return .some(nil)
+        return .behind
     }
 
-    /// Reports `.caughtUp` once the watch has reported everything in etcd now (or etcd
-    /// cannot be asked: nothing newer can be had then).
+    /// How long `catchUp` waits for the watch at most, in seconds: a member that stopped
+    /// answering its watch must not hold `synchronize` for ever.
+    var catchUpLimit: Double { max(10, backend.timeout * 4) }
+
+    /// Reports `.caughtUp` once the watch has reported everything in etcd now, or etcd
+    /// cannot be asked (nothing newer can be had then), or after `catchUpLimit`.
     func catchUp() {
         DispatchQueue.global().async { [self] in
+            let deadline = Self.now() + catchUpLimit
+            let nap = DispatchSemaphore(value: 0)  // its own: `stop`'s signal is the watch's
             var tries = 0
-            while !stopped {
-                guard let caughtUp = caughtUpRevision() else { break }
-                if caughtUp != nil { break }
-                tries += 1
-                pause(tries < 50 ? 0.001 : 0.01)
+            loop: while !stopped, Self.now() < deadline {
+                switch lag() {
+                case .caughtUp, .unknown: break loop
+                case .behind:
+                    tries += 1
+                    _ = nap.wait(timeout: .now() + (tries < 50 ? 0.001 : 0.01))
+                }
             }
             report(.caughtUp)
         }
@@ -54,9 +75,9 @@ extension EtcdSource {
         timer.setEventHandler { [weak self] in
             guard let self, !self.stopped else { return }
             let heard = shared.withLock { $0.lastHeard }
-            guard Self.now() - heard >= interval, let caughtUp = caughtUpRevision(),
-                let revision = caughtUp
-            else { return }
+            guard Self.now() - heard >= interval, case .caughtUp(let revision) = lag() else {
+                return
+            }
             let fresher = shared.withLock { state -> Bool in
                 guard revision > (state.revision ?? .max) else { return false }
                 state.revision = revision

@@ -110,8 +110,9 @@ final class EtcdSource: LiveSource {
                 if stopped { break }
                 if waitWhileSuspended() { continue }  // interrupted by the test hook
                 if lost == nil {
+                    // Refused credentials are no lost connection: observers are told.
                     let reason = "etcd connection lost: \(error.message)"
-                    report(.interrupted(reason: reason))
+                    report(Self.isRefusal(error) ? .failed(error) : .interrupted(reason: reason))
                     lost = reason
                 }
                 endpoint += 1
@@ -119,6 +120,15 @@ final class EtcdSource: LiveSource {
                 backoff = min(backoff * 2, Self.maximumBackoff)
             }
         }
+    }
+
+    /// Whether etcd refused the store's credentials or permissions (rather than a
+    /// connection failing): tried again all the same, in case they are given back.
+    static func isRefusal(_ error: StoreError) -> Bool {
+        guard let etcd = error.underlying as? EtcdError else { return false }
+        return etcd.status == 401 || etcd.status == 403 || etcd.reason.contains("permission denied")
+            || etcd.reason.contains("authentication failed")
+            || etcd.reason.contains("user name is empty")
     }
 
     /// Reads the whole prefix at the newest revision and reports it; returns the revision.

@@ -12,6 +12,7 @@ struct OpenSSL: @unchecked Sendable {  // C function pointers, immutable after l
 
     let clientMethod: @convention(c) () -> Pointer
     let contextNew: @convention(c) (Pointer) -> Pointer
+    let contextFree: @convention(c) (Pointer) -> Void
     let contextControl: @convention(c) (Pointer, CInt, CLong, UnsafeMutableRawPointer?) -> CLong
     let contextSetVerify: @convention(c) (Pointer, CInt, Pointer) -> Void
     let contextLoadVerifyLocations: @convention(c) (Pointer, CString, CString) -> CInt
@@ -69,6 +70,7 @@ struct OpenSSL: @unchecked Sendable {  // C function pointers, immutable after l
         let library = OpenSSL(
             clientMethod: symbol(ssl, "TLS_client_method", as: (@convention(c) () -> Pointer).self),
             contextNew: symbol(ssl, "SSL_CTX_new", as: (@convention(c) (Pointer) -> Pointer).self),
+            contextFree: symbol(ssl, "SSL_CTX_free", as: (@convention(c) (Pointer) -> Void).self),
             contextControl: symbol(
                 ssl, "SSL_CTX_ctrl",
                 as: (@convention(c) (Pointer, CInt, CLong, UnsafeMutableRawPointer?) -> CLong).self),

@@ -68,6 +68,18 @@ final class TCPSocket: ByteStream {
         set(CInt(IPPROTO_TCP), TCP_KEEPCNT, 3)
     }
 
+    /// Whether the peer has closed the connection, or sent something unasked (an idle
+    /// connection gets nothing): a look with `poll` and a peek, no wait.
+    ///
+    /// The corresponding C functions are `poll` and `recv` with `MSG_PEEK`.
+    var isClosedByPeer: Bool {
+        guard fd >= 0 else { return true }
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&entry, 1, 0) > 0 else { return false }
+        var byte: UInt8 = 0
+        return recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) >= 0
+    }
+
     /// Ends the connection both ways without closing the descriptor, so a thread waiting
     /// on it wakes up (and its owner closes it). Safe from another thread.
     func shutdown() {

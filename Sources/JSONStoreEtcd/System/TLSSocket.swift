@@ -30,7 +30,7 @@ package final class TLSContext: @unchecked Sendable {
                 endpoint: "TLS", reason: "cannot make a TLS context: \(library.errors())")
         }
         self.library = library
-        self.context = context
+        self.context = context  // freed by `deinit`, also when the files below are refused
         library.contextSetVerify(context, OpenSSL.verifyPeer, nil)
         _ = library.contextControl(context, OpenSSL.controlMode, OpenSSL.movingWriteBuffer, nil)
         func fail(_ what: String, _ file: String) -> EtcdError {
@@ -53,6 +53,8 @@ package final class TLSContext: @unchecked Sendable {
             else { throw fail("cannot use the key (--key)", key) }
         }
     }
+
+    deinit { library.contextFree(context) }
 }
 
 /// A TLS session over a TCP socket: the handshake, reads and writes each within a
@@ -75,7 +77,12 @@ final class TLSSocket: ByteStream {
         _ = library.setDescriptor(session, tcp.descriptor)
         let parameters = library.verifyParameters(session)
         if library.setAddress(parameters, host) != 1 {  // not an IP address: a name
-            _ = library.setHost(parameters, host, 0)
+            guard library.setHost(parameters, host, 0) == 1 else {
+                throw EtcdError(
+                    endpoint: tcp.endpoint,
+                    reason: "TLS: cannot check the certificate against \(host): \(library.errors())"
+                )
+            }
             _ = host.withCString {
                 library.control(
                     session, OpenSSL.controlHostName, 0, UnsafeMutableRawPointer(mutating: $0))
@@ -173,6 +180,8 @@ final class TLSSocket: ByteStream {
         pthread_sigmask(SIG_SETMASK, &old, nil)
         return result
     }
+
+    var isClosedByPeer: Bool { tcp.isClosedByPeer }
 
     func shutdown() { tcp.shutdown() }
 

@@ -10,6 +10,9 @@ extension LiveEngine {
             reducer.revision = listing.revision
             if reducer.isLoaded {
                 if let reason { status.set(.resyncing(reason: reason)) }
+                // The versions kept stand for revisions before a gap this follower never
+                // saw: a revision in that gap must be read from etcd, not taken from them.
+                history.removeAll()
                 reducer.resync(listing.ids, listing.outcomes, badNames: listing.badNames)
             } else {
                 reducer.load(listing.ids, listing.outcomes, badNames: listing.badNames)
