@@ -33,6 +33,7 @@ extension EtcdTests {
             let states = StateRecorder(store)
             let token = store.observe(on: DispatchQueue(label: "observer"), recorder.callback)
             defer { token.invalidate() }
+            #expect(await recorder.wait { $0.initialCount == 1 })  // so "a" is an update
             try store.put("a", ["n": 1])
             #expect(await recorder.wait { $0.ids == ["a"] })
             // The first endpoint is the one the watch and the clients use first.
