@@ -149,6 +149,9 @@ struct ReadmeExampleTests {
         #expect(
             await Self.eventually { lines.withLock { $0 }.contains(changed) },
             "\(lines.withLock { $0 })")
+        #expect(
+            await Self.eventually { lines.withLock { $0 }.contains("  /priority: 1 -> 9") },
+            "\(lines.withLock { $0 })")
         try store.put("pitch", ["title": "Pitch the tent", "status": "todo", "priority": "high"])
         #expect(
             await Self.eventually {

@@ -52,7 +52,10 @@ enum NDJSON {
                 // `insertions` indices (moved ones too), enough to rebuild the list.
                 "deleted": items(changes.deleted),
                 "inserted": items(changes.insertions.map { results[$0] }),
-                "modified": items(changes.modified.map(\.new)), "invalid": invalid(changes.invalid),
+                "modified": items(changes.modified.map(\.new)),
+                // One RFC 6902 patch per entry of "modified": its previous value into its new.
+                "patches": .array(changes.modified.map { patch($0.changes) }),
+                "invalid": invalid(changes.invalid),
                 "resolved": .array(changes.resolved.map(JSONValue.string)),
             ])
         case .error(let error):
@@ -61,6 +64,19 @@ enum NDJSON {
             object["message"] = .string(error.description)
             return line(object)
         }
+    }
+
+    /// The RFC 6902 JSON Patch that makes `changes`, in their order (`add`, `remove`,
+    /// `replace`; arrays by index).
+    static func patch(_ changes: [MemberChange]) -> JSONValue {
+        .array(
+            changes.map { change in
+                var operation: JSONObject = [
+                    "op": .string(change.operation), "path": .string(change.path),
+                ]
+                if let value = change.new { operation["value"] = value }
+                return .object(operation)
+            })
     }
 
     /// `{"event":"resumed","revision":…}`: the stream goes on from `revision`.

@@ -21,6 +21,9 @@ let token = store.observe(Todo.self, byPriority, on: .main) { change in
         for todo in changes.inserted { print("new:", todo.title) }
         for m in changes.modified {
             print("changed:", m.new.title, m.old.priority, "->", m.new.priority)
+            for change in m.changes {  // the members that changed, as JSON Pointers
+                print("  \(change.path):", change.old ?? .null, "->", change.new ?? .null)
+            }
         }
         for todo in changes.deleted { print("gone:", todo.title) }
         for bad in changes.invalid { print("invalid:", bad.error) }

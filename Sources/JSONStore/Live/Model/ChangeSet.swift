@@ -28,10 +28,37 @@ public struct ChangeSet<Element: Sendable>: Sendable {
     }
 
     /// A changed element: its previous and its new value (equal when only its validity
-    /// changed: see `Results.error(for:)`).
+    /// changed: see `Results.error(for:)`), and which members of its item changed.
     public struct Modification: Sendable {
         public let old: Element
         public let new: Element
+        /// The members of the item that changed, with their values before and after: paths
+        /// into the item's JSON (what its file holds, for typed results too), in the new
+        /// value's order, then the members removed. Empty when only the item's validity,
+        /// or its members' order, changed.
+        public let changes: [MemberChange]
+
+        init(old: Element, new: Element, changes: [MemberChange] = []) {
+            self.old = old
+            self.new = new
+            self.changes = changes
+        }
+
+        /// Whether the member `member` changed: a name (`"status"`), a dotted path as
+        /// `--where` reads it (`"owner.name"`), or a JSON Pointer (`"/tags/0"`). A member
+        /// counts as changed when it, something inside it, or the value holding it did.
+        public func changed(_ member: String) -> Bool {
+            let pointer =
+                member.hasPrefix("/")
+                ? member
+                : "/"
+                    + member.split(separator: ".", omittingEmptySubsequences: false)
+                    .map { MemberChange.escaped(String($0)) }.joined(separator: "/")
+            return changes.contains { change in
+                change.path == pointer || change.path.hasPrefix(pointer + "/")
+                    || pointer.hasPrefix(change.path + "/")
+            }
+        }
     }
 
     /// The store version of the new results.

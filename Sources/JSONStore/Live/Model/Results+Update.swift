@@ -149,15 +149,20 @@ extension Results {
             update.added.append((newKey!, new))
         case (let old?, let new?):
             let from = tree.rank(of: oldKey!)
+            // Only modified items are diffed, in time linear in their size.
+            let members =
+                (change.old?.item).flatMap { old in
+                    change.new?.item.map { MemberChange.between(old.members, $0.members) }
+                } ?? []
             if oldKey == newKey {
                 guard visible else { break }
-                update.modified.append((from, old, new, newKey!))
+                update.modified.append((from, old, new, newKey!, members))
                 update.tree.updateValue(new, forKey: newKey!)
             } else {
                 // The sort value changed: a deletion plus an insertion in the index arrays,
                 // a modification in the element lists, and a move.
                 update.tree.removeValue(forKey: oldKey!)
-                update.moved.append((from, old, new, newKey!))
+                update.moved.append((from, old, new, newKey!, members))
             }
         case (nil, nil):
             break
@@ -172,9 +177,12 @@ private struct Update<Element: Sendable> {
     var failures: SortedTree<UTF8Key, DecodeFailure>
     var keys: SortedTree<UTF8Key, SortKey>
     var deleted: [(index: Int, element: Element)] = []
-    var modified: [(index: Int, old: Element, new: Element, key: SortKey)] = []
+    var modified:
+        [(index: Int, old: Element, new: Element, key: SortKey, changes: [MemberChange])] =
+            []
     var added: [(key: SortKey, element: Element)] = []
-    var moved: [(from: Int, old: Element, new: Element, key: SortKey)] = []
+    var moved: [(from: Int, old: Element, new: Element, key: SortKey, changes: [MemberChange])] =
+        []
 
     /// The change set, once `tree` is the new tree.
     func changeSet(version: Int, invalid: [InvalidFile], resolved: [String]) -> ChangeSet<Element> {
@@ -183,7 +191,10 @@ private struct Update<Element: Sendable> {
         let inserted = added.map { (index: tree.rank(of: $0.key), element: $0.element) }
             .sorted { $0.index < $1.index }
         let moved = moved.map {
-            (from: $0.from, to: tree.rank(of: $0.key), old: $0.old, new: $0.new)
+            (
+                from: $0.from, to: tree.rank(of: $0.key), old: $0.old, new: $0.new,
+                changes: $0.changes
+            )
         }
         .sorted { $0.from < $1.from }
         return ChangeSet(
@@ -194,8 +205,9 @@ private struct Update<Element: Sendable> {
             modificationsNew: modified.map { tree.rank(of: $0.key) },
             moves: moved.map { ChangeSet.Move(from: $0.from, to: $0.to) },
             inserted: inserted.map(\.element),
-            modified: modified.map { ChangeSet.Modification(old: $0.old, new: $0.new) }
-                + moved.map { ChangeSet.Modification(old: $0.old, new: $0.new) },
+            modified: modified.map {
+                ChangeSet.Modification(old: $0.old, new: $0.new, changes: $0.changes)
+            } + moved.map { ChangeSet.Modification(old: $0.old, new: $0.new, changes: $0.changes) },
             deleted: deleted.map(\.element),
             invalid: invalid,
             resolved: resolved)

@@ -232,7 +232,13 @@ struct StoreReducer: Sendable {
         let old = working.entries[UTF8Key(id)]
         switch outcome {
         case .item(let item):
-            if let old, old.error == nil, old.item?.fingerprint == item.fingerprint { return }
+            // The same bytes (a touch), or the same value written anew (only whitespace
+            // changed): no change at all.
+            if let old, old.error == nil, let kept = old.item,
+                kept.fingerprint == item.fingerprint || kept.members == item.members
+            {
+                return
+            }
             set(id, Entry(item: item, error: nil))
         case .invalid(let error):
             let new = Entry(item: old?.item, error: error)

@@ -1,0 +1,109 @@
+/// One member of an item that changed: where it is (a JSON Pointer, RFC 6901), and its
+/// value before and after (`nil`: it was not there, or is not any more).
+///
+/// A modification lists the smallest such changes, outermost first where a whole value
+/// was replaced: an object's members by name, an array's elements by index, so `"/tags/2"`
+/// is the third tag and `"/owner/name"` the member `name` of `owner` (a `/` in a name is
+/// written `~1`, a `~` is written `~0`).
+///
+/// ```swift
+/// for change in modification.changes {
+///     print(change.path, change.old ?? .null, "->", change.new ?? .null)
+/// }
+/// ```
+public struct MemberChange: Sendable, Hashable, CustomStringConvertible {
+    /// Where the member is in the item: a JSON Pointer (`/owner/name`, `/tags/2`).
+    public let path: String
+    /// Its value before, `nil` if it was added.
+    public let old: JSONValue?
+    /// Its value now, `nil` if it was removed.
+    public let new: JSONValue?
+
+    public init(path: String, old: JSONValue?, new: JSONValue?) {
+        self.path = path
+        self.old = old
+        self.new = new
+    }
+
+    public var description: String {
+        "\(path): \(old.map { "\($0)" } ?? "(none)") -> \(new.map { "\($0)" } ?? "(none)")"
+    }
+
+    /// The RFC 6902 operation that makes this change: `add`, `remove` or `replace`.
+    public var operation: String { old == nil ? "add" : new == nil ? "remove" : "replace" }
+
+    /// The changes that turn the item `old` into `new`, in the order an RFC 6902 patch
+    /// applies them: members in the new value's order, then the ones removed; an array's
+    /// common elements by index, then elements added at the end in ascending order, or
+    /// removed from the end in descending order. The top-level `"id"` is never part of it.
+    ///
+    /// - Complexity: O(n) in the size of both values.
+    static func between(_ old: JSONObject, _ new: JSONObject) -> [MemberChange] {
+        var changes: [MemberChange] = []
+        diff(old, new, at: "", into: &changes, skippingID: true)
+        return changes
+    }
+
+    private static func diff(
+        _ old: JSONValue, _ new: JSONValue, at path: String, into changes: inout [MemberChange]
+    ) {
+        switch (old, new) {
+        case (.object(let a), .object(let b)):
+            diff(a, b, at: path, into: &changes, skippingID: false)
+        case (.array(let a), .array(let b)):
+            for i in 0..<min(a.count, b.count) {
+                diff(a[i], b[i], at: path + "/\(i)", into: &changes)
+            }
+            for i in a.count..<max(a.count, b.count) {
+                changes.append(MemberChange(path: path + "/\(i)", old: nil, new: b[i]))
+            }
+            for i in (b.count..<max(a.count, b.count)).reversed() {
+                changes.append(MemberChange(path: path + "/\(i)", old: a[i], new: nil))
+            }
+        default:
+            if old != new { changes.append(MemberChange(path: path, old: old, new: new)) }
+        }
+    }
+
+    private static func diff(
+        _ old: JSONObject, _ new: JSONObject, at path: String, into changes: inout [MemberChange],
+        skippingID: Bool
+    ) {
+        // By the keys' bytes; a dictionary, so wide objects stay linear.
+        var before: [UTF8Key: JSONValue] = [:]
+        before.reserveCapacity(old.count)
+        for member in old.members { before[UTF8Key(member.key)] = member.value }
+        var seen: Set<UTF8Key> = []
+        for member in new.members {
+            let key = UTF8Key(member.key)
+            seen.insert(key)
+            if skippingID && key == UTF8Key("id") { continue }
+            let place = path + "/" + escaped(member.key)
+            if let value = before[key] {
+                diff(value, member.value, at: place, into: &changes)
+            } else {
+                changes.append(MemberChange(path: place, old: nil, new: member.value))
+            }
+        }
+        for member in old.members where !seen.contains(UTF8Key(member.key)) {
+            if skippingID && UTF8Key.equal(member.key, "id") { continue }
+            changes.append(
+                MemberChange(path: path + "/" + escaped(member.key), old: member.value, new: nil))
+        }
+    }
+
+    /// A member name as a JSON Pointer token: `~` as `~0`, `/` as `~1` (RFC 6901 §3).
+    static func escaped(_ name: String) -> String {
+        guard name.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") })
+        else { return name }
+        var token = String.UnicodeScalarView()
+        for scalar in name.unicodeScalars {  // scalar by scalar: the name's bytes kept
+            switch scalar {
+            case "~": token.append(contentsOf: "~0".unicodeScalars)
+            case "/": token.append(contentsOf: "~1".unicodeScalars)
+            default: token.append(scalar)
+            }
+        }
+        return String(token)
+    }
+}
