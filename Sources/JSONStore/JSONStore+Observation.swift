@@ -24,26 +24,29 @@ extension JSONStore {
     ///   keeps the store's pipeline alive: releasing this `JSONStore` stops nothing.
     public func observe<T: Decodable & Sendable>(
         _ type: T.Type, _ query: Query = .all, since revision: StoreRevision? = nil,
-        on queue: DispatchQueue, _ onChange: @escaping @Sendable (StoreChange<T>) -> Void
+        policy: DeliveryPolicy = .everyBatch, on queue: DispatchQueue,
+        _ onChange: @escaping @Sendable (StoreChange<T>) -> Void
     ) -> ObservationToken {
-        observe(query, decoding(type), since: revision, on: queue, onChange)
+        observe(query, decoding(type), since: revision, policy: policy, on: queue, onChange)
     }
 
     /// Observes the items `query` selects, decoded as `T`; `onChange` runs on the main
     /// actor.
     public func observe<T: Decodable & Sendable>(
         _ type: T.Type, _ query: Query = .all, since revision: StoreRevision? = nil,
+        policy: DeliveryPolicy = .everyBatch,
         _ onChange: @escaping @MainActor @Sendable (StoreChange<T>) -> Void
     ) -> ObservationToken {
-        observeOnMainActor(query, decoding(type), since: revision, onChange)
+        observeOnMainActor(query, decoding(type), since: revision, policy: policy, onChange)
     }
 
     /// The changes of the items `query` selects, decoded as `T`, as an asynchronous
     /// sequence. Ending the iteration or cancelling its task stops the observation.
     public func changes<T: Decodable & Sendable>(
-        _ type: T.Type, _ query: Query = .all, since revision: StoreRevision? = nil
+        _ type: T.Type, _ query: Query = .all, since revision: StoreRevision? = nil,
+        policy: DeliveryPolicy = .everyBatch
     ) -> StoreChanges<T> {
-        changes(query, decoding(type), since: revision)
+        changes(query, decoding(type), since: revision, policy: policy)
     }
 
     /// Observes the items `query` selects, as `Item`s; `onChange` runs on `queue`.
@@ -66,36 +69,41 @@ extension JSONStore {
     /// follower's on a directory) gives `.initial` instead, and `Results.resumption` of
     /// the first results says which happened, and why.
     public func observe(
-        _ query: Query = .all, since revision: StoreRevision? = nil, on queue: DispatchQueue,
+        _ query: Query = .all, since revision: StoreRevision? = nil,
+        policy: DeliveryPolicy = .everyBatch, on queue: DispatchQueue,
         _ onChange: @escaping @Sendable (StoreChange<Item>) -> Void
     ) -> ObservationToken {
-        observe(query, .items, since: revision, on: queue, onChange)
+        observe(query, .items, since: revision, policy: policy, on: queue, onChange)
     }
 
     /// Observes the items `query` selects, as `Item`s; `onChange` runs on the main actor.
     public func observe(
         _ query: Query = .all, since revision: StoreRevision? = nil,
+        policy: DeliveryPolicy = .everyBatch,
         _ onChange: @escaping @MainActor @Sendable (StoreChange<Item>) -> Void
     ) -> ObservationToken {
-        observeOnMainActor(query, .items, since: revision, onChange)
+        observeOnMainActor(query, .items, since: revision, policy: policy, onChange)
     }
 
     /// The changes of the items `query` selects, as `Item`s, as an asynchronous sequence.
-    public func changes(_ query: Query = .all, since revision: StoreRevision? = nil)
-        -> StoreChanges<Item>
-    {
-        changes(query, .items, since: revision)
+    public func changes(
+        _ query: Query = .all, since revision: StoreRevision? = nil,
+        policy: DeliveryPolicy = .everyBatch
+    ) -> StoreChanges<Item> {
+        changes(query, .items, since: revision, policy: policy)
     }
 
     private func decoding<T: Decodable & Sendable>(_ type: T.Type) -> ElementCoder<T> {
         .decoding(type, directory: path)
     }
 
-    private func changes<T>(_ query: Query, _ coder: ElementCoder<T>, since: StoreRevision?)
-        -> StoreChanges<T>
-    {
+    private func changes<T>(
+        _ query: Query, _ coder: ElementCoder<T>, since: StoreRevision?, policy: DeliveryPolicy
+    ) -> StoreChanges<T> {
         StoreChanges { [engine] mailbox in
-            Self.subscribe(engine, query, coder, delivery: .immediate, since: since) {
+            Self.subscribe(
+                engine, query, coder, delivery: .immediate, since: since, policy: policy
+            ) {
                 change, done in
                 mailbox.put(change, taken: done)
             }
@@ -105,11 +113,13 @@ extension JSONStore {
     /// Callbacks on a serial queue of ours that targets `queue`, so they never overlap even
     /// if `queue` is concurrent.
     private func observe<T>(
-        _ query: Query, _ coder: ElementCoder<T>, since: StoreRevision?, on queue: DispatchQueue,
-        _ onChange: @escaping @Sendable (StoreChange<T>) -> Void
+        _ query: Query, _ coder: ElementCoder<T>, since: StoreRevision?, policy: DeliveryPolicy,
+        on queue: DispatchQueue, _ onChange: @escaping @Sendable (StoreChange<T>) -> Void
     ) -> ObservationToken {
         let delivery = Delivery.queue(DispatchQueue(label: "jsonstore.observer", target: queue))
-        return Self.subscribe(engine, query, coder, delivery: delivery, since: since) {
+        return Self.subscribe(
+            engine, query, coder, delivery: delivery, since: since, policy: policy
+        ) {
             change, done in
             onChange(change)
             done()
@@ -117,10 +127,11 @@ extension JSONStore {
     }
 
     private func observeOnMainActor<T>(
-        _ query: Query, _ coder: ElementCoder<T>, since: StoreRevision?,
+        _ query: Query, _ coder: ElementCoder<T>, since: StoreRevision?, policy: DeliveryPolicy,
         _ onChange: @escaping @MainActor @Sendable (StoreChange<T>) -> Void
     ) -> ObservationToken {
-        Self.subscribe(engine, query, coder, delivery: .mainActor, since: since) { change, done in
+        Self.subscribe(engine, query, coder, delivery: .mainActor, since: since, policy: policy) {
+            change, done in
             MainActor.assumeIsolated { onChange(change) }
             done()
         }
@@ -129,12 +140,13 @@ extension JSONStore {
     /// Subscribes to `engine`; the token it returns keeps `engine` alive.
     private static func subscribe<T>(
         _ engine: LiveEngine, _ query: Query, _ coder: ElementCoder<T>, delivery: Delivery,
-        since: StoreRevision?,
+        since: StoreRevision?, policy: DeliveryPolicy,
         _ deliver: @escaping @Sendable (StoreChange<T>, @escaping @Sendable () -> Void) -> Void
     ) -> ObservationToken {
         let flag = CancellationFlag()
         let subscription = Subscription(
-            query: query, coder: coder, flag: flag, delivery: delivery, deliver: deliver)
+            query: query, coder: coder, flag: flag, delivery: delivery, policy: policy,
+            deliver: deliver)
         let id = subscription.id
         engine.subscribe(subscription, since: since)
         return ObservationToken(flag: flag) { engine.unsubscribe(id) }

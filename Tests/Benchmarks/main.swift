@@ -24,6 +24,8 @@ import JSONStoreCommand
 //   jsonstore-bench render DIR N FRAMES  the list view's frame time (layout, diff, output
 //                                     bytes) for a store of 100 items and one of N, and
 //                                     the time of a key typed into its / filter.
+//   jsonstore-bench patches DIR N EDITS  edit → observer latency with member-level changes
+//                                        against without, alternating, on N items
 //   jsonstore-bench live DIR N EDITS  the latency from an edit on disk (a file renamed over
 //                                     an item) to an untyped and a typed observer's
 //                                     callback, in a store of 1,000 items and one of N,
@@ -150,6 +152,10 @@ if arguments[1] == "floor" {
 }
 if arguments[1] == "live" {
     try benchLive(directory: arguments[2], big: n, edits: runs)
+    exit(0)
+}
+if arguments[1] == "patches" {
+    try PatchBenchmark.run(directory: arguments[2], count: n, edits: runs)
     exit(0)
 }
 switch arguments[1] {

@@ -29,6 +29,11 @@ public struct MemberChange: Sendable, Hashable, CustomStringConvertible {
         "\(path): \(old.map { "\($0)" } ?? "(none)") -> \(new.map { "\($0)" } ?? "(none)")"
     }
 
+    /// Whether modifications are diffed (`package` so the benchmark can measure what the
+    /// diff costs, with and without, side by side). nonisolated(unsafe): a knob set by the
+    /// single-threaded benchmark between edits, never while one is being delivered.
+    package nonisolated(unsafe) static var diffsModifications = true
+
     /// The RFC 6902 operation that makes this change: `add`, `remove` or `replace`.
     public var operation: String { old == nil ? "add" : new == nil ? "remove" : "replace" }
 

@@ -60,6 +60,18 @@ struct ListCommand: Command {
                     relative to the items at REVISION, else "reset" and a fresh "initial"
                     """),
             .option(
+                "--throttle", value: "SECONDS",
+                help: """
+                    with --follow: at most one update every SECONDS; changes meanwhile merge, \
+                    and the last state always comes
+                    """),
+            .option(
+                "--coalesce", value: "WINDOW[,CAP]",
+                help: """
+                    with --follow: changes within WINDOW seconds of one another merge into one \
+                    update, none waiting longer than CAP (default 5 x WINDOW)
+                    """),
+            .option(
                 "--bookmarks", value: "SECONDS",
                 help: """
                     with --follow --json: while nothing changes, a "bookmark" event with the \
@@ -83,6 +95,8 @@ struct ListCommand: Command {
     var since: StoreRevision?
     /// The seconds between bookmarks while nothing changes; 0 for none.
     var bookmarks = 10.0
+    /// How often `--follow` is told: `--throttle`, `--coalesce`, else every batch.
+    var policy = DeliveryPolicy.everyBatch
 
     init(_ arguments: Arguments) throws(UsageError) {
         try arguments.expectNoPositionals()
@@ -119,6 +133,10 @@ struct ListCommand: Command {
                     command: "list")
             }
             bookmarks = seconds
+        }
+        policy = try Self.policy(arguments)
+        if policy != .everyBatch && !follow {
+            throw UsageError("--throttle and --coalesce go with --follow", command: "list")
         }
         let streams = follow && (format == .json || format == .ndjson)
         for name in ["--since", "--bookmarks"] where arguments.value(name) != nil && !streams {

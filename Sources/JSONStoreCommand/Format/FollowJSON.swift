@@ -20,7 +20,7 @@ enum FollowJSON {
     static func start(_ store: JSONStore, _ list: ListCommand) {
         Signals.exitOnInterrupt()
         tokens.append(
-            store.observe(list.query, since: list.since) { change in
+            store.observe(list.query, since: list.since, policy: list.policy) { change in
                 write(change, store: store, list: list)
             })
         tokens.append(

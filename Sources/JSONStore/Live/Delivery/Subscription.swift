@@ -24,6 +24,8 @@ protocol LiveSubscriber: Sendable {
     )
     mutating func fail(_ error: StoreError, engine: isolated LiveEngine)
     mutating func deliveryFinished(engine: isolated LiveEngine)
+    /// The time its delivery policy set has come.
+    mutating func dueTimePassed(engine: isolated LiveEngine)
 }
 
 /// A query's subscriber, and what it has been sent.
@@ -39,6 +41,8 @@ struct Subscription<Element: Sendable>: LiveSubscriber {
     let coder: ElementCoder<Element>
     let flag: CancellationFlag
     let delivery: Delivery
+    /// How often it is told (`DeliveryPolicy`).
+    let policy: DeliveryPolicy
     /// Hands a change to the subscriber and calls its second argument once the subscriber
     /// has taken it.
     let deliver: @Sendable (StoreChange<Element>, @escaping @Sendable () -> Void) -> Void
@@ -56,15 +60,23 @@ struct Subscription<Element: Sendable>: LiveSubscriber {
     private var newest: StoreSnapshot?
     /// The revision this subscription resumes from, until its first update goes out.
     private var resumingFrom: StoreRevision?
+    /// For the policy: when the changes waiting began and last grew, when the last
+    /// update went out, and the wake-up scheduled, if one is (the monotonic clock).
+    private var pendingSince: Double?
+    private var lastChange = 0.0
+    private var lastSent: Double?
+    private var wakeAt: Double?
 
     init(
         query: Query, coder: ElementCoder<Element>, flag: CancellationFlag, delivery: Delivery,
+        policy: DeliveryPolicy = .everyBatch,
         deliver: @escaping @Sendable (StoreChange<Element>, @escaping @Sendable () -> Void) -> Void
     ) {
         self.query = query
         self.coder = coder
         self.flag = flag
         self.delivery = delivery
+        self.policy = policy
         self.deliver = deliver
     }
 
@@ -116,7 +128,10 @@ struct Subscription<Element: Sendable>: LiveSubscriber {
         backlogIDs.formUnion(ids)
         backlogNames.formUnion(names)
         newest = snapshot
-        if !inFlight { flush(engine: engine) }
+        let now = LiveEngine.now()
+        if pendingSince == nil { pendingSince = now }
+        lastChange = now
+        if !inFlight { flushWhenDue(engine: engine) }
     }
 
     /// Sends `error`, after any update still waiting.
@@ -131,7 +146,25 @@ struct Subscription<Element: Sendable>: LiveSubscriber {
     /// The subscriber's callback has returned: send what waited meanwhile.
     mutating func deliveryFinished(engine: isolated LiveEngine) {
         inFlight = false
-        flush(engine: engine)
+        flushWhenDue(engine: engine)
+    }
+
+    mutating func dueTimePassed(engine: isolated LiveEngine) {
+        wakeAt = nil
+        if !inFlight { flushWhenDue(engine: engine) }
+    }
+
+    /// Sends what waits now if the policy lets it go, else wakes up when it does.
+    private mutating func flushWhenDue(engine: isolated LiveEngine) {
+        guard newest != nil, let first = pendingSince, policy != .everyBatch else {
+            return flush(engine: engine)
+        }
+        let due = policy.due(first: first, last: lastChange, sent: lastSent)
+        if due <= LiveEngine.now() { return flush(engine: engine) }
+        guard wakeAt.map({ due < $0 }) ?? true else { return }
+        wakeAt = due
+        let id = self.id
+        engine.wake(at: due) { $0.subscriptions[id]?.dueTimePassed(engine: $0) }
     }
 
     private mutating func flush(engine: isolated LiveEngine) {
@@ -145,6 +178,7 @@ struct Subscription<Element: Sendable>: LiveSubscriber {
             backlogIDs.removeAll()
             backlogNames.removeAll()
             var (next, changeSet) = base.applying(changes, names: names, snapshot: snapshot)
+            pendingSince = nil
             if let revision = resumingFrom {
                 resumingFrom = nil
                 next.resumption = .resumed(from: revision)
@@ -162,6 +196,7 @@ struct Subscription<Element: Sendable>: LiveSubscriber {
 
     private mutating func send(_ change: StoreChange<Element>, engine: isolated LiveEngine) {
         inFlight = true
+        if case .update = change { lastSent = LiveEngine.now() }
         let (flag, deliver, id) = (flag, deliver, id)
         let done: @Sendable () -> Void = { engine.onPipeline { $0.deliveryFinished(id) } }
         delivery.run {

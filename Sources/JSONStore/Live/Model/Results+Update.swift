@@ -151,7 +151,9 @@ extension Results {
             let from = tree.rank(of: oldKey!)
             // Only modified items are diffed, in time linear in their size.
             let members =
-                (change.old?.item).flatMap { old in
+                !MemberChange.diffsModifications
+                ? []
+                : (change.old?.item).flatMap { old in
                     change.new?.item.map { MemberChange.between(old.members, $0.members) }
                 } ?? []
             if oldKey == newKey {

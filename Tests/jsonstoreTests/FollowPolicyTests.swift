@@ -1,0 +1,55 @@
+import Foundation
+import JSONStore
+import TestSupport
+import Testing
+
+/// `list --follow --throttle` and `--coalesce` through the built binary.
+@Suite("Delivery policies on the command line")
+struct FollowPolicyTests {
+    @Test("--throttle and --coalesce: their values, and only with --follow")
+    func usage() async throws {
+        let temp = try sampleStore()
+        for arguments in [
+            ["list", "--throttle", "1"], ["list", "--follow", "--throttle", "0"],
+            ["list", "--follow", "--coalesce", "0.1,0.05"],
+            ["list", "--follow", "--coalesce", "x"],
+            ["list", "--follow", "--throttle", "1", "--coalesce", "1"],
+        ] {
+            let result = try await jsonstore(temp, arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        }
+    }
+
+    @Test("--throttle: the stream's updates at most one an interval, the last state in them")
+    func throttledStream() async throws {
+        let temp = try sampleStore()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: JSONStoreBinary.path)
+        process.arguments = [
+            "--dir", temp.path, "list", "--follow", "--json", "--bookmarks", "0", "--throttle",
+            "0.5",
+        ]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        defer { HelperProcess.stop(process) }
+        nonisolated(unsafe) let reader = LineReader(pipe)  // read by one thread at a time
+        let mirror = NDJSONMirror()
+        mirror.apply(try #require(try await blocking { reader.next(within: 20) }))
+        let store = temp.store
+        let elapsed = try await blocking {
+            let start = Date()
+            for i in 0..<30 { try store.put("item-\(i)", ["n": .number(JSONNumber(i))]) }
+            return Date().timeIntervalSince(start)
+        }
+        var updates = 0
+        while mirror.items.count < 33 {
+            guard let line = try await blocking({ reader.next(within: 20) }) else { break }
+            if line.contains(#""event":"update""#) { updates += 1 }
+            mirror.apply(line)
+        }
+        #expect(mirror.items.count == 33)
+        // However slowly the puts went, at most one update every half second (and one more).
+        #expect(updates <= Int(elapsed / 0.5) + 2, "\(updates) updates in \(elapsed) s")
+    }
+}
