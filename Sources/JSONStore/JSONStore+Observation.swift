@@ -24,29 +24,32 @@ extension JSONStore {
     ///   keeps the store's pipeline alive: releasing this `JSONStore` stops nothing.
     public func observe<T: Decodable & Sendable>(
         _ type: T.Type, _ query: Query = .all, since revision: StoreRevision? = nil,
-        policy: DeliveryPolicy = .everyBatch, on queue: DispatchQueue,
+        policy: DeliveryPolicy = .everyBatch, members: [String]? = nil, on queue: DispatchQueue,
         _ onChange: @escaping @Sendable (StoreChange<T>) -> Void
     ) -> ObservationToken {
-        observe(query, decoding(type), since: revision, policy: policy, on: queue, onChange)
+        observe(
+            query, decoding(type), since: revision, policy: policy, members: members, on: queue,
+            onChange)
     }
 
     /// Observes the items `query` selects, decoded as `T`; `onChange` runs on the main
     /// actor.
     public func observe<T: Decodable & Sendable>(
         _ type: T.Type, _ query: Query = .all, since revision: StoreRevision? = nil,
-        policy: DeliveryPolicy = .everyBatch,
+        policy: DeliveryPolicy = .everyBatch, members: [String]? = nil,
         _ onChange: @escaping @MainActor @Sendable (StoreChange<T>) -> Void
     ) -> ObservationToken {
-        observeOnMainActor(query, decoding(type), since: revision, policy: policy, onChange)
+        observeOnMainActor(
+            query, decoding(type), since: revision, policy: policy, members: members, onChange)
     }
 
     /// The changes of the items `query` selects, decoded as `T`, as an asynchronous
     /// sequence. Ending the iteration or cancelling its task stops the observation.
     public func changes<T: Decodable & Sendable>(
         _ type: T.Type, _ query: Query = .all, since revision: StoreRevision? = nil,
-        policy: DeliveryPolicy = .everyBatch
+        policy: DeliveryPolicy = .everyBatch, members: [String]? = nil
     ) -> StoreChanges<T> {
-        changes(query, decoding(type), since: revision, policy: policy)
+        changes(query, decoding(type), since: revision, policy: policy, members: members)
     }
 
     /// Observes the items `query` selects, as `Item`s; `onChange` runs on `queue`.
@@ -68,29 +71,38 @@ extension JSONStore {
     /// revision. A revision that cannot be resumed from (compacted away on etcd, another
     /// follower's on a directory) gives `.initial` instead, and `Results.resumption` of
     /// the first results says which happened, and why.
+    ///
+    /// With `members`, the observation hears only of the members it names (names, dotted
+    /// paths like `owner.name`, or JSON Pointers into the item's JSON): an item entering or
+    /// leaving the results, or one of those members changing; an edit of any other member
+    /// (a member the query filters or sorts by moves or removes the item, and is heard)
+    /// brings no update, though the results hold the current values at each update.
+    /// `policy` says how often updates come (`DeliveryPolicy`).
     public func observe(
         _ query: Query = .all, since revision: StoreRevision? = nil,
-        policy: DeliveryPolicy = .everyBatch, on queue: DispatchQueue,
+        policy: DeliveryPolicy = .everyBatch, members: [String]? = nil, on queue: DispatchQueue,
         _ onChange: @escaping @Sendable (StoreChange<Item>) -> Void
     ) -> ObservationToken {
-        observe(query, .items, since: revision, policy: policy, on: queue, onChange)
+        observe(
+            query, .items, since: revision, policy: policy, members: members, on: queue, onChange)
     }
 
     /// Observes the items `query` selects, as `Item`s; `onChange` runs on the main actor.
     public func observe(
         _ query: Query = .all, since revision: StoreRevision? = nil,
-        policy: DeliveryPolicy = .everyBatch,
+        policy: DeliveryPolicy = .everyBatch, members: [String]? = nil,
         _ onChange: @escaping @MainActor @Sendable (StoreChange<Item>) -> Void
     ) -> ObservationToken {
-        observeOnMainActor(query, .items, since: revision, policy: policy, onChange)
+        observeOnMainActor(
+            query, .items, since: revision, policy: policy, members: members, onChange)
     }
 
     /// The changes of the items `query` selects, as `Item`s, as an asynchronous sequence.
     public func changes(
         _ query: Query = .all, since revision: StoreRevision? = nil,
-        policy: DeliveryPolicy = .everyBatch
+        policy: DeliveryPolicy = .everyBatch, members: [String]? = nil
     ) -> StoreChanges<Item> {
-        changes(query, .items, since: revision, policy: policy)
+        changes(query, .items, since: revision, policy: policy, members: members)
     }
 
     private func decoding<T: Decodable & Sendable>(_ type: T.Type) -> ElementCoder<T> {
@@ -98,11 +110,13 @@ extension JSONStore {
     }
 
     private func changes<T>(
-        _ query: Query, _ coder: ElementCoder<T>, since: StoreRevision?, policy: DeliveryPolicy
+        _ query: Query, _ coder: ElementCoder<T>, since: StoreRevision?, policy: DeliveryPolicy,
+        members: [String]?
     ) -> StoreChanges<T> {
         StoreChanges { [engine] mailbox in
             Self.subscribe(
-                engine, query, coder, delivery: .immediate, since: since, policy: policy
+                engine, query, coder, delivery: .immediate, since: since, policy: policy,
+                members: members
             ) {
                 change, done in
                 mailbox.put(change, taken: done)
@@ -114,11 +128,12 @@ extension JSONStore {
     /// if `queue` is concurrent.
     private func observe<T>(
         _ query: Query, _ coder: ElementCoder<T>, since: StoreRevision?, policy: DeliveryPolicy,
+        members: [String]?,
         on queue: DispatchQueue, _ onChange: @escaping @Sendable (StoreChange<T>) -> Void
     ) -> ObservationToken {
         let delivery = Delivery.queue(DispatchQueue(label: "jsonstore.observer", target: queue))
         return Self.subscribe(
-            engine, query, coder, delivery: delivery, since: since, policy: policy
+            engine, query, coder, delivery: delivery, since: since, policy: policy, members: members
         ) {
             change, done in
             onChange(change)
@@ -128,9 +143,13 @@ extension JSONStore {
 
     private func observeOnMainActor<T>(
         _ query: Query, _ coder: ElementCoder<T>, since: StoreRevision?, policy: DeliveryPolicy,
+        members: [String]?,
         _ onChange: @escaping @MainActor @Sendable (StoreChange<T>) -> Void
     ) -> ObservationToken {
-        Self.subscribe(engine, query, coder, delivery: .mainActor, since: since, policy: policy) {
+        Self.subscribe(
+            engine, query, coder, delivery: .mainActor, since: since, policy: policy,
+            members: members
+        ) {
             change, done in
             MainActor.assumeIsolated { onChange(change) }
             done()
@@ -140,13 +159,13 @@ extension JSONStore {
     /// Subscribes to `engine`; the token it returns keeps `engine` alive.
     private static func subscribe<T>(
         _ engine: LiveEngine, _ query: Query, _ coder: ElementCoder<T>, delivery: Delivery,
-        since: StoreRevision?, policy: DeliveryPolicy,
+        since: StoreRevision?, policy: DeliveryPolicy, members: [String]?,
         _ deliver: @escaping @Sendable (StoreChange<T>, @escaping @Sendable () -> Void) -> Void
     ) -> ObservationToken {
         let flag = CancellationFlag()
         let subscription = Subscription(
             query: query, coder: coder, flag: flag, delivery: delivery, policy: policy,
-            deliver: deliver)
+            watched: members.map { $0.map(MemberChange.pointer) }, deliver: deliver)
         let id = subscription.id
         engine.subscribe(subscription, since: since)
         return ObservationToken(flag: flag) { engine.unsubscribe(id) }

@@ -69,6 +69,13 @@ struct MemberChangeTests {
         #expect(modification.changed("/tags/1") && modification.changed("tags"))
         #expect(!modification.changed("status") && !modification.changed("/tags/0"))
         #expect(!modification.changed("own"))  // a prefix of a name is not the name
+        // The value holding a member replaced: changed only if the member itself did.
+        let added = ChangeSet<Item>.Modification(
+            old: modification.old, new: modification.new,
+            changes: MemberChange.between(
+                try Self.object(#"{"n":1}"#), try Self.object(#"{"n":1,"owner":{"team":"x"}}"#)))
+        #expect(added.changed("owner") && !added.changed("owner.name"))
+        #expect(added.changed("/owner/team"))
     }
 
     @Test("a rewrite with only whitespace changed is no change, as a touch is")

@@ -13,11 +13,41 @@ struct FollowPolicyTests {
             ["list", "--throttle", "1"], ["list", "--follow", "--throttle", "0"],
             ["list", "--follow", "--coalesce", "0.1,0.05"],
             ["list", "--follow", "--coalesce", "x"],
-            ["list", "--follow", "--throttle", "1", "--coalesce", "1"],
+            ["list", "--follow", "--throttle", "1", "--coalesce", "1"], ["list", "--fields", "a"],
+            ["list", "--follow", "--fields", ","],
         ] {
             let result = try await jsonstore(temp, arguments)
             #expect(result.status == 64, "\(arguments): \(result.stderr)")
         }
+    }
+
+    @Test("--fields: an edit of another member brings no event; the next one is current")
+    func fields() async throws {
+        let temp = try sampleStore()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: JSONStoreBinary.path)
+        process.arguments = [
+            "--dir", temp.path, "list", "--follow", "--json", "--bookmarks", "0", "--fields",
+            "status",
+        ]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        defer { HelperProcess.stop(process) }
+        nonisolated(unsafe) let reader = LineReader(pipe)  // read by one thread at a time
+        _ = try #require(try await blocking { reader.next(within: 20) })
+        try temp.store.update("tea") { $0["title"] = "Make green tea" }
+        try temp.store.update("tea") { $0["status"] = "done" }
+        let line = try #require(try await blocking { reader.next(within: 20) })
+        let event = try JSONValue(parsing: line)
+        #expect(event["event"] == "update")
+        let tea = try #require(event["modified"]?.arrayValue?.first)
+        #expect(tea["title"] == "Make green tea" && tea["status"] == "done")
+        // The title's edit was no update of its own: the first one has the status's change.
+        let paths = event["patches"]?.arrayValue?.first?.arrayValue?.compactMap {
+            $0["path"]?.stringValue
+        }
+        #expect(paths?.contains("/status") == true, "\(line)")
     }
 
     @Test("--throttle: the stream's updates at most one an interval, the last state in them")

@@ -97,6 +97,43 @@ public struct MemberChange: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// `member` as a JSON Pointer: a pointer as it is, a name or dotted path (`owner.name`,
+    /// as `--where` reads it) made into one (`/owner/name`).
+    static func pointer(_ member: String) -> String {
+        if member.hasPrefix("/") { return member }
+        return "/"
+            + member.split(separator: ".", omittingEmptySubsequences: false)
+            .map { escaped(String($0)) }.joined(separator: "/")
+    }
+
+    /// Whether `changes` touch the member at `pointer`: it, something inside it, or the
+    /// value holding it changed.
+    static func touched(_ changes: [MemberChange], _ pointer: String) -> Bool {
+        changes.contains { change in
+            if change.path == pointer || change.path.hasPrefix(pointer + "/") { return true }
+            guard pointer.hasPrefix(change.path + "/") else { return false }
+            // The value holding it changed: did the member itself (absent stays absent)?
+            let rest = pointer.dropFirst(change.path.count + 1)
+            return value(at: rest, in: change.old) != value(at: rest, in: change.new)
+        }
+    }
+
+    /// The value at the JSON Pointer `path` (without its leading `/`) inside `value`.
+    private static func value(at path: Substring, in value: JSONValue?) -> JSONValue? {
+        var current = value
+        for token in path.split(separator: "/", omittingEmptySubsequences: false) {
+            let name = String(token).unescapedPointerToken
+            switch current {
+            case .object(let object)?: current = object[name]
+            case .array(let array)?:
+                guard let index = Int(name), array.indices.contains(index) else { return nil }
+                current = array[index]
+            default: return nil
+            }
+        }
+        return current
+    }
+
     /// A member name as a JSON Pointer token: `~` as `~0`, `/` as `~1` (RFC 6901 §3).
     static func escaped(_ name: String) -> String {
         guard name.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") })
@@ -110,5 +147,25 @@ public struct MemberChange: Sendable, Hashable, CustomStringConvertible {
             }
         }
         return String(token)
+    }
+}
+
+extension String {
+    /// A JSON Pointer token as the name it stands for: `~1` as `/`, `~0` as `~`.
+    fileprivate var unescapedPointerToken: String {
+        guard utf8.contains(UInt8(ascii: "~")) else { return self }
+        var name = String.UnicodeScalarView()
+        var escaping = false
+        for scalar in unicodeScalars {
+            if escaping {
+                name.append(scalar == "1" ? "/" : scalar == "0" ? "~" : scalar)
+                escaping = false
+            } else if scalar == "~" {
+                escaping = true
+            } else {
+                name.append(scalar)
+            }
+        }
+        return String(name)
     }
 }

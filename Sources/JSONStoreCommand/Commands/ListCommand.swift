@@ -60,6 +60,13 @@ struct ListCommand: Command {
                     relative to the items at REVISION, else "reset" and a fresh "initial"
                     """),
             .option(
+                "--fields", value: "F,G,...",
+                help: """
+                    with --follow: hear only of these members (dotted paths reach nested ones): \
+                    an item entering or leaving, or one of them changing; other edits bring no \
+                    update
+                    """),
+            .option(
                 "--throttle", value: "SECONDS",
                 help: """
                     with --follow: at most one update every SECONDS; changes meanwhile merge, \
@@ -97,6 +104,8 @@ struct ListCommand: Command {
     var bookmarks = 10.0
     /// How often `--follow` is told: `--throttle`, `--coalesce`, else every batch.
     var policy = DeliveryPolicy.everyBatch
+    /// The members `--follow` hears of (`--fields`), `nil` for all.
+    var members: [String]?
 
     init(_ arguments: Arguments) throws(UsageError) {
         try arguments.expectNoPositionals()
@@ -135,6 +144,16 @@ struct ListCommand: Command {
             bookmarks = seconds
         }
         policy = try Self.policy(arguments)
+        if let text = arguments.value("--fields") {
+            let names = text.split(separator: ",").map { $0.filter { !$0.isWhitespace } }
+                .filter { !$0.isEmpty }
+            guard follow, !names.isEmpty else {
+                throw UsageError(
+                    follow ? "--fields takes F,G,..." : "--fields goes with --follow",
+                    command: "list")
+            }
+            members = names
+        }
         if policy != .everyBatch && !follow {
             throw UsageError("--throttle and --coalesce go with --follow", command: "list")
         }

@@ -20,7 +20,9 @@ enum FollowJSON {
     static func start(_ store: JSONStore, _ list: ListCommand) {
         Signals.exitOnInterrupt()
         tokens.append(
-            store.observe(list.query, since: list.since, policy: list.policy) { change in
+            store.observe(
+                list.query, since: list.since, policy: list.policy, members: list.members
+            ) { change in
                 write(change, store: store, list: list)
             })
         tokens.append(

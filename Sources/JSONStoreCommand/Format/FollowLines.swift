@@ -8,7 +8,7 @@ enum FollowLines {
 
     static func start(_ store: JSONStore, _ list: ListCommand, format: ListFormat, width: Int) {
         Signals.exitOnInterrupt()
-        token = store.observe(list.query, policy: list.policy) { change in
+        token = store.observe(list.query, policy: list.policy, members: list.members) { change in
             switch change {
             case .initial(let results):
                 list.warnAboutUnknownFields(results, in: store)

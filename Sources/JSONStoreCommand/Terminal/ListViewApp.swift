@@ -79,7 +79,8 @@ final class ListViewApp {
         list.sort = model.sort
         results?.invalidate()
         var warned = !warn
-        results = store.observe(list.query, policy: list.policy) { [weak self] change in
+        results = store.observe(list.query, policy: list.policy, members: list.members) {
+            [weak self] change in
             guard let self else { return }
             if !warned, case .initial(let results) = change {
                 warned = true

@@ -43,6 +43,8 @@ struct Subscription<Element: Sendable>: LiveSubscriber {
     let delivery: Delivery
     /// How often it is told (`DeliveryPolicy`).
     let policy: DeliveryPolicy
+    /// The members it cares about, as JSON Pointers; `nil` for every member.
+    let watched: [String]?
     /// Hands a change to the subscriber and calls its second argument once the subscriber
     /// has taken it.
     let deliver: @Sendable (StoreChange<Element>, @escaping @Sendable () -> Void) -> Void
@@ -69,7 +71,7 @@ struct Subscription<Element: Sendable>: LiveSubscriber {
 
     init(
         query: Query, coder: ElementCoder<Element>, flag: CancellationFlag, delivery: Delivery,
-        policy: DeliveryPolicy = .everyBatch,
+        policy: DeliveryPolicy = .everyBatch, watched: [String]? = nil,
         deliver: @escaping @Sendable (StoreChange<Element>, @escaping @Sendable () -> Void) -> Void
     ) {
         self.query = query
@@ -77,6 +79,7 @@ struct Subscription<Element: Sendable>: LiveSubscriber {
         self.flag = flag
         self.delivery = delivery
         self.policy = policy
+        self.watched = watched
         self.deliver = deliver
     }
 
@@ -177,7 +180,8 @@ struct Subscription<Element: Sendable>: LiveSubscriber {
             let names = backlogNames
             backlogIDs.removeAll()
             backlogNames.removeAll()
-            var (next, changeSet) = base.applying(changes, names: names, snapshot: snapshot)
+            var (next, changeSet) = base.applying(
+                changes, names: names, snapshot: snapshot, watched: watched)
             pendingSince = nil
             if let revision = resumingFrom {
                 resumingFrom = nil

@@ -48,16 +48,7 @@ public struct ChangeSet<Element: Sendable>: Sendable {
         /// `--where` reads it (`"owner.name"`), or a JSON Pointer (`"/tags/0"`). A member
         /// counts as changed when it, something inside it, or the value holding it did.
         public func changed(_ member: String) -> Bool {
-            let pointer =
-                member.hasPrefix("/")
-                ? member
-                : "/"
-                    + member.split(separator: ".", omittingEmptySubsequences: false)
-                    .map { MemberChange.escaped(String($0)) }.joined(separator: "/")
-            return changes.contains { change in
-                change.path == pointer || change.path.hasPrefix(pointer + "/")
-                    || pointer.hasPrefix(change.path + "/")
-            }
+            MemberChange.touched(changes, MemberChange.pointer(member))
         }
     }
 

@@ -57,16 +57,22 @@ extension Results {
     /// and tree edits each, so an edit costs the same in a store of 100 items as in one of
     /// 100,000.
     ///
+    /// - Parameter watched: the members an observation cares about (JSON Pointers); an item
+    ///   that stays in place with none of them changed is updated in the results but is no
+    ///   modification. `nil` for every member.
     /// - Complexity: O(k log n) for k changed ids.
     func applying(
-        _ changes: [EntryChange], names: Set<UTF8Key>, snapshot newSnapshot: StoreSnapshot
+        _ changes: [EntryChange], names: Set<UTF8Key>, snapshot newSnapshot: StoreSnapshot,
+        watched: [String]? = nil
     )
         -> (Results, ChangeSet<Element>)
     {
         var update = Update(tree: tree, failures: failures, keys: keys)
         var candidates = names
         for change in changes {
-            if apply(change, to: &update) { candidates.insert(UTF8Key(ItemID.fileName(change.id))) }
+            if apply(change, to: &update, watched: watched) {
+                candidates.insert(UTF8Key(ItemID.fileName(change.id)))
+            }
         }
         for entering in update.added + update.moved.map({ ($0.key, $0.new) }) {
             update.tree.updateValue(entering.1, forKey: entering.0)
@@ -100,7 +106,9 @@ extension Results {
     }
 
     /// Applies one id's change to `update`; returns whether its decoding failure changed.
-    private func apply(_ change: EntryChange, to update: inout Update<Element>) -> Bool {
+    private func apply(
+        _ change: EntryChange, to update: inout Update<Element>, watched: [String]?
+    ) -> Bool {
         let id = UTF8Key(change.id)
         let oldKey = key(of: id)
         let oldElement = oldKey.flatMap { tree[$0] }
@@ -158,8 +166,13 @@ extension Results {
                 } ?? []
             if oldKey == newKey {
                 guard visible else { break }
-                update.modified.append((from, old, new, newKey!, members))
                 update.tree.updateValue(new, forKey: newKey!)
+                // Current values in the results; a modification only if a watched member
+                // changed (a member the query filters or sorts by moves or leaves instead).
+                if let watched, !watched.contains(where: { MemberChange.touched(members, $0) }) {
+                    break
+                }
+                update.modified.append((from, old, new, newKey!, members))
             } else {
                 // The sort value changed: a deletion plus an insertion in the index arrays,
                 // a modification in the element lists, and a move.
