@@ -73,6 +73,30 @@ public func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) as
 
 /// The built `jsonstore` binary, run as a user would.
 public enum JSONStoreBinary {
+    /// A run of `jsonstore` that goes on (`list --follow`): its process, and its stdout read
+    /// line by line as the lines come. Read it from one thread at a time.
+    public final class Running: @unchecked Sendable {
+        public let process = Process()
+        public let reader: LineReader
+
+        init(_ arguments: [String]) throws {
+            process.executableURL = URL(fileURLWithPath: JSONStoreBinary.path)
+            process.arguments = arguments
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            reader = LineReader(pipe)
+            try process.run()
+        }
+
+        /// Stops it (SIGTERM, then SIGKILL) and waits.
+        public func stop() { HelperProcess.stop(process) }
+
+        deinit { stop() }
+    }
+
+    /// Starts `jsonstore arguments…`, its stdout read as it comes.
+    public static func start(_ arguments: [String]) throws -> Running { try Running(arguments) }
+
     public struct Result: Sendable {
         public let status: Int32
         public let stdout: String

@@ -24,21 +24,14 @@ struct FollowPolicyTests {
     @Test("--fields: an edit of another member brings no event; the next one is current")
     func fields() async throws {
         let temp = try sampleStore()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: JSONStoreBinary.path)
-        process.arguments = [
+        let running = try JSONStoreBinary.start([
             "--dir", temp.path, "list", "--follow", "--json", "--bookmarks", "0", "--fields",
             "status",
-        ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        defer { HelperProcess.stop(process) }
-        nonisolated(unsafe) let reader = LineReader(pipe)  // read by one thread at a time
-        _ = try #require(try await blocking { reader.next(within: 20) })
+        ])
+        _ = try #require(try await blocking { running.reader.next(within: 20) })
         try temp.store.update("tea") { $0["title"] = "Make green tea" }
         try temp.store.update("tea") { $0["status"] = "done" }
-        let line = try #require(try await blocking { reader.next(within: 20) })
+        let line = try #require(try await blocking { running.reader.next(within: 20) })
         let event = try JSONValue(parsing: line)
         #expect(event["event"] == "update")
         let tea = try #require(event["modified"]?.arrayValue?.first)
@@ -53,19 +46,12 @@ struct FollowPolicyTests {
     @Test("--throttle: the stream's updates at most one an interval, the last state in them")
     func throttledStream() async throws {
         let temp = try sampleStore()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: JSONStoreBinary.path)
-        process.arguments = [
+        let running = try JSONStoreBinary.start([
             "--dir", temp.path, "list", "--follow", "--json", "--bookmarks", "0", "--throttle",
             "0.5",
-        ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        defer { HelperProcess.stop(process) }
-        nonisolated(unsafe) let reader = LineReader(pipe)  // read by one thread at a time
+        ])
         let mirror = NDJSONMirror()
-        mirror.apply(try #require(try await blocking { reader.next(within: 20) }))
+        mirror.apply(try #require(try await blocking { running.reader.next(within: 20) }))
         let store = temp.store
         let elapsed = try await blocking {
             let start = Date()
@@ -74,7 +60,7 @@ struct FollowPolicyTests {
         }
         var updates = 0
         while mirror.items.count < 33 {
-            guard let line = try await blocking({ reader.next(within: 20) }) else { break }
+            guard let line = try await blocking({ running.reader.next(within: 20) }) else { break }
             if line.contains(#""event":"update""#) { updates += 1 }
             mirror.apply(line)
         }

@@ -86,16 +86,11 @@ struct PatchStreamTests {
             items["item-\(i)"] = Self.object(&random, depth: 0)
             try temp.store.put("item-\(i)", items["item-\(i)"]!)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: JSONStoreBinary.path)
-        process.arguments = ["--dir", temp.path, "list", "--follow", "--json", "--bookmarks", "0"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        defer { HelperProcess.stop(process) }
-        nonisolated(unsafe) let reader = LineReader(pipe)  // read by one thread at a time
+        let running = try JSONStoreBinary.start([
+            "--dir", temp.path, "list", "--follow", "--json", "--bookmarks", "0",
+        ])
         let mirror = NDJSONMirror()
-        let initial = try #require(try await blocking { reader.next(within: 20) })
+        let initial = try #require(try await blocking { running.reader.next(within: 20) })
         mirror.apply(initial)
         var triples: [String] = []  // [old, patch, new] per modification
         var edits = 0
@@ -113,7 +108,7 @@ struct PatchStreamTests {
             // Until the update with this value: each edit is its own update.
             let before = mirror.items
             let line = try await blocking {
-                reader.next(until: { $0.contains(#""event":"update""#) }, within: 20)
+                running.reader.next(until: { $0.contains(#""event":"update""#) }, within: 20)
             }
             let update = try JSONValue(parsing: try #require(line))
             mirror.apply(try #require(line))
