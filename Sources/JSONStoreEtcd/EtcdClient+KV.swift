@@ -135,20 +135,7 @@ extension EtcdClient {
         throws(EtcdError) -> (revision: Int64, succeeded: Bool)
     {
         guard case .modRevision(let revision) = expectation else { preconditionFailure() }
-        let encodedKey = JSONValue.string(Base64.encode(key))
-        let compare: JSONObject = [
-            "key": encodedKey, "target": "MOD", "result": "EQUAL",
-            "mod_revision": .string(String(revision)),
-        ]
-        let operation: JSONObject =
-            if let value {
-                ["request_put": ["key": encodedKey, "value": .string(Base64.encode(value))]]
-            } else {
-                ["request_delete_range": ["key": encodedKey]]
-            }
-        let answer = try call(
-            "/v3/kv/txn",
-            ["compare": [.object(compare)], "success": [.object(operation)]])
-        return (Self.revision(of: answer), answer["succeeded"] == .bool(true))
+        return try transaction(
+            expecting: [(key, revision)], [Operation(key: key, value: value)])
     }
 }

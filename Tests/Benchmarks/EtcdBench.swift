@@ -117,17 +117,9 @@ enum EtcdBench {
             subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)
             print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, path] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(
-            decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-            let kib = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        let (status, text) = try output(
+            of: "/usr/bin/env", ["python3", "-c", script, path] + arguments)
+        guard status == 0, let kib = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
         else { throw EtcdBenchError("\(path) \(arguments): \(text)") }
         return kib
     }
@@ -158,4 +150,20 @@ enum EtcdBench {
 struct EtcdBenchError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+extension EtcdBench {
+    /// Runs `executable` with `arguments` to its end: its exit status and its stdout.
+    static func output(of executable: String, _ arguments: [String]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(
+            decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
 }

@@ -136,16 +136,9 @@ enum EtcdTransportBenchmark {
 
     /// Runs `etcd-rss` in a fresh process and returns its fields.
     private static func probe(_ endpoint: String, urlSession: Bool) throws -> [String: Double] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: EtcdBench.executable)
-        process.arguments = ["etcd-rss", endpoint, urlSession ? "1" : "0", "1"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(
-            decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, let line = text.split(separator: "\n").last,
+        let (status, text) = try EtcdBench.output(
+            of: EtcdBench.executable, ["etcd-rss", endpoint, urlSession ? "1" : "0", "1"])
+        guard status == 0, let line = text.split(separator: "\n").last,
             line.hasPrefix("probe ")
         else { throw EtcdBenchError("etcd-rss: \(text)") }
         var fields: [String: Double] = [:]

@@ -33,17 +33,21 @@ public final class Transaction {
     /// - Throws: `StoreError`: `.invalidID`, or the file's error when it is not a valid item.
     public func item(_ id: String) throws(StoreError) -> Item? {
         try ItemID.validate(id)
+        switch seen(id) {
+        case .item(let item): return item
+        case .invalid(let error): throw error
+        case .missing: return nil
+        }
+    }
+
+    /// What this batch sees of `id`: its own write, else what the store holds.
+    private func seen(_ id: String) -> ItemFile.Outcome {
         switch changes[UTF8Key(id)] {
         case .put(let object):
             let bytes = JSONWriter.pretty(.object(fileObject(object)))
-            return Item(id: id, object: object, fingerprint: Fingerprint(bytes))
-        case .delete: return nil
-        case nil:
-            switch storage.read(id) {
-            case .item(let item): return item
-            case .invalid(let error): throw error
-            case .missing: return nil
-            }
+            return .item(Item(id: id, object: object, fingerprint: Fingerprint(bytes)))
+        case .delete: return .missing
+        case nil: return storage.read(id)
         }
     }
 
@@ -117,21 +121,15 @@ public final class Transaction {
     ///   etag now), `.invalidID`, or the item's error when it is not a valid item.
     public func expect(_ id: String, _ expected: ItemExpectation) throws(StoreError) {
         try ItemID.validate(id)
-        let seen: ItemFile.Outcome
-        switch changes[UTF8Key(id)] {
-        case .put(let object):
-            let bytes = JSONWriter.pretty(.object(fileObject(object)))
-            seen = .item(Item(id: id, object: object, fingerprint: Fingerprint(bytes)))
-        case .delete: seen = .missing
-        case nil:
-            seen = storage.read(id)
-            if case .invalid = seen, case .etag(let etag) = expected,
-                storage.storedETag(of: id) == etag
-            {
-                return  // the broken value expected: replacing it is the point
-            }
+        let outcome = seen(id)
+        // The broken value expected (only a stored one can be broken): replacing it is the
+        // point.
+        if case .invalid = outcome, case .etag(let etag) = expected,
+            storage.storedETag(of: id) == etag
+        {
+            return
         }
-        try expected.check(seen, id: id, file: store.filePath(id))
+        try expected.check(outcome, id: id, file: store.filePath(id))
     }
 
     /// Deletes the item `id`; returns whether it existed.

@@ -57,9 +57,11 @@ enum FollowJSON {
         case .error:
             emit(NDJSON.event(change, revision: lastRevision))
         }
-        if let revision = change.revision { lastRevision = revision }
-        if case .initial(let results) = change { lastVersion = results.version }
-        if case .update(let results, _) = change { lastVersion = results.version }
+        switch change {
+        case .initial(let results), .update(let results, _):
+            (lastRevision, lastVersion) = (results.revision, results.version)
+        case .error: break
+        }
     }
 
     private static func emit(_ line: String) {

@@ -142,8 +142,8 @@ final class EtcdBackend: RemoteBackend {
             case .item(let id):
                 listing.ids.append(id)
                 items.append(keyValue)
-            case .invalid(let name, let file):
-                listing.badNames[UTF8Key(name)] = file
+            case .invalid(let file):
+                listing.badNames[UTF8Key(file.name)] = file
             }
         }
         // The values parsed on every core, as a directory's files are read.

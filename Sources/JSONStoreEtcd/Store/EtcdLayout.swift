@@ -28,8 +28,8 @@ struct EtcdLayout: Sendable {
     /// What a key under the prefix names.
     enum Entry {
         case item(id: String)
-        /// Not an item: why, under the name after the prefix.
-        case invalid(name: String, InvalidFile)
+        /// Not an item: why, under the name after the prefix (the file's `name`).
+        case invalid(InvalidFile)
     }
 
     /// What `key` (which starts with `keyPrefix`) names.
@@ -37,24 +37,21 @@ struct EtcdLayout: Sendable {
         let rest = key[keyPrefix.count...]
         guard let id = String(validating: rest, as: UTF8.self) else {
             let shown = Display.bytes(Array(rest))
-            return .invalid(
-                name: shown,
-                InvalidFile(
-                    name: shown, id: nil,
-                    error: StoreError(
-                        code: .invalidID, message: "the key is not valid UTF-8",
-                        file: Display.escaped(prefix) + "/" + shown)))
+            return badKey(
+                shown, "the key is not valid UTF-8", file: Display.escaped(prefix) + "/" + shown)
         }
         if let reason = ItemID.problem(with: id) {
-            return .invalid(
-                name: id,
-                InvalidFile(
-                    name: id, id: nil,
-                    error: StoreError(
-                        code: .invalidID, message: "the key gives an invalid id: \(reason)",
-                        file: location(of: id))))
+            return badKey(id, "the key gives an invalid id: \(reason)", file: location(of: id))
         }
         return .item(id: id)
+    }
+
+    /// A key under the prefix that names no item, reported as `name`.
+    private func badKey(_ name: String, _ message: String, file: String) -> Entry {
+        .invalid(
+            InvalidFile(
+                name: name, id: nil,
+                error: StoreError(code: .invalidID, message: message, file: file)))
     }
 
     /// What the value of the item `id` holds: parsed as its file would be, its etag the

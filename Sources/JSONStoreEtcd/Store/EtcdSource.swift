@@ -133,17 +133,15 @@ final class EtcdSource: LiveSource {
 
     /// Reads the whole prefix at the newest revision and reports it; returns the revision.
     private func list(reason: String?) throws(StoreError) -> Int64 {
-        let (revision, keyValues) = try backend.withClient { client throws(EtcdError) in
-            try client.range(prefix: backend.layout.keyPrefix)
-        }
-        let listing = backend.listing(reader: reader, read: keyValues, at: revision)
-        if stopped { return revision }
+        let listing = try backend.listing(reader: reader)
+        if stopped { return listing.revision }
         report(.listing(listing, reason: reason))
         shared.withLock {
-            $0.revision = revision
-            $0.keyCount = Int64(keyValues.count)
+            $0.revision = listing.revision
+            // Every key is an item or a bad name.
+            $0.keyCount = Int64(listing.ids.count + listing.badNames.count)
         }
-        return revision
+        return listing.revision
     }
 
     private func watch(from revision: Int64, endpoint: Int) throws(StoreError) -> EtcdWatch {
@@ -228,8 +226,8 @@ final class EtcdSource: LiveSource {
                 event.kind == .delete
                 ? .missing : layout.outcome(of: id, event.keyValue, reader: reader)
             changes.items.append((id, outcome))
-        case .invalid(let name, let file):
-            changes.badNames.append((name, event.kind == .delete ? nil : file))
+        case .invalid(let file):
+            changes.badNames.append((file.name, event.kind == .delete ? nil : file))
         }
     }
 }

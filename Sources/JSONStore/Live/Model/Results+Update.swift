@@ -156,33 +156,39 @@ extension Results {
         case (nil, let new?):
             update.added.append((newKey!, new))
         case (let old?, let new?):
-            let from = tree.rank(of: oldKey!)
-            // Only modified items are diffed, in time linear in their size.
-            let members =
-                !MemberChange.diffsModifications
-                ? []
-                : (change.old?.item).flatMap { old in
-                    change.new?.item.map { MemberChange.between(old.members, $0.members) }
-                } ?? []
             if oldKey == newKey {
                 guard visible else { break }
+                let members = Self.memberChanges(change)
                 update.tree.updateValue(new, forKey: newKey!)
                 // Current values in the results; a modification only if a watched member
                 // changed (a member the query filters or sorts by moves or leaves instead).
                 if let watched, !watched.contains(where: { MemberChange.touched(members, $0) }) {
                     break
                 }
-                update.modified.append((from, old, new, newKey!, members))
+                update.modified.append((tree.rank(of: oldKey!), old, new, newKey!, members))
             } else {
                 // The sort value changed: a deletion plus an insertion in the index arrays,
                 // a modification in the element lists, and a move.
+                let from = tree.rank(of: oldKey!)
                 update.tree.removeValue(forKey: oldKey!)
-                update.moved.append((from, old, new, newKey!, members))
+                update.moved.append((from, old, new, newKey!, Self.memberChanges(change)))
             }
         case (nil, nil):
             break
         }
         return hadFailure || update.failures[id] != nil
+    }
+}
+
+extension Results {
+    /// The members of `change`'s item that changed: only modified items are diffed, in
+    /// time linear in their size, and not at all when the bytes are the same (only the
+    /// file's validity changed).
+    fileprivate static func memberChanges(_ change: EntryChange) -> [MemberChange] {
+        guard MemberChange.diffsModifications, let old = change.old?.item,
+            let new = change.new?.item, old.fingerprint != new.fingerprint
+        else { return [] }
+        return MemberChange.between(old.members, new.members)
     }
 }
 
