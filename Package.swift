@@ -36,6 +36,8 @@ let package = Package(
             name: "readme-basics", dependencies: ["JSONStore"], path: "Tests/ReadmeExamples/Basics"),
         .executableTarget(
             name: "readme-async", dependencies: ["JSONStore"], path: "Tests/ReadmeExamples/Async"),
+        .executableTarget(
+            name: "readme-groups", dependencies: ["JSONStore"], path: "Tests/ReadmeExamples/Groups"),
         // Benchmarks, run in a release build by scripts/bench. Not a product.
         .executableTarget(
             name: "jsonstore-bench",
@@ -51,7 +53,7 @@ let package = Package(
             name: "jsonstoreTests",
             dependencies: [
                 "JSONStore", "JSONStoreCommand", "TestSupport", "jsonstore", "readme-observe",
-                "readme-basics", "readme-async",
+                "readme-basics", "readme-async", "readme-groups",
             ]
         ),
     ],

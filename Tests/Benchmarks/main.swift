@@ -154,6 +154,10 @@ if arguments[1] == "live" {
     try benchLive(directory: arguments[2], big: n, edits: runs)
     exit(0)
 }
+if arguments[1] == "counts" {
+    try CountsBenchmark.run(directory: arguments[2], big: n, edits: runs)
+    exit(0)
+}
 if arguments[1] == "patches" {
     try PatchBenchmark.run(directory: arguments[2], count: n, edits: runs)
     exit(0)

@@ -19,6 +19,7 @@ struct ReadmeExampleTests {
     static let root = checkoutRoot
     static let examples = [
         "Observe": "readme-observe", "Basics": "readme-basics", "Async": "readme-async",
+        "Groups": "readme-groups",
     ]
 
     /// The README's ```swift blocks.
@@ -125,6 +126,44 @@ struct ReadmeExampleTests {
         }
         #expect(status == 0)
         #expect(await Self.eventually { lines.withLock { $0 } == ["\(open) open todos"] })
+    }
+
+    @Test("the groups example prints the board, then one update in sections, and ends")
+    func groups() async throws {
+        let scratch = try Self.sampleCopy()
+        let store = try JSONStore(directory: scratch.path + "/data")
+        let items = try store.load().items
+        let statuses = Set(items.compactMap { $0["status"]?.stringValue })
+        let (process, lines) = try Self.start("readme-groups", in: scratch.path)
+        defer { process.terminate() }
+        let todo = items.filter { $0["status"] == "todo" }
+        let sum = todo.compactMap { $0["priority"]?.intValue }.reduce(0, +)
+        #expect(
+            await Self.eventually {
+                lines.withLock { $0 }.contains {
+                    $0.hasPrefix("todo: \(todo.count), priority \(sum),")
+                }
+            },
+            "\(lines.withLock { $0 })")
+        #expect(lines.withLock { $0.count } == statuses.count)
+        // A title edit is not heard; a new status is: a section of its own comes first.
+        let target = try #require(todo.first)
+        try store.update(target.id) { $0["title"] = "Renamed" }
+        try store.update(target.id) { $0["status"] = "blocked" }
+        let status = try await blocking {
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        let output = lines.withLock { $0 }
+        #expect(status == 0, "\(output)")
+        let update = Array(output.dropFirst(statuses.count))
+        let todoIndex = statuses.union(["blocked"]).sorted().firstIndex(of: "todo")!
+        #expect(update.first == "sections +[0] -[], recounted [\(todoIndex)]", "\(output)")
+        #expect(update.contains("\(target.id): \"todo\" -> \"blocked\""), "\(output)")
+        #expect(
+            update.contains {
+                $0.hasPrefix("blocked: 1, priority ") && $0.hasSuffix("top: Renamed")
+            })
     }
 
     @Test("the observer example prints the todos, then each change as it happens, into a pipe")

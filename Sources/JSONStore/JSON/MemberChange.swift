@@ -119,7 +119,7 @@ public struct MemberChange: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The value at the JSON Pointer `path` (without its leading `/`) inside `value`.
-    private static func value(at path: Substring, in value: JSONValue?) -> JSONValue? {
+    static func value(at path: Substring, in value: JSONValue?) -> JSONValue? {
         var current = value
         for token in path.split(separator: "/", omittingEmptySubsequences: false) {
             let name = String(token).unescapedPointerToken

@@ -35,6 +35,7 @@ extension ListCommand {
     }
 
     func printOnce(_ store: JSONStore, format: ListFormat, width: Int) throws {
+        if let countBy { return try printCounts(store, countBy, format: format, width: width) }
         if sort.isEmpty && format.writesAsRead(columnsGiven: columns != nil) {
             return try streamOnce(store, format: format)
         }
@@ -50,6 +51,22 @@ extension ListCommand {
         // The process exits next, which frees everything at once: releasing a large store's
         // items one by one first would only delay the exit.
         keptUntilExit = (contents, items)
+    }
+
+    /// `--count-by`: each value with its count, then the warnings.
+    private func printCounts(_ store: JSONStore, _ countBy: CountBy, format: ListFormat, width: Int)
+        throws
+    {
+        let contents = try store.load()
+        let counts = countBy.counts(contents.items, query: query)
+        var out = OutputBuffer.standardOutput()
+        CountsWriter.write(
+            counts, field: countBy.field.text, format: format, headers: headers, width: width,
+            to: &out)
+        out.flush()
+        let unknown = FieldPath.unknown(namedFields, in: contents.items)
+        for warning in operatorWarnings + unknown { Output.error(warning) }
+        for invalid in contents.invalid { Output.error(invalid.error.description) }
     }
 
     /// A listing in id order, written as the files are read, a chunk at a time: its

@@ -47,6 +47,14 @@ struct ListCommand: Command {
                 help: "sort by these fields in turn (- for descending), ties by id; default: id",
                 repeats: true),
             .option(
+                "--count-by", value: "FIELD",
+                help: """
+                    print each value of FIELD with how many items have it (after --where), \
+                    in value order (--sort -FIELD reverses it; --sort count or -count orders \
+                    by the counts); with --follow --json, a "counts" event first and whenever \
+                    a count changes, and nothing else
+                    """),
+            .option(
                 "--columns", value: "F,G,...",
                 help: "the columns after the id (default: the most common fields)"),
             .option(
@@ -106,6 +114,8 @@ struct ListCommand: Command {
     var policy = DeliveryPolicy.everyBatch
     /// The members `--follow` hears of (`--fields`), `nil` for all.
     var members: [String]?
+    /// `--count-by`: counts per value instead of the items.
+    var countBy: CountBy?
 
     init(_ arguments: Arguments) throws(UsageError) {
         try arguments.expectNoPositionals()
@@ -161,6 +171,25 @@ struct ListCommand: Command {
         for name in ["--since", "--bookmarks"] where arguments.value(name) != nil && !streams {
             throw UsageError("\(name) goes with --follow --json (the stream)", command: "list")
         }
+        if let field = arguments.value("--count-by") {
+            try checkCountBy(arguments, streams: streams)
+            countBy = try CountBy(field, sort: sort)
+            sort = []
+        }
+    }
+
+    /// Refuses what `--count-by` cannot go with.
+    private func checkCountBy(_ arguments: Arguments, streams: Bool) throws(UsageError) {
+        if follow && !streams {
+            throw UsageError(
+                "--count-by with --follow is a stream of counts: add --json", command: "list")
+        }
+        if format == .ids {
+            throw UsageError("--count-by prints values and counts, not ids", command: "list")
+        }
+        for name in ["--columns", "--fields", "--since"] where arguments.value(name) != nil {
+            throw UsageError("\(name) does not go with --count-by", command: "list")
+        }
     }
 
     /// The library query: every condition, then the sort keys.
@@ -179,5 +208,6 @@ struct ListCommand: Command {
     var namedFields: [(path: FieldPath, option: String)] {
         conditions.map { ($0.field, "--where") } + sort.map { ($0.field, "--sort") }
             + (columns ?? []).map { (FieldPath($0), "--columns") }
+            + (countBy.map { [($0.field, "--count-by")] } ?? [])
     }
 }

@@ -19,6 +19,7 @@ enum FollowJSON {
 
     static func start(_ store: JSONStore, _ list: ListCommand) {
         Signals.exitOnInterrupt()
+        if let countBy = list.countBy { return startCounts(store, list, countBy) }
         tokens.append(
             store.observe(
                 list.query, since: list.since, policy: list.policy, members: list.members
@@ -62,6 +63,26 @@ enum FollowJSON {
             (lastRevision, lastVersion) = (results.revision, results.version)
         case .error: break
         }
+    }
+
+    /// `--count-by`: a `counts` event first, then whenever a count changes (a value came
+    /// or went, or its count moved), and nothing else but an error.
+    private static func startCounts(_ store: JSONStore, _ list: ListCommand, _ countBy: CountBy) {
+        let query = countBy.grouped(list.query)
+        tokens.append(
+            store.observe(query, policy: list.policy) { change in
+                switch change {
+                case .initial(let results):
+                    list.warnAboutUnknownFields(results, in: store)
+                    emit(CountsWriter.event(countBy.counts(results), revision: results.revision))
+                case .update(let results, let changes):
+                    guard changes.sections.changesFigures else { break }
+                    emit(CountsWriter.event(countBy.counts(results), revision: results.revision))
+                case .error:
+                    emit(NDJSON.event(change, revision: lastRevision))
+                }
+                lastRevision = change.revision ?? lastRevision
+            })
     }
 
     private static func emit(_ line: String) {

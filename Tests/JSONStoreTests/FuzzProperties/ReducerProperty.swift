@@ -10,7 +10,8 @@
 // time passing, due deadlines, publications. Each publication is applied to incremental
 // results, which must equal results built from scratch; at the end, with every deadline
 // past, the published snapshot must equal the files on disk (an invalid file keeping a
-// value it really had).
+// value it really had). The same publications grouped (by a member some items lack,
+// summing a number) must apply as a sectioned table applies them (`requireSections`).
 
 /// Runs `program` through the reducer against a model of the files.
 ///
@@ -31,7 +32,13 @@ func reducerProperty(_ program: UnsafeBufferPointer<UInt8>) throws(PropertyFailu
     func outcome(_ id: String) -> ItemFile.Outcome {
         switch disk[id] ?? .missing {
         case .item(let title):
-            let object: JSONObject = ["id": .string(id), "title": .string(title)]
+            // The title's last digit picks a group (none for 3) and a number to sum.
+            let digit = Int(String(title.last!))!
+            var object: JSONObject = [
+                "id": .string(id), "title": .string(title),
+                "n": .number(JSONNumber(text: ["0.1", "0.2", "3", "-1.5"][digit % 4])!),
+            ]
+            if digit % 4 != 3 { object["group"] = .string("g\(digit % 2)") }
             return .item(Item(id: id, object: object, fingerprint: Fingerprint(Array(title.utf8))))
         case .broken: return .invalid(StoreError(code: .invalidJSON, message: "broken"))
         case .missing: return .missing
@@ -41,6 +48,8 @@ func reducerProperty(_ program: UnsafeBufferPointer<UInt8>) throws(PropertyFailu
         ids.filter { disk[$0] != nil }, ids.filter { disk[$0] != nil }.map(outcome), badNames: [:])
     let query = Query.all.sorted(by: "title")
     var results = Results<Item>.initial(query, reducer.published, coder: .items)
+    let groupedQuery = query.grouped(by: "group", aggregating: ["n"])
+    var grouped = Results<Item>.initial(groupedQuery, reducer.published, coder: .items)
     var now = 0.0
 
     func publish() throws(PropertyFailure) {
@@ -62,6 +71,12 @@ func reducerProperty(_ program: UnsafeBufferPointer<UInt8>) throws(PropertyFailu
         for index in changeSet.insertions { list.insert(next[index].id, at: index) }
         try require(list == next.map(\.id), "the change set does not apply")
         results = next
+        // The same changes in sections, with each section's figures.
+        let (nextGrouped, sectioned) = grouped.applying(changes, names: names, snapshot: snapshot)
+        try requireSections(
+            sectioned, from: grouped, to: nextGrouped,
+            fresh: Results<Item>.initial(groupedQuery, snapshot, coder: .items), aggregated: "n")
+        grouped = nextGrouped
     }
 
     func read(_ names: [String], gone: Set<UTF8Key>) {

@@ -78,11 +78,14 @@ public struct ChangeSet<Element: Sendable>: Sendable {
     public let invalid: [InvalidFile]
     /// Names of files that were invalid and no longer are (fixed or removed).
     public let resolved: [String]
+    /// For grouped results (`Query.grouped(by:)`), the same changes by section, in
+    /// Realm's index spaces for sectioned results; empty for others.
+    public internal(set) var sections: SectionChanges = .none
 
     /// Whether nothing changed; such an update is never delivered.
     public var isEmpty: Bool {
         deletions.isEmpty && insertions.isEmpty && modifications.isEmpty && invalid.isEmpty
-            && resolved.isEmpty
+            && resolved.isEmpty && sections.recounted.isEmpty
     }
 }
 

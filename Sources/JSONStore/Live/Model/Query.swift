@@ -43,6 +43,8 @@ public struct Query: Sendable {
     public private(set) var order: Order = .id
     /// With `.value`: how to get and compare the values.
     var valueOrder: ValueOrder?
+    /// With `grouped(by:)`: the member the results are sectioned by.
+    var grouping: Grouping?
 
     public init() {}
 
@@ -160,10 +162,13 @@ public struct Query: Sendable {
     /// - Complexity: O(n log n).
     public func apply<S: Sequence>(to items: S) -> [Item] where S.Element == Item {
         var selected = predicates.isEmpty ? Array(items) : items.filter(includes)
-        if order == .id {
+        if !ordersByValue {
             selected.sort { UTF8Key.less($0.id, $1.id) }  // one pass when sorted already
         } else {
-            selected.sort { sortKey($0) < sortKey($1) }
+            // Each key made once, not once a comparison.
+            var keyed = selected.map { (key: sortKey($0), item: $0) }
+            keyed.sort { $0.key < $1.key }
+            selected = keyed.map(\.item)
         }
         return selected
     }
@@ -181,6 +186,15 @@ public struct Query: Sendable {
 
     /// The position key of `item` (decoded as `decoded`, if given) in the results.
     func sortKey(_ item: Item, decoded: (any Sendable)? = nil) -> SortKey {
+        let key = orderKey(item, decoded: decoded)
+        guard let grouping else { return key }
+        return SortKey(
+            primary: .grouped(grouping.place(of: item, inner: key.primary)), id: key.id,
+            descending: key.descending)
+    }
+
+    /// The key of `item` by the query's order alone, grouping aside.
+    private func orderKey(_ item: Item, decoded: (any Sendable)?) -> SortKey {
         switch order {
         case .id: SortKey(primary: .json(nil), id: item.id, descending: false)
         case .field(let name, let descending):
@@ -194,10 +208,10 @@ public struct Query: Sendable {
 
     /// Whether an item's position can change without its id changing: the order is by a
     /// value rather than by id.
-    var ordersByValue: Bool { order != .id }
+    var ordersByValue: Bool { order != .id || grouping != nil }
 
     /// Whether the query selects every item, in id order (the default query).
-    var selectsEveryItemByID: Bool { order == .id && predicates.isEmpty }
+    var selectsEveryItemByID: Bool { order == .id && predicates.isEmpty && grouping == nil }
 
     /// Whether the position depends on the decoded element, so the results remember each
     /// element's key instead of working it out again from the item.

@@ -30,6 +30,7 @@ extension Results {
             }
         }
         let tree: SortedTree<SortKey, Element>
+        var groups: GroupIndex?
         if query.selectsEveryItemByID, let shared = ResultsTree<Element>(entriesOf: snapshot) {
             return Results(tree: shared, snapshot: snapshot, query: query, coder: coder)
         } else if query.ordersByValue {
@@ -40,6 +41,11 @@ extension Results {
             }
             elements.sort { $0.0 < $1.0 }
             tree = SortedTree(sortedDistinct: elements)
+            if let grouping = query.grouping {
+                groups = GroupIndex(
+                    keys: elements.lazy.map(\.0), descending: grouping.descending,
+                    aggregated: grouping.aggregated.count)
+            }
         } else {
             // In id order the keys keep the entries' order and hashes: the results take
             // the snapshot's shape, with no array of the whole store in between.
@@ -47,7 +53,8 @@ extension Results {
         }
         return Results(
             tree: ResultsTree(tree), snapshot: snapshot, query: query, coder: coder,
-            failures: SortedTree(sortedDistinct: failures), keys: SortedTree(sortedDistinct: keys))
+            failures: SortedTree(sortedDistinct: failures), keys: SortedTree(sortedDistinct: keys),
+            groups: groups)
     }
 
     /// The results after `changes` (and changes to the invalid files `names`), and the
@@ -67,7 +74,7 @@ extension Results {
     )
         -> (Results, ChangeSet<Element>)
     {
-        var update = Update(tree: tree, failures: failures, keys: keys)
+        var update = ResultsUpdate(self)
         var candidates = names
         for change in changes {
             if apply(change, to: &update, watched: watched) {
@@ -87,7 +94,7 @@ extension Results {
         }
         let next = Results(
             tree: update.tree, snapshot: newSnapshot, query: query, coder: coder,
-            failures: update.failures, keys: update.keys)
+            failures: update.failures, keys: update.keys, groups: update.groups)
 
         var invalid: [InvalidFile] = []
         var resolved: [String] = []
@@ -101,13 +108,14 @@ extension Results {
         }
         return (
             next,
-            update.changeSet(version: newSnapshot.version, invalid: invalid, resolved: resolved)
+            update.changeSet(
+                from: self, version: newSnapshot.version, invalid: invalid, resolved: resolved)
         )
     }
 
     /// Applies one id's change to `update`; returns whether its decoding failure changed.
     private func apply(
-        _ change: EntryChange, to update: inout Update<Element>, watched: [String]?
+        _ change: EntryChange, to update: inout ResultsUpdate<Element>, watched: [String]?
     ) -> Bool {
         let id = UTF8Key(change.id)
         let oldKey = key(of: id)
@@ -149,9 +157,11 @@ extension Results {
             }
         }
 
+        update.regroup(
+            from: oldElement == nil ? nil : oldKey, to: newElement == nil ? nil : newKey)
         switch (oldElement, newElement) {
         case (let old?, nil):
-            update.deleted.append((tree.rank(of: oldKey!), old))
+            update.deleted.append((tree.rank(of: oldKey!), old, oldKey!))
             update.tree.removeValue(forKey: oldKey!)
         case (nil, let new?):
             update.added.append((newKey!, new))
@@ -165,13 +175,15 @@ extension Results {
                 if let watched, !watched.contains(where: { MemberChange.touched(members, $0) }) {
                     break
                 }
-                update.modified.append((tree.rank(of: oldKey!), old, new, newKey!, members))
+                update.modified.append(
+                    (tree.rank(of: oldKey!), old, new, oldKey!, newKey!, members))
             } else {
                 // The sort value changed: a deletion plus an insertion in the index arrays,
                 // a modification in the element lists, and a move.
                 let from = tree.rank(of: oldKey!)
                 update.tree.removeValue(forKey: oldKey!)
-                update.moved.append((from, old, new, newKey!, Self.memberChanges(change)))
+                update.moved.append(
+                    (from, old, new, oldKey!, newKey!, Self.memberChanges(change)))
             }
         case (nil, nil):
             break
@@ -189,48 +201,5 @@ extension Results {
             let new = change.new?.item, old.fingerprint != new.fingerprint
         else { return [] }
         return MemberChange.between(old.members, new.members)
-    }
-}
-
-/// The work of one `applying`: the new trees, and what happened to whom.
-private struct Update<Element: Sendable> {
-    var tree: ResultsTree<Element>
-    var failures: SortedTree<UTF8Key, DecodeFailure>
-    var keys: SortedTree<UTF8Key, SortKey>
-    var deleted: [(index: Int, element: Element)] = []
-    var modified:
-        [(index: Int, old: Element, new: Element, key: SortKey, changes: [MemberChange])] =
-            []
-    var added: [(key: SortKey, element: Element)] = []
-    var moved: [(from: Int, old: Element, new: Element, key: SortKey, changes: [MemberChange])] =
-        []
-
-    /// The change set, once `tree` is the new tree.
-    func changeSet(version: Int, invalid: [InvalidFile], resolved: [String]) -> ChangeSet<Element> {
-        let deleted = deleted.sorted { $0.index < $1.index }
-        let modified = modified.sorted { $0.index < $1.index }
-        let inserted = added.map { (index: tree.rank(of: $0.key), element: $0.element) }
-            .sorted { $0.index < $1.index }
-        let moved = moved.map {
-            (
-                from: $0.from, to: tree.rank(of: $0.key), old: $0.old, new: $0.new,
-                changes: $0.changes
-            )
-        }
-        .sorted { $0.from < $1.from }
-        return ChangeSet(
-            version: version,
-            deletions: (deleted.map(\.index) + moved.map(\.from)).sorted(),
-            insertions: (inserted.map(\.index) + moved.map(\.to)).sorted(),
-            modifications: modified.map(\.index),
-            modificationsNew: modified.map { tree.rank(of: $0.key) },
-            moves: moved.map { ChangeSet.Move(from: $0.from, to: $0.to) },
-            inserted: inserted.map(\.element),
-            modified: modified.map {
-                ChangeSet.Modification(old: $0.old, new: $0.new, changes: $0.changes)
-            } + moved.map { ChangeSet.Modification(old: $0.old, new: $0.new, changes: $0.changes) },
-            deleted: deleted.map(\.element),
-            invalid: invalid,
-            resolved: resolved)
     }
 }

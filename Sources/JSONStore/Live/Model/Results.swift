@@ -22,6 +22,8 @@ public struct Results<Element: Sendable>: RandomAccessCollection, Sendable {
     /// Each element's key, when the order depends on the decoded element (and cannot be
     /// worked out from the item); empty otherwise.
     let keys: SortedTree<UTF8Key, SortKey>
+    /// The groups of grouped results (`Query.grouped(by:)`), `nil` for others.
+    let groups: GroupIndex?
     /// How the observation began, on the first results of one that asked to start from a
     /// revision (`observe(_:since:on:_:)`); `nil` on every other.
     public internal(set) var resumption: Resumption?
@@ -29,7 +31,7 @@ public struct Results<Element: Sendable>: RandomAccessCollection, Sendable {
     init(
         tree: ResultsTree<Element>, snapshot: StoreSnapshot, query: Query,
         coder: ElementCoder<Element>, failures: SortedTree<UTF8Key, DecodeFailure> = SortedTree(),
-        keys: SortedTree<UTF8Key, SortKey> = SortedTree()
+        keys: SortedTree<UTF8Key, SortKey> = SortedTree(), groups: GroupIndex? = nil
     ) {
         self.tree = tree
         self.snapshot = snapshot
@@ -37,6 +39,7 @@ public struct Results<Element: Sendable>: RandomAccessCollection, Sendable {
         self.coder = coder
         self.failures = failures
         self.keys = keys
+        self.groups = groups
     }
 
     /// Empty results, before anything is loaded.

@@ -7,6 +7,8 @@ struct SortKey: Comparable, Hashable, Sendable {
         /// A value of the decoded element, compared by `order` (`nil` when the item does
         /// not decode). Indirect, so the common case keeps every key small.
         indirect case typed((any Sendable)?, ValueOrder)
+        /// In grouped results: the group first, then the query's own order. Indirect too.
+        indirect case grouped(GroupPlace)
     }
 
     // The id first: a key is in every results node, and this order packs it in 40 bytes.
@@ -20,20 +22,49 @@ struct SortKey: Comparable, Hashable, Sendable {
         self.descending = descending
     }
 
-    static func < (a: SortKey, b: SortKey) -> Bool {
-        switch compare(a.primary, b.primary) {
-        case .less: return !a.descending
-        case .greater: return a.descending
-        case .equal: return UTF8Key.less(a.id, b.id)
-        }
+    /// The key before every key of the group `value`: where its section starts.
+    static func start(ofGroup value: JSONValue?, descending: Bool) -> SortKey {
+        SortKey(
+            primary: .grouped(GroupPlace(group: value, descending: descending, inner: nil)),
+            id: "", descending: false)
     }
 
+    /// The group of a key in grouped results (`nil` inside when the item lacks the member).
+    var group: GroupPlace? {
+        if case .grouped(let place) = primary { return place }
+        return nil
+    }
+
+    static func < (a: SortKey, b: SortKey) -> Bool { order(a, b) == .less }
+
     static func == (a: SortKey, b: SortKey) -> Bool {
-        UTF8Key.equal(a.id, b.id) && compare(a.primary, b.primary) == .equal
+        UTF8Key.equal(a.id, b.id) && order(a, b) == .equal
     }
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(UTF8Key(id))
+    }
+
+    private static func order(_ a: SortKey, _ b: SortKey) -> JSONOrdering.Result {
+        var (x, y) = (a.primary, b.primary)
+        if case .grouped(let g) = x, case .grouped(let h) = y {
+            switch JSONOrdering.compare(g.group, h.group) {
+            case .less: return g.descending ? .greater : .less
+            case .greater: return g.descending ? .less : .greater
+            case .equal:
+                // A group's start comes before each of its keys.
+                guard let gi = g.inner, let hi = h.inner else {
+                    return g.inner == nil ? (h.inner == nil ? .equal : .less) : .greater
+                }
+                (x, y) = (gi, hi)
+            }
+        }
+        switch compare(x, y) {
+        case .less: return a.descending ? .greater : .less
+        case .greater: return a.descending ? .less : .greater
+        case .equal:
+            return UTF8Key.less(a.id, b.id) ? .less : UTF8Key.less(b.id, a.id) ? .greater : .equal
+        }
     }
 
     private static func compare(_ a: Value, _ b: Value) -> JSONOrdering.Result {
@@ -49,9 +80,21 @@ struct SortKey: Comparable, Hashable, Sendable {
         case (.typed, .typed(nil, _)):
             return .greater
         default:
-            return .equal  // one query never mixes the two
+            return .equal  // one query never mixes them
         }
     }
+}
+
+/// Where a key of grouped results is: its group's value, the direction groups go in, and
+/// its place by the query's own order inside the group (`nil` for the group's start).
+///
+/// It also carries the item's values of the members the query aggregates, so the results
+/// can take them out of the group's summary when the item leaves, whatever it holds then.
+struct GroupPlace: Sendable {
+    let group: JSONValue?
+    let descending: Bool
+    let inner: SortKey.Value?
+    var aggregated: [JSONNumber?] = []
 }
 
 /// The order of a key path of the decoded element type: how to get the value from an

@@ -1,0 +1,82 @@
+import JSONStore
+
+/// `list --count-by FIELD`: each value of a field with how many items have it, like
+/// `sort | uniq -c` over the field, kept live with `--follow --json`.
+///
+/// The values come in the order sorting orders them (`--sort FIELD`, the default, or
+/// `--sort -FIELD`), or by their counts (`--sort count`, `--sort -count`, ties by value).
+/// The items lacking the field are counted under no value.
+struct CountBy: Sendable {
+    /// One value and its count: `nil` for the items that lack the field.
+    struct Count: Sendable, Equatable {
+        let value: JSONValue?
+        let count: Int
+
+        static func == (a: Count, b: Count) -> Bool {
+            a.count == b.count && JSONOrdering.compare(a.value, b.value) == .equal
+        }
+    }
+
+    let field: FieldPath
+    /// The values in descending order.
+    let descending: Bool
+    /// Ordered by count rather than by value (`--sort count`).
+    let byCount: Bool
+
+    /// `--count-by FIELD` with the `--sort` keys given, which may only name FIELD or
+    /// `count`.
+    init(_ field: String, sort: [SortField]) throws(UsageError) {
+        self.field = FieldPath(field)
+        guard sort.count <= 1 else {
+            throw UsageError(
+                "with --count-by, --sort takes one of \(field), -\(field), count, -count",
+                command: "list")
+        }
+        let key = sort.first
+        guard key == nil || key!.field.text == field || key!.field.text == "count" else {
+            throw UsageError(
+                "with --count-by \(Display.escaped(field)), --sort takes \(Display.escaped(field)), -\(Display.escaped(field)), count or -count, not '\(Display.escaped(SortField.text(sort)))'",
+                command: "list")
+        }
+        descending = key?.descending ?? false
+        byCount = key != nil && key!.field.text != field
+    }
+
+    /// `query` (its conditions) grouped by the field, sections in value order.
+    func grouped(_ query: Query) -> Query {
+        let field = self.field
+        return query.sortedByID().grouped(
+            named: field.text, by: { field.value(in: $0) },
+            descending: descending && !byCount)
+    }
+
+    /// The counts of live grouped results, in this order.
+    func counts(_ results: Results<Item>) -> [Count] {
+        ordered(results.sections.map { Count(value: $0.key, count: $0.count) })
+    }
+
+    /// The counts of `items`, the items `query` selects (a one-shot listing).
+    func counts(_ items: [Item], query: Query) -> [Count] {
+        let grouped = grouped(query)
+        var counts: [Count] = []
+        for item in grouped.apply(to: items) {
+            let value = grouped.groupValue(of: item)
+            if let last = counts.last, JSONOrdering.compare(last.value, value) == .equal {
+                counts[counts.count - 1] = Count(value: last.value, count: last.count + 1)
+            } else {
+                counts.append(Count(value: value, count: 1))
+            }
+        }
+        return ordered(counts)
+    }
+
+    /// `counts`, in value order already, put in the order asked for.
+    private func ordered(_ counts: [Count]) -> [Count] {
+        guard byCount else { return counts }
+        let ranked = counts.enumerated().sorted { a, b in
+            a.element.count != b.element.count
+                ? (a.element.count < b.element.count) != descending : a.offset < b.offset
+        }
+        return ranked.map(\.element)
+    }
+}

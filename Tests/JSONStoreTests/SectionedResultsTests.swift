@@ -1,0 +1,123 @@
+import TestSupport
+import Testing
+
+@testable import JSONStore
+
+/// Grouped results under random changes: each change set applied to the previous
+/// sections as a sectioned table applies Realm's gives the sections built afresh, and
+/// each section's count, sum, minimum and maximum are those of its items.
+@Suite("Grouped results against a model")
+struct SectionedResultsTests {
+    static let statuses: [JSONValue?] = [
+        .string("todo"), .string("doing"), .string("done"), nil, .null, .number(JSONNumber(2)),
+        .number(JSONNumber(text: "2.0")!),
+    ]
+    static let estimates = ["0.1", "0.2", "3", "-1.5", "1e1", "7.25"]
+
+    func item(_ id: String, status: JSONValue?, rank: Int, estimate: String?) -> Item {
+        var object: JSONObject = ["id": .string(id), "rank": .number(JSONNumber(rank))]
+        if let status { object["status"] = status }
+        if let estimate { object["estimate"] = .number(JSONNumber(text: estimate)!) }
+        let text = "\(String(describing: status))-\(rank)-\(estimate ?? "none")"
+        return Item(id: id, object: object, fingerprint: Fingerprint(Array(text.utf8)))
+    }
+
+    @Test(
+        "each change set applies to the previous sections, and the figures follow",
+        arguments: [
+            Query.all.grouped(by: "status", aggregating: ["estimate"]),
+            Query.all.sorted(by: "rank", descending: true).grouped(
+                by: "status", descending: true, aggregating: ["estimate"]),
+            Query.all.filter { ($0["rank"]?.intValue ?? 0) % 3 != 0 }.sorted(by: "rank")
+                .grouped(by: "status", aggregating: ["estimate"]),
+            Query.all.sorted(by: "estimate").grouped(by: "rank", aggregating: ["estimate"]),
+        ])
+    func randomChanges(query: Query) throws {
+        var random = SeededRandom(seed: 11)
+        var snapshot = StoreSnapshot()
+        var results = Results<Item>.initial(query, snapshot, coder: .items)
+        for round in 0..<400 {
+            var changes: [EntryChange] = []
+            var touched: Set<String> = []
+            let old = snapshot
+            for _ in 0..<Int.random(in: 1...8, using: &random) {
+                let id = "k\(Int.random(in: 0..<40, using: &random))"
+                guard touched.insert(id).inserted else { continue }
+                let key = UTF8Key(id)
+                switch Int.random(in: 0..<5, using: &random) {
+                case 0: snapshot.setEntry(nil, for: key)
+                case 1:  // becomes invalid, keeping its value
+                    if let entry = snapshot.entries[key] {
+                        let error = StoreError(code: .invalidJSON, message: "bad \(round)")
+                        snapshot.setEntry(Entry(item: entry.item, error: error), for: key)
+                    }
+                default:
+                    let new = item(
+                        id, status: Self.statuses.randomElement(using: &random)!,
+                        rank: Int.random(in: 0..<4, using: &random),
+                        estimate: Bool.random(using: &random)
+                            ? Self.estimates.randomElement(using: &random) : nil)
+                    snapshot.setEntry(Entry(item: new, error: nil), for: key)
+                }
+                changes.append(
+                    EntryChange(id: id, old: old.entries[key], new: snapshot.entries[key]))
+            }
+            snapshot.version += 1
+            let (next, changeSet) = results.applying(changes, names: [], snapshot: snapshot)
+            let fresh = Results<Item>.initial(query, snapshot, coder: .items)
+            #expect(next.map(\.id) == fresh.map(\.id))
+            try requireSections(
+                changeSet, from: results, to: next, fresh: fresh, aggregated: "estimate")
+            results = next
+        }
+        #expect(results.sections.count > 1)
+    }
+
+    @Test("sections follow values as sorting orders them, the missing first")
+    func order() {
+        var snapshot = StoreSnapshot()
+        for (id, status) in [("a", "todo"), ("b", "done"), ("c", nil), ("d", "todo")] {
+            let value = status.map { JSONValue.string($0) }
+            snapshot.setEntry(
+                Entry(item: item(id, status: value, rank: 1, estimate: "1.5"), error: nil),
+                for: UTF8Key(id))
+        }
+        let query = Query.all.grouped(by: "status", aggregating: ["estimate"])
+        let results = Results<Item>.initial(query, snapshot, coder: .items)
+        #expect(results.sections.map(\.key) == [nil, .string("done"), .string("todo")])
+        #expect(results.sections.map { $0.map(\.id) } == [["c"], ["b"], ["a", "d"]])
+        #expect(results.section(for: .string("todo"))?.sum(of: "estimate")?.text == "3")
+        #expect(results.section(for: .string("todo"))?.sum(of: "rank") == nil)
+        #expect(results.section(for: .string("gone")) == nil)
+        let descending = Results<Item>.initial(
+            Query.all.grouped(by: "status", descending: true), snapshot, coder: .items)
+        #expect(descending.sections.map(\.key) == [.string("todo"), .string("done"), nil])
+        #expect(Results<Item>.initial(.all, snapshot, coder: .items).sections.isEmpty)
+    }
+
+    @Test("sums stay exact as numbers come and go", arguments: [7, 8, 9])
+    func exactSums(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        var sum = ExactSum()
+        var terms: [JSONNumber] = []
+        let texts = ["0.1", "0.2", "-0.3", "1e-3", "12345678901234567890", "2.50", "-7", "0"]
+        for _ in 0..<300 {
+            if terms.isEmpty || Bool.random(using: &random) {
+                let term = JSONNumber(text: texts.randomElement(using: &random)!)!
+                terms.append(term)
+                sum.add(term)
+            } else {
+                sum.subtract(terms.remove(at: Int.random(in: 0..<terms.count, using: &random)))
+            }
+            var fresh = ExactSum()
+            for term in terms { fresh.add(term) }
+            #expect(sum.value.text == fresh.value.text)
+            #expect(sum.isExact)
+        }
+        var point = ExactSum()
+        for text in ["0.1", "0.2"] { point.add(JSONNumber(text: text)!) }
+        #expect(point.value.text == "0.3")
+        point.subtract(JSONNumber(text: "0.3")!)
+        #expect(point.value.text == "0")
+    }
+}
