@@ -55,16 +55,22 @@ struct CountBy: Sendable {
         ordered(results.sections.map { Count(value: $0.key, count: $0.count) })
     }
 
-    /// The counts of `items`, the items `query` selects (a one-shot listing).
+    /// The counts of `items`, the items `query` selects (a one-shot listing): tallied in
+    /// one pass, then only the distinct values sorted.
     func counts(_ items: [Item], query: Query) -> [Count] {
         let grouped = grouped(query)
+        var tally: [JSONValue?: Int] = [:]  // values as their sections are: numbers canonical
+        for item in items where grouped.includes(item) {
+            tally[grouped.groupValue(of: item), default: 0] += 1
+        }
         var counts: [Count] = []
-        for item in grouped.apply(to: items) {
-            let value = grouped.groupValue(of: item)
+        let order: JSONOrdering.Result = descending && !byCount ? .greater : .less
+        for (value, count) in tally.sorted(by: { JSONOrdering.compare($0.key, $1.key) == order }) {
+            // Values equal by order but not by bytes (arrays of equal numbers) are one.
             if let last = counts.last, JSONOrdering.compare(last.value, value) == .equal {
-                counts[counts.count - 1] = Count(value: last.value, count: last.count + 1)
+                counts[counts.count - 1] = Count(value: last.value, count: last.count + count)
             } else {
-                counts.append(Count(value: value, count: 1))
+                counts.append(Count(value: value, count: count))
             }
         }
         return ordered(counts)
