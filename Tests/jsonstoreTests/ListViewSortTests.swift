@@ -109,7 +109,7 @@ struct ListViewSortTests {
     func notice() {
         let (results, _) = makeResults(3)
         var model = liveModel(results)
-        model.notice = "warning: no item has the field 'titel' (--where)"
+        model.tell("warning: no item has the field 'titel' (--where)")
         #expect(text(&model)[11].contains("no item has the field 'titel'"))
         _ = model.handle(.down, page: 9)
         #expect(text(&model)[11].contains("s S sort  c columns"))

@@ -276,7 +276,7 @@ struct ListViewTests {
         var model = liveModel(small)
         #expect(model.searchIndexToBuild() == nil)  // small: built when the filter needs it
 
-        var (results, snapshot) = makeResults(ListModel.backgroundIndexThreshold)
+        var (results, snapshot) = makeResults(RowFilter.backgroundIndexThreshold)
         model = liveModel(results, columns: ["title"])
         guard let job = model.searchIndexToBuild() else {
             Issue.record("no index to build for \(results.count) rows")

@@ -98,9 +98,10 @@ struct TerminalSafetyTests {
         for columns in [nil, ["title", hostileText(withoutNUL: true)]] {
             var model = liveModel(results, columns: columns, path: hostileText(withoutNUL: true))
             frames.append(model.frame(width: 200, height: 20, now: 1))
-            model.notice = FieldPath.unknown(
-                [(FieldPath(hostileText(withoutNUL: true)), "--where")], in: results
-            ).joined(separator: "; ")
+            model.tell(
+                FieldPath.unknown(
+                    [(FieldPath(hostileText(withoutNUL: true)), "--where")], in: results
+                ).joined(separator: "; "))
             frames.append(model.frame(width: 200, height: 20, now: 1))
             // The column picker, then a filter typed with the hostile text.
             _ = model.handle(.character("c"), page: 18)

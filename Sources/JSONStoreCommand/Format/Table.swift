@@ -2,7 +2,7 @@ import JSONStore
 
 /// The columns and cells of an item table, like `kubectl get`: the id, then the items'
 /// most common fields, each fitted to the width available, truncated with `…`.
-struct Table {
+package struct Table {
     /// The column names; the first is always `id`.
     let columns: [String]
     /// Each column's field, parsed once.

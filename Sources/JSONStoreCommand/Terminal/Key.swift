@@ -1,5 +1,5 @@
 /// A key press, decoded from the terminal's input bytes.
-enum Key: Equatable {
+package enum Key: Equatable {
     case up, down, pageUp, pageDown, home, end, enter, escape, backspace, interrupt
     case character(Character)
 

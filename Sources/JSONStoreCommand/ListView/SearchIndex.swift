@@ -7,14 +7,14 @@ import JSONStore
 /// folded bytes costs nanoseconds. The index lays out each row once and then only the rows
 /// a change set touches, so a key typed into the filter of a 100,000-item store scans bytes
 /// instead of laying out 100,000 rows.
-struct SearchIndex {
+package struct SearchIndex {
     /// Each item's folded row text, by id.
     private var texts: [UTF8Key: [UInt8]]  // by id, by its bytes
 
     /// Lays out every row of `results` once.
     ///
     /// - Complexity: O(n) row layouts.
-    init(_ results: Results<Item>, table: Table) {
+    package init(_ results: Results<Item>, table: Table) {
         texts = Dictionary(minimumCapacity: results.count)
         for item in results { texts[UTF8Key(item.id)] = Self.rowText(item, table: table) }
     }

@@ -3,18 +3,13 @@ import JSONStore
 extension ListModel {
     static let spinner = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
-    /// The number of rows the list has on a screen of `height` lines (header, column
-    /// titles and footer take three).
-    static func page(height: Int) -> Int { max(1, height - 3) }
-
-    /// Draws the view. Only the rows on screen are laid out, so a store of 100,000 items
-    /// draws as fast as one of 100.
+    /// Draws the view as it is scrolled. Only the rows on screen are laid out, so a store
+    /// of 100,000 items draws as fast as one of 100.
     ///
     /// - Complexity: O(width × height + visible rows × log n).
-    mutating func frame(width: Int, height: Int, now: Double) -> Frame {
+    func draw(width: Int, height: Int, now: Double) -> Frame {
         var frame = Frame(width: width, height: height)
         let page = Self.page(height: height)
-        scroll(page: page)
         drawHeader(&frame)
         if let detail {
             drawDetail(&frame, detail, page: page)
@@ -24,9 +19,7 @@ extension ListModel {
             drawList(&frame, page: page, now: now)
         }
         drawFooter(&frame)
-        if let since = busySince, now - since >= Self.overlayDelay {
-            drawOverlay(&frame, now: now)
-        }
+        if status.showsOverlay(now: now) { drawOverlay(&frame, now: now) }
         return frame
     }
 
@@ -36,11 +29,11 @@ extension ListModel {
         var parts = [
             " jsonstore", Display.escaped(storePath), "\(Self.number(results.count)) items",
         ]
-        let invalid = invalidCount
+        let invalid = rows.invalidCount
         if invalid > 0 { parts.append("\(Self.number(invalid)) invalid") }
-        parts.append(state.name)
-        if let sortDescription { parts.append("sort \(Display.escaped(sortDescription))") }
-        if let lastChange { parts.append("last change \(lastChange)") }
+        parts.append(status.state.name)
+        if let sort = layout.sortDescription { parts.append("sort \(Display.escaped(sort))") }
+        if let lastChange = status.lastChange { parts.append("last change \(lastChange)") }
         frame.put(parts.joined(separator: " · "), row: 0, column: 0, style: bar)
     }
 
@@ -53,33 +46,34 @@ extension ListModel {
             frame.put(
                 " " + notice, row: row, column: 0, style: Style(foreground: .yellow, reverse: true))
             return
-        } else if let promptText {
-            text = promptText
+        } else if let question = footer.questionText {
+            text = question
         } else if picker != nil {
             text = " space show/hide  ↑↓ jk move  Enter apply  Esc cancel"
         } else if detail != nil {
             text = " Esc back  ↑↓ scroll  q back  Ctrl-C quit"
         } else if editingFilter {
-            text = " /" + Display.escaped(filter) + "▏  Enter keep  Esc clear"
+            text = " /" + Display.escaped(filter.text) + "▏  Enter keep  Esc clear"
         } else if !filter.isEmpty {
             text =
-                " filter \"\(Display.escaped(filter))\": \(Self.number(visibleCount)) of \(Self.number(rowCount))  Esc clear  q quit"
+                " filter \"\(Display.escaped(filter.text))\": \(Self.number(visibleCount)) of \(Self.number(rows.count))  Esc clear  q quit"
         } else {
-            text = " q quit  ↑↓ move  / filter  s S sort  c columns  e edit  n new  d delete"
+            text = ListKeys.footer
         }
         frame.put(text, row: row, column: 0, style: bar)
     }
 
     private func drawList(_ frame: inout Frame, page: Int, now: Double) {
         let gutter = 2
-        let widths = Table.widths(natural: naturalWidths, total: frame.width - gutter)
+        let widths = Table.widths(natural: layout.naturalWidths, total: frame.width - gutter)
         let titles = Table.line(columns.map(Display.heading), widths)
         frame.put(titles, row: 1, column: gutter, style: Style(bold: true))
-        let dim = isLoading
+        let dim = status.isLoading
+        let shown = self.visible
         for line in 0..<page {
-            let visible = top + line
-            guard visible < visibleCount else { break }
-            let row = self.row(atVisible: visible)
+            let visible = selection.top + line
+            guard visible < shown.count else { break }
+            let row = shown.row(at: visible)
             let screenRow = 2 + line
             var style = Style()
             var mark = " "
@@ -90,13 +84,13 @@ extension ListModel {
                 if results.error(for: item.id) != nil {
                     mark = "!"
                     style.foreground = .red
-                } else if let highlight = highlights[UTF8Key(item.id)], highlight.until > now {
-                    style.background = highlight.kind == .inserted ? .green : .yellow
+                } else if let kind = highlights.kind(of: item.id, now: now) {
+                    style.background = kind == .inserted ? .green : .yellow
                     style.foreground = .black
                     style.bold = true
                 }
             } else {
-                let file = invalidRows[row - results.count]
+                let file = rows.invalidRows[row - results.count]
                 let name = TextWidth.fit(
                     Display.escaped(file.id ?? file.name), to: widths.first ?? 10)
                 text =
@@ -110,7 +104,7 @@ extension ListModel {
             frame.put(mark, row: screenRow, column: 0, style: style)
             frame.put(text, row: screenRow, column: gutter, style: style)
         }
-        if visibleCount == 0 && !isLoading {
+        if visibleCount == 0 && !status.isLoading {
             let message = filter.isEmpty ? "no items" : "no rows match the filter"
             frame.put(message, row: 2, column: gutter, style: Style(dim: true))
         }
@@ -119,11 +113,6 @@ extension ListModel {
     private func locationSuffix(_ error: StoreError) -> String {
         guard let line = error.line else { return "" }
         return " (line \(line)" + (error.column.map { ", column \($0)" } ?? "") + ")"
-    }
-
-    private var isLoading: Bool {
-        if case .loading = state { return true }
-        return false
     }
 
     /// The file as it is on disk, with its error when it is invalid.
@@ -154,7 +143,7 @@ extension ListModel {
     /// The error of the file shown, if it is invalid now.
     private func fileError(_ file: FileView) -> StoreError? {
         if let id = file.id, let error = results.error(for: id) { return error }
-        return invalidRows.first { $0.name == file.name }?.error
+        return rows.invalidRows.first { $0.name == file.name }?.error
     }
 
     /// The column picker: one line per field, `[2] title` for the second column shown.
@@ -183,14 +172,14 @@ extension ListModel {
         let spin = Self.spinner[Int(now * 10) % Self.spinner.count]
         var title: String
         var progress: (done: Int, total: Int)?
-        switch state {
+        switch status.state {
         case .loading(let done, let total):
             title = "Loading \(Display.escaped(storePath))"
             progress = (done, total)
         case .resyncing(let reason):
             title = "Resyncing: \(Display.escaped(reason))"
         default:
-            title = state.name
+            title = status.state.name
         }
         let inner = boxWidth - 4
         frame.put(

@@ -1,12 +1,12 @@
 /// Turns frames into terminal output, writing only the rows that changed since the last
 /// frame, inside synchronized output (`CSI ? 2026 h` … `l`) so the terminal shows whole
 /// frames only.
-struct Screen {
+package struct Screen {
     private var previous: [String] = []
     private var size: (width: Int, height: Int) = (0, 0)
     let color: Bool
 
-    init(color: Bool) {
+    package init(color: Bool) {
         self.color = color
     }
 
@@ -19,7 +19,7 @@ struct Screen {
     /// nothing changed.
     ///
     /// - Complexity: O(width × height) to compare; the output is O(changed rows × width).
-    mutating func update(to frame: Frame) -> String {
+    package mutating func update(to frame: Frame) -> String {
         var out = ""
         let resized = size != (frame.width, frame.height)
         if resized || previous.count != frame.height {

@@ -1,11 +1,12 @@
 import JSONStore
+import JSONStoreCommand
 
 /// Drives the list view's renderer without a terminal, for `scripts/bench render`.
-package enum RenderBenchmark {
+enum RenderBenchmark {
     /// Draws `frames` frames of `results` on a `width`×`height` screen, moving the
     /// selection down and up a row in turn (so every frame changes two rows); returns the
     /// bytes written for each frame after the first, and calls `tick` around each frame.
-    package static func run(
+    static func run(
         _ results: Results<Item>, frames: Int, width: Int, height: Int, tick: () -> Void
     ) -> [Int] {
         var model = liveModel(results)
@@ -26,7 +27,7 @@ package enum RenderBenchmark {
     /// each; calls `tick` around each key and its frame. With `indexFirst`, the search
     /// index is built first, as the app does off the main queue for a big store, and
     /// `tick` is called around that too. Returns how many rows match.
-    package static func filter(
+    static func filter(
         _ results: Results<Item>, needle: String, width: Int, height: Int, indexFirst: Bool = false,
         tick: () -> Void
     ) -> Int {
@@ -51,7 +52,7 @@ package enum RenderBenchmark {
 
     /// A list view model showing `results`, live.
     private static func liveModel(_ results: Results<Item>) -> ListModel {
-        var model = ListModel(storePath: "bench", requestedColumns: nil)
+        var model = ListModel(storePath: "bench")
         model.setState(.live, now: 0)
         model.apply(.initial(results), now: 0, clock: "00:00:00")
         return model

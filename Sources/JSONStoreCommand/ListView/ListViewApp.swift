@@ -4,14 +4,14 @@ import JSONStore
 
 /// The live list view on a terminal.
 ///
-/// Everything runs on the main actor: store changes and state arrive there through the
-/// library's main-actor observation (the reading and diffing happened on the store's own
-/// queue), keys and signals too, and frames are drawn there, at most about 60 a second
-/// however fast changes come.
+/// A thin driver: it feeds the model keys, changes and states, does the `Action`s the
+/// model asks for (observe again, edit, create, delete, read a file), and draws through
+/// one `RenderScheduler`. Everything runs on the main actor: store changes and state
+/// arrive there through the library's main-actor observation (the reading and diffing
+/// happened on the store's own queue), keys and signals too. The app lives until the
+/// process exits, held by its input source and signal handlers.
 @MainActor
 final class ListViewApp {
-    private static var current: ListViewApp?
-
     private var model: ListModel
     private var screen: Screen
     private let terminal: TerminalSession
@@ -23,19 +23,14 @@ final class ListViewApp {
     /// The observation of the results, replaced when the sort changes.
     private var results: ObservationToken?
     private var input: DispatchSourceRead?
-    private var spinner: DispatchSourceTimer?
-    private var renderScheduled = false
+    private var scheduler: RenderScheduler?
     /// The terminal's size, read at start and on each SIGWINCH rather than every frame.
     private var size = TerminalSession.size()
-    private var lastRender = 0.0
 
     static func start(
         _ store: JSONStore, _ settings: ListCommand, color: Bool, environment: [String: String]
     ) {
-        let app = ListViewApp(
-            store: store, settings: settings, color: color, environment: environment)
-        current = app
-        app.run()
+        ListViewApp(store: store, settings: settings, color: color, environment: environment).run()
     }
 
     private init(
@@ -51,14 +46,13 @@ final class ListViewApp {
     }
 
     private func run() {
+        scheduler = RenderScheduler { [unowned self] in render() }
         Signals.handle([SIGINT, SIGTERM, SIGHUP], on: .main) { _ in
-            MainActor.assumeIsolated { if let app = ListViewApp.current { app.quit() } }
+            MainActor.assumeIsolated { () -> Void in self.quit() }
         }
-        Signals.handle([SIGWINCH], on: .main) { _ in
-            MainActor.assumeIsolated { ListViewApp.current?.resized() }
-        }
+        Signals.handle([SIGWINCH], on: .main) { _ in MainActor.assumeIsolated { self.resized() } }
         let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
-        input.setEventHandler { MainActor.assumeIsolated { ListViewApp.current?.readKeys() } }
+        input.setEventHandler { MainActor.assumeIsolated { self.readKeys() } }
         input.resume()
         self.input = input
         observeResults(warn: true)
@@ -66,10 +60,9 @@ final class ListViewApp {
             store.observeState { [weak self] state in
                 guard let self else { return }
                 model.setState(state, now: ViewClock.now())
-                updateSpinner()
                 requestRender()
             })
-        render()
+        scheduler?.drawNow()
     }
 
     /// Observes the results in the model's order; the first time, warns in the footer
@@ -85,7 +78,7 @@ final class ListViewApp {
             if !warned, case .initial(let results) = change {
                 warned = true
                 self.list.warnAboutUnknownFields(results, in: store) { [weak self] warnings in
-                    self?.model.notice = warnings.joined(separator: "; ")
+                    self?.model.tell(warnings.joined(separator: "; "))
                     self?.requestRender()
                 }
             }
@@ -99,7 +92,7 @@ final class ListViewApp {
     private func resized() {
         size = TerminalSession.size()
         screen.invalidate()
-        render()
+        scheduler?.drawNow()
     }
 
     private func readKeys() {
@@ -134,25 +127,21 @@ final class ListViewApp {
                 defer { self.terminal.resume() }
                 return ExternalEditor.run(command, on: paths)
             }
-            if let notice = edit.run() { model.notice = notice }
-            size = TerminalSession.size()
-            screen.invalidate()
-            return render()
+            if let notice = edit.run() { model.tell(notice) }
+            return resized()
         }
         terminal.suspend()
         let outcome = ExternalEditor.run(command, on: store.path + "/" + name)
         terminal.resume()
-        size = TerminalSession.size()
-        screen.invalidate()
         switch outcome {
         case .failure(let error):
-            model.notice = "could not start the editor (\(Display.escaped(command))): \(error)"
+            model.tell("could not start the editor (\(Display.escaped(command))): \(error)")
         case .success(let status) where status != 0:
-            model.notice = "the editor (\(Display.escaped(command))) exited with status \(status)"
+            model.tell("the editor (\(Display.escaped(command))) exited with status \(status)")
         case .success:
             break
         }
-        render()
+        resized()
     }
 
     /// Writes the new item `id` from `template` and opens it in the editor; if the
@@ -165,23 +154,23 @@ final class ListViewApp {
             try store.put(id, template)
             written = try store._fileBytes(named: name)
         } catch {
-            model.notice = "\(error)"
-            return render()
+            model.tell("\(error)")
+            return requestRender()
         }
         edit(name)
         if let written, (try? store._fileBytes(named: name)) == written {
             _ = try? store.delete(id)
-            model.notice = "\(Display.escaped(id)) not created: the template was left as it was"
-            render()
+            model.tell("\(Display.escaped(id)) not created: the template was left as it was")
+            requestRender()
         }
     }
 
     /// Deletes the item `id`, after the footer's y/N.
     private func delete(_ id: String) {
         do {
-            if try !store.delete(id) { model.notice = CommandFailure.noItem(id, in: store.path) }
+            if try !store.delete(id) { model.tell(CommandFailure.noItem(id, in: store.path)) }
         } catch {
-            model.notice = "\(error)"
+            model.tell("\(error)")
         }
     }
 
@@ -207,54 +196,24 @@ final class ListViewApp {
             let index = SearchIndex(results, table: table)
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
-                    ListViewApp.current?.model.install(index, for: results.version)
+                    self.model.install(index, for: results.version)
                 }
             }
         }
     }
 
-    /// Draws soon: at once if the last frame is older than 1/60 s, else when it will be.
-    private func requestRender() {
-        guard !renderScheduled else { return }
-        renderScheduled = true
-        let wait = max(0, lastRender + 1.0 / 60 - ViewClock.now())
-        DispatchQueue.main.asyncAfter(deadline: .now() + wait) {
-            MainActor.assumeIsolated {
-                guard let app = ListViewApp.current else { return }
-                app.renderScheduled = false
-                app.render()
-            }
-        }
-    }
+    private func requestRender() { scheduler?.request() }
 
-    private func render() {
+    /// Draws a frame; returns when the next must be drawn by itself: a highlight running
+    /// out, or the spinner's next step while the store loads or resyncs.
+    private func render() -> Double? {
         let now = ViewClock.now()
-        let next = model.expireHighlights(now: now)
+        var next = model.expireHighlights(now: now)
         let frame = model.frame(width: size.width, height: size.height, now: now)
         let bytes = screen.update(to: frame)
         if !bytes.isEmpty { Output.write(fd: STDOUT_FILENO, bytes) }
-        lastRender = now
-        if let next {  // redraw when a highlight runs out
-            DispatchQueue.main.asyncAfter(deadline: .now() + max(0.01, next - now)) {
-                MainActor.assumeIsolated { ListViewApp.current?.requestRender() }
-            }
-        }
-    }
-
-    /// The spinner ticks about 10 times a second while the store loads or resyncs.
-    private func updateSpinner() {
-        if model.busySince != nil, spinner == nil {
-            let timer = DispatchSource.makeTimerSource(queue: .main)
-            timer.schedule(deadline: .now() + 0.1, repeating: 0.1)
-            timer.setEventHandler {
-                MainActor.assumeIsolated { ListViewApp.current?.requestRender() }
-            }
-            timer.resume()
-            spinner = timer
-        } else if model.busySince == nil, let timer = spinner {
-            timer.cancel()
-            spinner = nil
-        }
+        if model.status.busySince != nil { next = min(next ?? .infinity, now + 0.1) }
+        return next
     }
 
     private func quit() -> Never {

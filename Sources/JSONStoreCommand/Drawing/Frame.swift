@@ -1,5 +1,5 @@
 /// A screen's worth of cells: what the list view wants the terminal to show.
-struct Frame: Sendable {
+package struct Frame: Sendable {
     /// One screen cell: the text drawn there (one character, or empty after a wide one).
     struct Cell: Equatable, Sendable {
         var text: String

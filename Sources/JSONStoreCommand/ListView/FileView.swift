@@ -8,7 +8,7 @@ struct FileView {
     /// The item the file holds, if the row was an item.
     let id: String?
     /// How far it is scrolled.
-    var scroll = 0
+    private(set) var scroll = 0
     /// The file's lines, escaped for the terminal; `nil` until read.
     private(set) var lines: [String]?
     /// Why it could not be read (not a regular file, removed), if so.
@@ -17,6 +17,20 @@ struct FileView {
     init(name: String, id: String?) {
         self.name = name
         self.id = id
+    }
+
+    /// A key while the file is shown; returns whether it closes the view.
+    mutating func handle(_ key: Key, page: Int) -> Bool {
+        switch key {
+        case .escape, .character("q"), .enter: return true
+        case .up, .character("k"): scroll = max(0, scroll - 1)
+        case .down, .character("j"): scroll += 1
+        case .pageUp: scroll = max(0, scroll - page)
+        case .pageDown: scroll += page
+        case .home, .character("g"): scroll = 0
+        default: break
+        }
+        return false
     }
 
     /// Takes what reading the file gave: its bytes, `nil` when it is gone, or an error.

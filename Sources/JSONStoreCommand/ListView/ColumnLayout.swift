@@ -1,0 +1,77 @@
+import JSONStore
+
+/// The list view's columns and order: which columns (asked for with `--columns` or `c`, or
+/// the items' most common fields), how wide each has been, and the sort keys (`--sort`,
+/// `s`, `S`).
+struct ColumnLayout {
+    /// The columns asked for after the id; `nil` for the most common fields.
+    private(set) var requested: [String]?
+    /// The columns shown, `id` first.
+    private(set) var columns: [String] = ["id"]
+    /// Each column's widest text seen so far: the header, a sample, every changed item.
+    private(set) var naturalWidths: [Int] = [2]
+    /// The order the results are observed in; empty for by id.
+    private(set) var sort: [SortField]
+
+    init(requested: [String]?, sort: [SortField]) {
+        self.requested = requested
+        self.sort = sort
+    }
+
+    var table: Table { Table(columns: columns) }
+
+    /// Chooses the columns for `results` (those asked for, or the most common fields of
+    /// the first thousand items) and their widths.
+    mutating func layOut(_ results: Results<Item>) {
+        columns = Table.columns(for: results.prefix(1_000), requested: requested)
+        naturalWidths = columns.map { TextWidth.of(Display.heading($0)) }
+        widen(with: results.prefix(1_000))
+    }
+
+    /// Shows `columns` after the id, or the most common fields for `nil`.
+    mutating func request(_ columns: [String]?, for results: Results<Item>) {
+        requested = columns
+        layOut(results)
+    }
+
+    /// Widens the columns to fit `items`.
+    mutating func widen<S: Sequence>(with items: S) where S.Element == Item {
+        let table = self.table
+        for item in items {
+            for (i, text) in table.cells(item).enumerated() {
+                naturalWidths[i] = max(naturalWidths[i], TextWidth.of(text))
+            }
+        }
+    }
+
+    /// `s`: sorts by the column after the one sorted by now (after the last, by the id),
+    /// ascending. The columns stay as they are: the new order's first items do not choose
+    /// others.
+    mutating func cycleSort() {
+        let current = sort.first?.field.text ?? "id"
+        let next = columns.firstIndex(of: current).map { columns[($0 + 1) % columns.count] } ?? "id"
+        holdColumns()
+        sort = [SortField(field: FieldPath(next), descending: false)]
+    }
+
+    /// `S`: reverses the order of the first sort key (by id: descending).
+    mutating func reverseSort() {
+        let first = sort.first ?? SortField(field: FieldPath("id"), descending: false)
+        holdColumns()
+        sort = [SortField(field: first.field, descending: !first.descending)] + sort.dropFirst()
+    }
+
+    /// `-priority,title`: the order in the header, `nil` by id.
+    var sortDescription: String? { sort.isEmpty ? nil : SortField.text(sort) }
+
+    /// Keeps the columns on show when the results are observed again.
+    private mutating func holdColumns() {
+        if requested == nil { requested = Array(columns.dropFirst()) }
+    }
+
+    /// The picker over every field of the first thousand items, the shown ones chosen.
+    func picker(for results: Results<Item>) -> ColumnPicker {
+        let fields = Table.columns(for: results.prefix(1_000), requested: nil, limit: Int.max)
+        return ColumnPicker(fields: fields, shown: Array(columns.dropFirst()))
+    }
+}

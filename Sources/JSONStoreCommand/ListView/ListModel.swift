@@ -1,0 +1,223 @@
+import JSONStore
+
+/// The list view's state, composed of small values that each keep their own: the rows
+/// (`RowSet`), the selection, the filter, the columns and order, the footer's prompt, the
+/// highlights, the store's status, and the file shown. Pure logic, no terminal: a key or
+/// a change goes in, an `Action` comes out for the app to do, and `frame` draws it.
+///
+/// Every change of state is in this file; `ListKeys` says what a key asks for,
+/// `ListModel+Editing` what `n` creates, and `ListModel+Render` draws.
+package struct ListModel {
+    /// What the app is asked to do: nothing, quit, observe the store again in the order
+    /// `sort` now says, open a file in the editor, create an item and open it, or delete.
+    package enum Action: Equatable {
+        case none, quit, sort
+        case edit(file: String)
+        case create(id: String, template: JSONObject)
+        case delete(id: String)
+    }
+
+    let storePath: String
+    private(set) var rows = RowSet()
+    private(set) var selection = Selection()
+    private(set) var filter = RowFilter()
+    private(set) var layout: ColumnLayout
+    private(set) var footer = FooterPrompt()
+    private(set) var highlights = Highlights()
+    private(set) var status = ViewStatus()
+    /// The column picker, while it is open.
+    private(set) var picker: ColumnPicker?
+    /// The file shown whole (Enter), as it is on disk.
+    private(set) var detail: FileView?
+    /// The file the app is to read (again) for `detail`: set by Enter and by changes that
+    /// touch it, cleared by `showFile`.
+    private(set) var fileToRead: String?
+
+    init(storePath: String, requestedColumns: [String]?, sort: [SortField] = []) {
+        self.storePath = storePath
+        layout = ColumnLayout(requested: requestedColumns, sort: sort)
+    }
+
+    /// A model of the store at `storePath` in id order, with the most common columns.
+    package init(storePath: String) {
+        self.init(storePath: storePath, requestedColumns: nil)
+    }
+
+    // What the app and the tests read.
+    var results: Results<Item> { rows.results }
+    var visible: VisibleRows { VisibleRows(rows: rows, matches: filter.matches) }
+    package var visibleCount: Int { visible.count }
+    var selected: Int { selection.index }
+    var selectedID: String? { selection.id }
+    var matches: [Int]? { filter.matches }
+    var sort: [SortField] { layout.sort }
+    var columns: [String] { layout.columns }
+    var table: Table { layout.table }
+    var notice: String? { footer.notice }
+    var prompt: FooterPrompt.Question? { footer.question }
+    var editingFilter: Bool { filter.isEditing }
+    var hasSearchIndex: Bool { filter.searchIndex != nil }
+
+    /// The number of rows on a screen of `height` lines (header, titles and footer take 3).
+    package static func page(height: Int) -> Int { max(1, height - 3) }
+
+    // MARK: The store
+
+    package mutating func apply(_ change: StoreChange<Item>, now: Double, clock: String) {
+        switch change {
+        case .initial(let results):
+            rows.replace(with: results)
+            status.didLoad()
+            layout.layOut(results)
+            filter.columnsChanged()
+            filter.refilter(rows, table: table)
+        case .update(let results, let changes):
+            let previousCount = rows.results.count
+            rows.replace(with: results)
+            status.changed(at: clock)
+            highlights.mark(changes, now: now)
+            layout.widen(with: changes.inserted + changes.modified.map(\.new))
+            if let shown = detail?.name, Self.touches(changes, shown) { fileToRead = shown }
+            filter.rowsChanged(changes, table: table)
+            filter.refilter(rows, through: changes, previousCount: previousCount, table: table)
+        case .error:
+            return  // the state says failed; the last list stays on screen
+        }
+        selection.follow(in: visible)
+    }
+
+    package mutating func setState(_ state: StoreState, now: Double) { status.set(state, now: now) }
+
+    /// Says `notice` in the footer until the next key.
+    mutating func tell(_ notice: String) { footer.tell(notice) }
+
+    /// Drops highlights that have run out; returns when the next one does, if any.
+    mutating func expireHighlights(now: Double) -> Double? { highlights.expire(now: now) }
+
+    /// Takes what reading `name` gave, if it is still the file shown.
+    mutating func showFile(_ name: String, _ outcome: Result<[UInt8]?, StoreError>) {
+        guard detail?.name == name else { return }
+        detail?.show(outcome)
+        if fileToRead == name { fileToRead = nil }
+    }
+
+    /// What to build a search index of off the main queue, if it is worth it now.
+    package mutating func searchIndexToBuild() -> (results: Results<Item>, table: Table)? {
+        guard status.loaded, let results = filter.searchIndexToBuild(rows.results, table: table)
+        else { return nil }
+        return (results, table)
+    }
+
+    /// Takes a search index built off the main queue for results `version`.
+    package mutating func install(_ index: SearchIndex, for version: Int) {
+        filter.install(index, for: version, table: table)
+    }
+
+    // MARK: Keys
+
+    /// Handles a key; `page` is the number of rows on screen.
+    package mutating func handle(_ key: Key, page: Int) -> Action {
+        if key == .interrupt { return .quit }
+        footer.dismissNotice()
+        if var open = picker {
+            switch open.handle(key) {
+            case .stay: picker = open
+            case .apply(let chosen):
+                picker = nil
+                layout.request(chosen, for: rows.results)
+                filter.columnsChanged()
+                filter.refilter(rows, table: table)
+                selection.follow(in: visible)
+            case .cancel: picker = nil
+            }
+            return .none
+        }
+        if footer.question != nil {
+            switch footer.answer(key) {
+            case .none: return .none
+            case .delete(let id): return .delete(id: id)
+            case .create(let id):
+                switch Self.newItem(id, in: rows.results, from: selectedItem) {
+                case .success(let action): return action
+                case .failure(let refusal): footer.tell(refusal.message)
+                }
+                return .none
+            }
+        }
+        if detail != nil {
+            if detail!.handle(key, page: page) {
+                detail = nil
+                fileToRead = nil
+            }
+            return .none
+        }
+        if filter.isEditing {
+            if filter.edit(key) {
+                filter.refilter(rows, table: table)
+                selection.follow(in: visible)
+            }
+            return .none
+        }
+        guard let intent = ListKeys.intent(for: key) else { return .none }
+        return perform(intent, page: page)
+    }
+
+    private mutating func perform(_ intent: ListKeys.Intent, page: Int) -> Action {
+        switch intent {
+        case .quit: return .quit
+        case .up: selection.move(by: -1, in: visible)
+        case .down: selection.move(by: 1, in: visible)
+        case .pageUp: selection.move(by: -max(1, page), in: visible)
+        case .pageDown: selection.move(by: max(1, page), in: visible)
+        case .first: selection.select(0, in: visible)
+        case .last: selection.select(visibleCount - 1, in: visible)
+        case .filter: filter.begin()
+        case .clearFilter:
+            filter.clear()
+            filter.refilter(rows, table: table)
+            selection.follow(in: visible)
+        case .sortNext:
+            layout.cycleSort()
+            return .sort
+        case .sortReverse:
+            layout.reverseSort()
+            return .sort
+        case .pickColumns: picker = layout.picker(for: rows.results)
+        case .open:
+            if let (name, id) = selectedFile {
+                detail = FileView(name: name, id: id)
+                fileToRead = name
+            }
+        case .edit: return selectedFile.map { .edit(file: $0.name) } ?? .none
+        case .create: footer.ask(.newID(""))
+        case .delete: if let id = selectedID { footer.ask(.delete(id)) }
+        }
+        return .none
+    }
+
+    /// The selected row's file name and item id (an invalid file may have none).
+    var selectedFile: (name: String, id: String?)? {
+        visibleCount > 0 ? rows.file(at: visible.row(at: selection.index)) : nil
+    }
+
+    /// The selected item, if the row is one.
+    var selectedItem: Item? {
+        visibleCount > 0 ? rows.item(at: visible.row(at: selection.index)) : nil
+    }
+
+    // MARK: Drawing
+
+    /// Draws the view, scrolled to keep the selection on screen.
+    package mutating func frame(width: Int, height: Int, now: Double) -> Frame {
+        selection.scroll(page: Self.page(height: height), count: visibleCount)
+        return draw(width: width, height: height, now: now)
+    }
+
+    /// Whether `changes` touch the file `name`.
+    private static func touches(_ changes: ChangeSet<Item>, _ name: String) -> Bool {
+        changes.invalid.contains { $0.name == name } || changes.resolved.contains(name)
+            || changes.modified.contains { $0.new.fileName == name }
+            || changes.inserted.contains { $0.fileName == name }
+            || changes.deleted.contains { $0.fileName == name }
+    }
+}

@@ -1,0 +1,166 @@
+import JSONStore
+
+/// The list view's `/` filter: what is typed, which rows match it, found by scanning the
+/// rows' folded text in a `SearchIndex` (built here, or off the main queue by the app for
+/// a big store), and carried through each change set without scanning every row again.
+struct RowFilter {
+    /// From this many rows on, the search index is built off the main queue as soon as
+    /// the filter opens, so the first key typed into it does not wait for it.
+    static let backgroundIndexThreshold = 10_000
+
+    /// The text typed.
+    private(set) var text = ""
+    /// Whether keys go to the filter.
+    private(set) var isEditing = false
+    /// The rows that match, ascending; `nil` when there is no filter.
+    private(set) var matches: [Int]?
+    /// Each row's text for the filter, laid out once and then kept up to date; `nil` until
+    /// the filter or a background build needs it.
+    private(set) var searchIndex: SearchIndex?
+    /// The version of the results whose search index is being built off the main queue,
+    /// and the change sets applied since, to bring it up to date when it arrives.
+    private var indexBuild: (version: Int, changes: [ChangeSet<Item>])?
+    /// The folded text that `matches` was found for, with the matching items' rows and
+    /// texts, while the results stay the same: a longer text only needs to look at these.
+    private var lastSearch: (needle: [UInt8], rows: [Int], texts: [[UInt8]])?
+
+    var isEmpty: Bool { text.isEmpty }
+
+    /// `/`: keys go to the filter.
+    mutating func begin() { isEditing = true }
+
+    /// A key while the filter is edited; returns whether the text changed.
+    mutating func edit(_ key: Key) -> Bool {
+        switch key {
+        case .escape:
+            isEditing = false
+            text = ""
+        case .enter: isEditing = false
+        case .backspace: if !text.isEmpty { text.removeLast() }
+        case .character(let c): text.append(c)
+        default: return false
+        }
+        return true
+    }
+
+    /// Esc in the list: no filter.
+    mutating func clear() { text = "" }
+
+    /// The rows' text changed (other columns): everything laid out is stale.
+    mutating func columnsChanged() {
+        searchIndex = nil
+        indexBuild = nil
+        lastSearch = nil
+    }
+
+    /// Keeps what is laid out in step with one update of the rows.
+    mutating func rowsChanged(_ changes: ChangeSet<Item>, table: Table) {
+        searchIndex?.apply(changes, table: table)
+        indexBuild?.changes.append(changes)
+        lastSearch = nil
+    }
+
+    /// The rows were replaced whole (a new observation).
+    mutating func rowsReplaced() { lastSearch = nil }
+
+    /// Finds the rows of `rows` that match.
+    ///
+    /// - Complexity: O(n) byte scans; rows are laid out only the first time (and then only
+    ///   as change sets touch them). A key typed onto the end of the text looks only at
+    ///   the rows that matched before it: O(m) for m of them.
+    mutating func refilter(_ rows: RowSet, table: Table) {
+        guard !text.isEmpty else {
+            matches = nil
+            lastSearch = nil
+            return
+        }
+        let needle = SearchIndex.fold(text)
+        let index = searchIndex ?? SearchIndex(rows.results, table: table)
+        if searchIndex == nil {
+            searchIndex = index
+            indexBuild = nil  // built here after all; the one on its way is not needed
+        }
+        var found: [Int] = []
+        var texts: [[UInt8]] = []
+        if let last = lastSearch, needle.starts(with: last.needle) {
+            for (row, text) in zip(last.rows, last.texts) where SearchIndex.contains(text, needle) {
+                found.append(row)
+                texts.append(text)
+            }
+        } else {
+            for (row, item) in rows.results.enumerated() {
+                let text = index.text(of: item, table: table)
+                guard SearchIndex.contains(text, needle) else { continue }
+                found.append(row)
+                texts.append(text)
+            }
+        }
+        lastSearch = (needle, found, texts)
+        matches = found + invalidRowMatches(rows, needle, table: table)
+    }
+
+    /// Carries the matches through one update: the rows that stay move by the deletions
+    /// and insertions around them, and only the inserted and modified items are tested,
+    /// so a live store with a filter on does not scan every row per change.
+    ///
+    /// - Complexity: O(m + k log k) for m matches and k changes.
+    mutating func refilter(
+        _ rows: RowSet, through changes: ChangeSet<Item>, previousCount: Int, table: Table
+    ) {
+        guard let old = matches, !text.isEmpty, let index = searchIndex else {
+            return refilter(rows, table: table)
+        }
+        let needle = SearchIndex.fold(text)
+        var retest: [Int: Item] = [:]  // the new rows to test again, with their items
+        for row in changes.insertions + changes.modificationsNew { retest[row] = rows.results[row] }
+        var kept: [Int] = []
+        kept.reserveCapacity(old.count)
+        var deletion = 0
+        var insertion = 0
+        let deletions = changes.deletions
+        let insertions = changes.insertions
+        for row in old where row < previousCount {
+            while deletion < deletions.count && deletions[deletion] < row { deletion += 1 }
+            if deletion < deletions.count && deletions[deletion] == row { continue }
+            let remaining = row - deletion  // its index once the deletions are gone
+            while insertion < insertions.count && insertions[insertion] <= remaining + insertion {
+                insertion += 1
+            }
+            let new = remaining + insertion
+            if retest[new] == nil { kept.append(new) }
+        }
+        let found = retest.filter {
+            SearchIndex.contains(index.text(of: $0.value, table: table), needle)
+        }
+        .keys.sorted()
+        matches = [Int].merge(kept, found) + invalidRowMatches(rows, needle, table: table)
+    }
+
+    /// The rows of invalid files without an item (after the items' rows) that match.
+    private func invalidRowMatches(_ rows: RowSet, _ needle: [UInt8], table: Table) -> [Int] {
+        (rows.results.count..<rows.count).filter {
+            SearchIndex.contains(SearchIndex.fold(rows.searchText($0, table: table)), needle)
+        }
+    }
+
+    /// What to build a search index of off the main queue, if the store is big enough for
+    /// it to matter and none is built or on its way; `install` takes the result.
+    mutating func searchIndexToBuild(_ results: Results<Item>, table: Table) -> Results<Item>? {
+        guard searchIndex == nil, indexBuild == nil,
+            results.count >= Self.backgroundIndexThreshold
+        else { return nil }
+        indexBuild = (results.version, [])
+        return results
+    }
+
+    /// Takes a search index built off the main queue for results `version`, brought up to
+    /// date with the change sets applied since. One no longer wanted (the results were
+    /// replaced, or the filter built its own) is dropped.
+    mutating func install(_ index: SearchIndex, for version: Int, table: Table) {
+        guard let build = indexBuild, build.version == version, searchIndex == nil else { return }
+        var index = index
+        for changes in build.changes { index.apply(changes, table: table) }
+        searchIndex = index
+        indexBuild = nil
+    }
+}

@@ -1,0 +1,39 @@
+/// Which row is selected, by its place among the rows on show and by its item's id, and
+/// the first row on screen. The id is what the selection holds on to: as rows come and go,
+/// or an invalid file turns valid, it goes back to its item.
+struct Selection: Equatable {
+    /// The selected row's place among the rows on show.
+    private(set) var index = 0
+    /// The selected row's item id (an invalid file's row has its would-be item's); `nil` for
+    /// a file with no id, or with no rows.
+    private(set) var id: String?
+    /// The first row on screen.
+    private(set) var top = 0
+
+    /// Selects the row `index` of `visible`, or the nearest there is.
+    mutating func select(_ index: Int, in visible: VisibleRows) {
+        self.index = max(0, min(index, visible.count - 1))
+        id = visible.id(at: self.index)
+    }
+
+    /// Moves by `offset` rows.
+    mutating func move(by offset: Int, in visible: VisibleRows) {
+        select(index + offset, in: visible)
+    }
+
+    /// After the rows changed: back on the selected item wherever it went, else the row now
+    /// at the same place.
+    mutating func follow(in visible: VisibleRows) {
+        if let id, let row = visible.rows.row(ofID: id), let shown = visible.index(ofRow: row) {
+            index = shown
+        }
+        select(index, in: visible)
+    }
+
+    /// Scrolls so the selection is on a screen of `page` rows.
+    mutating func scroll(page: Int, count: Int) {
+        if index < top { top = index }
+        if index >= top + page { top = index - page + 1 }
+        top = max(0, min(top, max(0, count - page)))
+    }
+}
