@@ -49,13 +49,14 @@ package struct Table {
     }
 
     /// Column widths that fit `total` columns: natural widths, the widest shrunk first;
-    /// columns that cannot fit at all are dropped from the right.
+    /// columns that cannot fit at all are dropped from the right. The first column (the
+    /// id, as `kubectl get`'s NAME) gives way last: it is cut only when it cannot fit alone.
     static func widths(natural: [Int], total: Int) -> [Int] {
         var widths = natural
         let minimum = 4
         func sum() -> Int { widths.reduce(0, +) + gap * max(0, widths.count - 1) }
         while sum() > total {
-            guard let widest = widths.indices.max(by: { widths[$0] < widths[$1] }),
+            guard let widest = widths.indices.dropFirst().max(by: { widths[$0] < widths[$1] }),
                 widths[widest] > minimum
             else {
                 if widths.count > 1 {

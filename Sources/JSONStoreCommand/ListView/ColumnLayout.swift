@@ -34,6 +34,26 @@ struct ColumnLayout {
         layOut(results)
     }
 
+    /// After an update: with no columns asked for, the columns follow the items, so a
+    /// view started on an empty store gains the fields of the items that arrive, and loses
+    /// those of the items that leave. Returns whether they changed.
+    ///
+    /// - Complexity: O(1,000 items) when items came or went or gained or lost a member,
+    ///   else O(1).
+    mutating func follow(_ changes: ChangeSet<Item>, in results: Results<Item>) -> Bool {
+        guard requested == nil else { return false }
+        let reshaped =
+            !changes.inserted.isEmpty || !changes.deleted.isEmpty
+            || changes.modified.contains { m in
+                m.changes.contains { ($0.old == nil || $0.new == nil) && $0.path.isTopLevel }
+            }
+        guard reshaped else { return false }
+        let fresh = Table.columns(for: results.prefix(1_000), requested: nil)
+        guard fresh != columns else { return false }
+        layOut(results)
+        return true
+    }
+
     /// Widens the columns to fit `items`.
     mutating func widen<S: Sequence>(with items: S) where S.Element == Item {
         let table = self.table
@@ -74,4 +94,9 @@ struct ColumnLayout {
         let fields = Table.columns(for: results.prefix(1_000), requested: nil, limit: Int.max)
         return ColumnPicker(fields: fields, shown: Array(columns.dropFirst()))
     }
+}
+
+extension String {
+    /// Whether this JSON Pointer names a top-level member (`/title`, not `/owner/name`).
+    fileprivate var isTopLevel: Bool { utf8.dropFirst().firstIndex(of: UInt8(ascii: "/")) == nil }
 }

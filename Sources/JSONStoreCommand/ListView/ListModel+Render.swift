@@ -27,14 +27,16 @@ extension ListModel {
         let bar = Style(reverse: true)
         frame.fill(row: 0, style: bar)
         var parts = [
-            " jsonstore", Display.escaped(storePath), "\(Self.number(results.count)) items",
+            " jsonstore", Display.escaped(storePath), Self.count(results.count, "item"),
         ]
         let invalid = rows.invalidCount
         if invalid > 0 { parts.append("\(Self.number(invalid)) invalid") }
         parts.append(status.state.name)
         if let sort = layout.sortDescription { parts.append("sort \(Display.escaped(sort))") }
         if let lastChange = status.lastChange { parts.append("last change \(lastChange)") }
-        frame.put(parts.joined(separator: " · "), row: 0, column: 0, style: bar)
+        frame.put(
+            TextWidth.truncate(parts.joined(separator: " · "), to: frame.width), row: 0, column: 0,
+            style: bar)
     }
 
     private func drawFooter(_ frame: inout Frame) {
@@ -44,7 +46,8 @@ extension ListModel {
         let text: String
         if let notice {
             frame.put(
-                " " + notice, row: row, column: 0, style: Style(foreground: .yellow, reverse: true))
+                TextWidth.truncate(" " + notice, to: frame.width), row: row, column: 0,
+                style: Style(foreground: .yellow, reverse: true))
             return
         } else if let question = footer.questionText {
             text = question
@@ -60,7 +63,7 @@ extension ListModel {
         } else {
             text = ListKeys.footer
         }
-        frame.put(text, row: row, column: 0, style: bar)
+        frame.put(TextWidth.truncate(text, to: frame.width), row: row, column: 0, style: bar)
     }
 
     private func drawList(_ frame: inout Frame, page: Int, now: Double) {
@@ -124,7 +127,9 @@ extension ListModel {
                 ? "  invalid: \(error.description) (the list shows the last valid value)"
                 : "  invalid: \(error.description)"
         }
-        frame.put(title, row: 1, column: 1, style: Style(bold: true))
+        frame.put(
+            TextWidth.truncate(title, to: frame.width - 1), row: 1, column: 1,
+            style: Style(bold: true))
         guard let lines = file.lines else {
             frame.put("reading…", row: 2, column: 2, style: Style(dim: true))
             return
@@ -212,6 +217,11 @@ extension ListModel {
                 "the list below is the last one read", row: topRow + 3, column: left + 2,
                 style: Style(dim: true), limit: inner)
         }
+    }
+
+    /// `1 item`, `12,400 items`.
+    static func count(_ n: Int, _ noun: String) -> String {
+        "\(number(n)) \(noun)\(n == 1 ? "" : "s")"
     }
 
     /// `12,400`: digits grouped by thousands.

@@ -78,8 +78,13 @@ package struct ListModel {
             highlights.mark(changes, now: now)
             layout.widen(with: changes.inserted + changes.modified.map(\.new))
             if let shown = detail?.name, Self.touches(changes, shown) { fileToRead = shown }
-            filter.rowsChanged(changes, table: table)
-            filter.refilter(rows, through: changes, previousCount: previousCount, table: table)
+            if layout.follow(changes, in: results) {
+                filter.columnsChanged()
+                filter.refilter(rows, table: table)
+            } else {
+                filter.rowsChanged(changes, table: table)
+                filter.refilter(rows, through: changes, previousCount: previousCount, table: table)
+            }
         case .error:
             return  // the state says failed; the last list stays on screen
         }
