@@ -9,6 +9,10 @@ struct FooterPrompt: Equatable {
         case newID(String)
         /// Whether to delete this item.
         case delete(String)
+        /// Whether to delete these marked items.
+        case deleteMarked([String])
+        /// The field to count by (`f`), as typed so far.
+        case countField(String)
     }
 
     /// What an answer asks for.
@@ -17,6 +21,8 @@ struct FooterPrompt: Equatable {
         case none
         case create(id: String)
         case delete(id: String)
+        case deleteMarked(ids: [String])
+        case count(field: String)
     }
 
     private(set) var notice: String?
@@ -35,26 +41,43 @@ struct FooterPrompt: Equatable {
         case .delete(let id)?:
             question = nil
             return key == .character("y") || key == .character("Y") ? .delete(id: id) : .none
-        case .newID(var id)?:
-            switch key {
-            case .escape:
-                question = nil
-            case .backspace:
-                if !id.isEmpty { id.removeLast() }
-                question = .newID(id)
-            case .character(let c):
-                id.append(c)
-                question = .newID(id)
-            case .enter:
-                question = nil
-                return .create(id: id)
-            default:
-                break
-            }
-            return .none
+        case .deleteMarked(let ids)?:
+            question = nil
+            let yes = key == .character("y") || key == .character("Y")
+            return yes ? .deleteMarked(ids: ids) : .none
+        case .newID(let id)?:
+            guard let typed = type(key, onto: id, as: Question.newID) else { return .none }
+            return .create(id: typed)
+        case .countField(let field)?:
+            guard let typed = type(key, onto: field, as: Question.countField) else { return .none }
+            return .count(field: typed)
         case nil:
             return .none
         }
+    }
+
+    /// A key typed into a text question: its text with the key, still asked; the text
+    /// on Enter; `nil` with the question gone on Esc.
+    private mutating func type(_ key: Key, onto text: String, as ask: (String) -> Question)
+        -> String?
+    {
+        var text = text
+        switch key {
+        case .escape:
+            question = nil
+        case .backspace:
+            if !text.isEmpty { text.removeLast() }
+            question = ask(text)
+        case .character(let c):
+            text.append(c)
+            question = ask(text)
+        case .enter:
+            question = nil
+            return text
+        default:
+            break
+        }
+        return nil
     }
 
     /// The question's line, if one is asked.
@@ -63,6 +86,10 @@ struct FooterPrompt: Equatable {
         case .newID(let id)?:
             " new item's id: " + Display.escaped(id) + "▏  Enter create  Esc cancel"
         case .delete(let id)?: " delete \(Display.escaped(id))? y/N"
+        case .deleteMarked(let ids)?: " Delete \(ids.count) item\(ids.count == 1 ? "" : "s")? y/N"
+        case .countField(let field)?:
+            " count by field: " + Display.escaped(field)
+                + "▏  Enter count (alone: the sort field)  Esc cancel"
         case nil: nil
         }
     }

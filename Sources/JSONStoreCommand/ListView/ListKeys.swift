@@ -7,6 +7,7 @@ enum ListKeys {
         case quit, up, down, pageUp, pageDown, first, last
         case filter, clearFilter, sortNext, sortReverse, pickColumns
         case open, edit, create, delete
+        case mark, pane, counts, copy, help
     }
 
     /// A key of the list, with what it does.
@@ -28,19 +29,39 @@ enum ListKeys {
         Binding(keys: [.end, .character("G")], label: "G", intent: .last, help: "the last row"),
         Binding(keys: [.enter], label: "Enter", intent: .open, help: "the row's file as it is"),
         Binding(
-            keys: [.character("/")], label: "/", intent: .filter, help: "filter the rows by text"),
-        Binding(keys: [.escape], label: "Esc", intent: .clearFilter, help: "clear the filter"),
+            keys: [.character(" ")], label: "Space", intent: .mark,
+            help: "mark or unmark the row, and move down"),
+        Binding(
+            keys: [.character("/")], label: "/", intent: .filter,
+            help: "filter: words as text, status=done priority>2 as --where"),
+        Binding(
+            keys: [.escape], label: "Esc", intent: .clearFilter,
+            help: "clear the marks, else the filter"),
         Binding(
             keys: [.character("s")], label: "s", intent: .sortNext, help: "sort by the next column"),
         Binding(
             keys: [.character("S")], label: "S", intent: .sortReverse, help: "reverse the order"),
         Binding(
             keys: [.character("c")], label: "c", intent: .pickColumns, help: "pick the columns"),
-        Binding(keys: [.character("e")], label: "e", intent: .edit, help: "edit the row's file"),
+        Binding(
+            keys: [.character("p")], label: "p", intent: .pane,
+            help: "the row's JSON beside the list, changes lit (p again hides it)"),
+        Binding(
+            keys: [.character("f")], label: "f", intent: .counts,
+            help: "count the values of a field, live; Enter on one filters by it"),
+        Binding(
+            keys: [.character("e")], label: "e", intent: .edit,
+            help: "edit the row's file (the marked ones as one document)"),
         Binding(
             keys: [.character("n")], label: "n", intent: .create,
             help: "a new item from the row's members"),
-        Binding(keys: [.character("d")], label: "d", intent: .delete, help: "delete the item"),
+        Binding(
+            keys: [.character("d")], label: "d", intent: .delete,
+            help: "delete the item (the marked ones, in one batch)"),
+        Binding(
+            keys: [.character("y")], label: "y", intent: .copy,
+            help: "copy the id (the marked ids) to the clipboard"),
+        Binding(keys: [.character("?")], label: "?", intent: .help, help: "these keys"),
     ]
 
     /// What `key` asks for in the list, if anything.
@@ -49,5 +70,6 @@ enum ListKeys {
     }
 
     /// The footer's line of keys.
-    static let footer = " q quit  ↑↓ move  / filter  s S sort  c columns  e edit  n new  d delete"
+    static let footer =
+        " q quit  ↑↓ move  / filter  s S sort  c columns  e edit  n new  d delete  ? keys"
 }

@@ -19,6 +19,7 @@ extension ListModel {
             drawList(&frame, page: page, now: now)
         }
         drawFooter(&frame)
+        if showsHelp { drawHelp(&frame) }
         if status.showsOverlay(now: now) { drawOverlay(&frame, now: now) }
         return frame
     }
@@ -33,6 +34,11 @@ extension ListModel {
         if invalid > 0 { parts.append("\(Self.number(invalid)) invalid") }
         parts.append(status.state.name)
         if let sort = layout.sortDescription { parts.append("sort \(Display.escaped(sort))") }
+        if !filter.isEmpty && !filter.isEditing {
+            parts.append("filter \(Display.escaped(filter.text))")
+        }
+        let marked = selection.marks.count
+        if marked > 0 { parts.append("\(Self.number(marked)) marked") }
         if let lastChange = status.lastChange { parts.append("last change \(lastChange)") }
         frame.put(
             TextWidth.truncate(parts.joined(separator: " · "), to: frame.width), row: 0, column: 0,
@@ -57,6 +63,9 @@ extension ListModel {
             text = " Esc back  ↑↓ scroll  q back  Ctrl-C quit"
         } else if editingFilter {
             text = " /" + Display.escaped(filter.text) + "▏  Enter keep  Esc clear"
+        } else if !selection.marks.isEmpty {
+            text =
+                " \(Self.number(selection.marks.count)) marked  Space mark  d delete them  e edit them  y copy ids  Esc unmark"
         } else if !filter.isEmpty {
             text =
                 " filter \"\(Display.escaped(filter.text))\": \(Self.number(visibleCount)) of \(Self.number(rows.count))  Esc clear  q quit"
@@ -100,6 +109,10 @@ extension ListModel {
                     name + "  " + Display.escaped(file.error.message) + locationSuffix(file.error)
                 mark = "!"
                 style.foreground = .red
+            }
+            if let id = rows.id(at: row), selection.isMarked(id) {
+                mark = "*"
+                style.bold = true
             }
             if visible == selected { style.reverse = true }
             if dim { style.dim = true }
@@ -164,6 +177,27 @@ extension ListModel {
                 Display.escaped(line.text), row: 2 + offset, column: 2,
                 style: Style(reverse: line.isCursor))
         }
+    }
+
+    /// `?`: the list's keys, from the one table the keys are read from, over the list.
+    private func drawHelp(_ frame: inout Frame) {
+        let bindings = ListKeys.bindings
+        let labelWidth = bindings.map { TextWidth.of($0.label) }.max() ?? 1
+        let width = min(frame.width - 2, 76)
+        let rows = min(bindings.count, frame.height - 5)
+        guard width >= 20, rows > 0 else { return }
+        let left = (frame.width - width) / 2
+        let box = Style(bold: true)
+        frame.fill(row: 1, from: left, to: left + width, style: box)
+        frame.put(" Keys (any key closes this)", row: 1, column: left, style: box)
+        for (offset, binding) in bindings.prefix(rows).enumerated() {
+            let row = 2 + offset
+            frame.fill(row: row, from: left, to: left + width, style: Style())
+            let line = TextWidth.fit(binding.label, to: labelWidth) + "  " + binding.help
+            frame.put(
+                TextWidth.truncate(" " + line, to: width), row: row, column: left, style: Style())
+        }
+        frame.fill(row: 2 + rows, from: left, to: left + width, style: Style())
     }
 
     /// The loading overlay: a centred box with a spinner and a progress bar, over the list.

@@ -15,6 +15,12 @@ package struct ListModel {
         case edit(file: String)
         case create(id: String, template: JSONObject)
         case delete(id: String)
+        /// Delete these items, in one batch.
+        case deleteMany(ids: [String])
+        /// Open these items in the editor as one document, and apply it as one batch.
+        case editMany(ids: [String])
+        /// Put this text on the clipboard (OSC 52).
+        case copy(String)
     }
 
     let storePath: String
@@ -32,6 +38,8 @@ package struct ListModel {
     /// The file the app is to read (again) for `detail`: set by Enter and by changes that
     /// touch it, cleared by `showFile`.
     private(set) var fileToRead: String?
+    /// Whether `?`'s list of keys is over the list (any key closes it).
+    private(set) var showsHelp = false
 
     init(storePath: String, requestedColumns: [String]?, sort: [SortField] = []) {
         self.storePath = storePath
@@ -124,6 +132,10 @@ package struct ListModel {
     package mutating func handle(_ key: Key, page: Int) -> Action {
         if key == .interrupt { return .quit }
         footer.dismissNotice()
+        if showsHelp {
+            showsHelp = false
+            return .none
+        }
         if var open = picker {
             switch open.handle(key) {
             case .stay: picker = open
@@ -141,6 +153,10 @@ package struct ListModel {
             switch footer.answer(key) {
             case .none: return .none
             case .delete(let id): return .delete(id: id)
+            case .deleteMarked(let ids):
+                selection.clearMarks()
+                return .deleteMany(ids: ids)
+            case .count: return .none
             case .create(let id):
                 switch Self.newItem(id, in: rows.results, from: selectedItem) {
                 case .success(let action): return action
@@ -178,6 +194,10 @@ package struct ListModel {
         case .last: selection.select(visibleCount - 1, in: visible)
         case .filter: filter.begin()
         case .clearFilter:
+            guard selection.marks.isEmpty else {
+                selection.clearMarks()
+                return .none
+            }
             filter.clear()
             filter.refilter(rows, table: table)
             selection.follow(in: visible)
@@ -193,9 +213,26 @@ package struct ListModel {
                 detail = FileView(name: name, id: id)
                 fileToRead = name
             }
-        case .edit: return selectedFile.map { .edit(file: $0.name) } ?? .none
+        case .edit:
+            if !selection.marks.isEmpty {
+                defer { selection.clearMarks() }
+                return .editMany(ids: selection.marked)
+            }
+            return selectedFile.map { .edit(file: $0.name) } ?? .none
         case .create: footer.ask(.newID(""))
-        case .delete: if let id = selectedID { footer.ask(.delete(id)) }
+        case .delete:
+            if !selection.marks.isEmpty {
+                footer.ask(.deleteMarked(selection.marked))
+            } else if let id = selectedID {
+                footer.ask(.delete(id))
+            }
+        case .mark: selection.toggleMark(in: visible)
+        case .copy:
+            let ids = selection.marks.isEmpty ? selectedID.map { [$0] } ?? [] : selection.marked
+            selection.clearMarks()
+            return ids.isEmpty ? .none : .copy(ids.joined(separator: "\n"))
+        case .help: showsHelp = true
+        case .pane, .counts: break
         }
         return .none
     }

@@ -1,4 +1,5 @@
 import Dispatch
+import FoundationEssentials
 import Glibc
 import JSONStore
 
@@ -107,6 +108,9 @@ final class ListViewApp {
             case .edit(let file): edit(file)
             case .create(let id, let template): create(id, template)
             case .delete(let id): delete(id)
+            case .deleteMany(let ids): delete(ids)
+            case .editMany(let ids): edit(ids)
+            case .copy(let text): copy(text)
             }
         }
         buildSearchIndex()
@@ -172,6 +176,38 @@ final class ListViewApp {
         } catch {
             model.tell("\(error)")
         }
+    }
+
+    /// Deletes the marked items `ids` in one batch, after the footer's y/N.
+    private func delete(_ ids: [String]) {
+        do {
+            let deleted = try store.write { tx in try ids.filter { try tx.delete($0) }.count }
+            model.tell("deleted \(ListModel.count(deleted, "item")) in one batch")
+        } catch {
+            model.tell("nothing deleted: \(error)")
+        }
+    }
+
+    /// Opens the marked items `ids` in the editor as one document, applied as one batch.
+    private func edit(_ ids: [String]) {
+        let command = ExternalEditor.command(environment: environment)
+        let edit = BulkEdit(store: store, ids: ids) { path in
+            self.terminal.suspend()
+            defer { self.terminal.resume() }
+            return ExternalEditor.run(command, on: path)
+        }
+        model.tell(edit.run())
+        resized()
+    }
+
+    /// Puts `text` on the clipboard through OSC 52, which the terminal (or tmux with
+    /// `set-clipboard on`) takes where it allows it.
+    private func copy(_ text: String) {
+        let encoded = Data(text.utf8).base64EncodedString()
+        Output.write(fd: STDOUT_FILENO, "\u{1B}]52;c;\(encoded)\u{07}")
+        let lines = text.split(separator: "\n")
+        let what = lines.count == 1 ? Display.escaped(String(lines[0])) : "\(lines.count) ids"
+        model.tell("copied \(what) to the clipboard (OSC 52, where the terminal allows it)")
     }
 
     /// Reads the file the detail view shows, when it is opened or a change touched it: one

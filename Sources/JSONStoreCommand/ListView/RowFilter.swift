@@ -1,8 +1,13 @@
 import JSONStore
 
-/// The list view's `/` filter: what is typed, which rows match it, found by scanning the
-/// rows' folded text in a `SearchIndex` (built here, or off the main queue by the app for
-/// a big store), and carried through each change set without scanning every row again.
+/// The list view's `/` filter: what is typed, which rows match it, and how they are found.
+///
+/// What is typed is words and conditions: `status=done priority>2 tea` keeps the items
+/// where every condition holds (the same parser and meaning as `--where`: a word with
+/// `=`, `!=`, `<`, `>`, `~`, or `!FIELD`) and whose row holds the other words' text. Text
+/// is found by scanning the rows' folded text in a `SearchIndex` (built here, or off the
+/// main queue by the app for a big store), and the matches are carried through each change
+/// set without scanning every row again.
 struct RowFilter {
     /// From this many rows on, the search index is built off the main queue as soon as
     /// the filter opens, so the first key typed into it does not wait for it.
@@ -23,8 +28,40 @@ struct RowFilter {
     /// The folded text that `matches` was found for, with the matching items' rows and
     /// texts, while the results stay the same: a longer text only needs to look at these.
     private var lastSearch: (needle: [UInt8], rows: [Int], texts: [[UInt8]])?
+    /// The conditions in `text`, and the folded text of its other words.
+    private var conditions: [Condition] = []
+    private var needle: [UInt8] = []
 
     var isEmpty: Bool { text.isEmpty }
+
+    /// Sets the filter to `text` at once (the counts view's Enter on a value).
+    mutating func set(_ text: String) {
+        self.text = text
+        isEditing = false
+    }
+
+    /// Splits `text` into conditions and words.
+    private mutating func parse() {
+        conditions = []
+        var words: [Substring] = []
+        for token in text.split(separator: " ") {
+            let looksLikeCondition =
+                token.contains(where: { "=<>~".contains($0) })
+                || (token.hasPrefix("!") && token.count > 1)
+            if looksLikeCondition, let condition = try? Condition(parsing: String(token)) {
+                conditions.append(condition)
+            } else {
+                words.append(token)
+            }
+        }
+        needle = SearchIndex.fold(words.joined(separator: " "))
+    }
+
+    /// Whether `item`, whose folded row text is `text`, passes.
+    private func passes(_ item: Item, _ text: [UInt8]) -> Bool {
+        conditions.allSatisfy { $0.matches(item) }
+            && (needle.isEmpty || SearchIndex.contains(text, needle))
+    }
 
     /// `/`: keys go to the filter.
     mutating func begin() { isEditing = true }
@@ -74,7 +111,7 @@ struct RowFilter {
             lastSearch = nil
             return
         }
-        let needle = SearchIndex.fold(text)
+        parse()
         let index = searchIndex ?? SearchIndex(rows.results, table: table)
         if searchIndex == nil {
             searchIndex = index
@@ -82,7 +119,7 @@ struct RowFilter {
         }
         var found: [Int] = []
         var texts: [[UInt8]] = []
-        if let last = lastSearch, needle.starts(with: last.needle) {
+        if conditions.isEmpty, let last = lastSearch, needle.starts(with: last.needle) {
             for (row, text) in zip(last.rows, last.texts) where SearchIndex.contains(text, needle) {
                 found.append(row)
                 texts.append(text)
@@ -90,12 +127,12 @@ struct RowFilter {
         } else {
             for (row, item) in rows.results.enumerated() {
                 let text = index.text(of: item, table: table)
-                guard SearchIndex.contains(text, needle) else { continue }
+                guard passes(item, text) else { continue }
                 found.append(row)
                 texts.append(text)
             }
         }
-        lastSearch = (needle, found, texts)
+        lastSearch = conditions.isEmpty ? (needle, found, texts) : nil
         matches = found + invalidRowMatches(rows, needle, table: table)
     }
 
@@ -110,7 +147,6 @@ struct RowFilter {
         guard let old = matches, !text.isEmpty, let index = searchIndex else {
             return refilter(rows, table: table)
         }
-        let needle = SearchIndex.fold(text)
         var retest: [Int: Item] = [:]  // the new rows to test again, with their items
         for row in changes.insertions + changes.modificationsNew { retest[row] = rows.results[row] }
         var kept: [Int] = []
@@ -129,16 +165,15 @@ struct RowFilter {
             let new = remaining + insertion
             if retest[new] == nil { kept.append(new) }
         }
-        let found = retest.filter {
-            SearchIndex.contains(index.text(of: $0.value, table: table), needle)
-        }
-        .keys.sorted()
+        let found = retest.filter { passes($0.value, index.text(of: $0.value, table: table)) }
+            .keys.sorted()
         matches = [Int].merge(kept, found) + invalidRowMatches(rows, needle, table: table)
     }
 
     /// The rows of invalid files without an item (after the items' rows) that match.
     private func invalidRowMatches(_ rows: RowSet, _ needle: [UInt8], table: Table) -> [Int] {
-        (rows.results.count..<rows.count).filter {
+        guard conditions.isEmpty else { return [] }  // conditions are on items
+        return (rows.results.count..<rows.count).filter {
             SearchIndex.contains(SearchIndex.fold(rows.searchText($0, table: table)), needle)
         }
     }

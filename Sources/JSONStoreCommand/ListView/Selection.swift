@@ -1,6 +1,9 @@
-/// Which row is selected, by its place among the rows on show and by its item's id, and
-/// the first row on screen. The id is what the selection holds on to: as rows come and go,
-/// or an invalid file turns valid, it goes back to its item.
+import JSONStore
+
+/// Which row is selected, by its place among the rows on show and by its item's id, the
+/// first row on screen, and the rows marked for a bulk action. The ids are what the
+/// selection and the marks hold on to: as rows come and go, or an invalid file turns
+/// valid, they go with their items.
 struct Selection: Equatable {
     /// The selected row's place among the rows on show.
     private(set) var index = 0
@@ -9,6 +12,22 @@ struct Selection: Equatable {
     private(set) var id: String?
     /// The first row on screen.
     private(set) var top = 0
+    /// The ids of the marked rows (Space).
+    private(set) var marks: Set<UTF8Key> = []
+
+    /// The marked ids, in id order (by bytes).
+    var marked: [String] { marks.sorted().map(\.string) }
+
+    func isMarked(_ id: String) -> Bool { marks.contains(UTF8Key(id)) }
+
+    /// Space: marks the selected row, or unmarks it, and moves down.
+    mutating func toggleMark(in visible: VisibleRows) {
+        guard let id else { return }
+        if marks.remove(UTF8Key(id)) == nil { marks.insert(UTF8Key(id)) }
+        move(by: 1, in: visible)
+    }
+
+    mutating func clearMarks() { marks.removeAll() }
 
     /// Selects the row `index` of `visible`, or the nearest there is.
     mutating func select(_ index: Int, in visible: VisibleRows) {
@@ -28,6 +47,7 @@ struct Selection: Equatable {
             index = shown
         }
         select(index, in: visible)
+        if !marks.isEmpty { marks = marks.filter { visible.rows.row(ofID: $0.string) != nil } }
     }
 
     /// Scrolls so the selection is on a screen of `page` rows.

@@ -1,0 +1,113 @@
+import FoundationEssentials
+import JSONStore
+
+/// `e` with rows marked: the marked items as one document, a JSON object keyed by id
+/// whose values are the items' members, opened in the editor and applied as one batch.
+///
+/// Each item keeps its etag from when the document was made: an item changed meanwhile
+/// refuses the whole batch, so nothing is overwritten silently. A document that does not
+/// parse, or is not an object of objects keyed by valid ids, is refused with the line and
+/// column, and kept where the notice says. An id taken out of the document is left as it
+/// is (never deleted); an id added is created.
+struct BulkEdit {
+    let store: JSONStore
+    let ids: [String]
+    /// Runs the editor on a file, with the terminal handed over to it.
+    let runEditor: (_ path: String) -> Result<Int32, Errno>
+
+    /// Edits the items; returns what the footer should say.
+    func run() -> String {
+        var document = JSONObject()
+        var etags: [String: String] = [:]
+        do {
+            for id in ids {
+                guard let item = try store.item(id) else { continue }
+                var members = item.members
+                members["id"] = nil
+                document[id] = .object(members)
+                etags[id] = item.etag
+            }
+        } catch {
+            return "\(error)"
+        }
+        guard !document.isEmpty else { return "the marked items are not in the store any more" }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "jsonstore-edit-\(UInt32.random(in: .min ... .max))")
+        let file = folder.appendingPathComponent("marked-items.json")
+        let original = JSONWriter.pretty(.object(document))
+        // Readable by this user alone: the items may hold what others should not see.
+        guard
+            (try? FileManager.default.createDirectory(
+                at: folder, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])) != nil,
+            FileManager.default.createFile(
+                atPath: file.path, contents: Data(original),
+                attributes: [.posixPermissions: 0o600])
+        else {
+            return "could not make a document to edit in \(folder.path)"
+        }
+        let kept = "your text is kept in \(file.path)"
+        switch runEditor(file.path) {
+        case .failure(let error): return "could not start the editor: \(error)"
+        case .success(let status) where status != 0:
+            return "the editor exited with status \(status); \(kept)"
+        case .success: break
+        }
+        guard let edited = try? [UInt8](Data(contentsOf: file)) else {
+            return "could not read the document back from \(file.path)"
+        }
+        guard edited != original else {
+            try? FileManager.default.removeItem(at: folder)
+            return "\(document.count) items left as they were"
+        }
+        let items: [(String, JSONObject)]
+        switch Self.items(edited) {
+        case .failure(let refusal): return "not applied: \(refusal.message); \(kept)"
+        case .success(let parsed): items = parsed
+        }
+        do {
+            try store.write { tx in
+                for (id, object) in items {
+                    try tx.expect(id, etags[id].map { .etag($0) } ?? .absent)
+                    try tx.put(id, object)
+                }
+            }
+        } catch let error as StoreError where error.code == .changed {
+            return "not applied: \(Display.escaped(error.message)); \(kept)"
+        } catch {
+            return "not applied: \(error); \(kept)"
+        }
+        try? FileManager.default.removeItem(at: folder)
+        return "\(items.count) item\(items.count == 1 ? "" : "s") saved in one batch"
+    }
+
+    /// The items of an edited document, or why it is refused.
+    static func items(_ bytes: [UInt8]) -> Result<[(String, JSONObject)], ListModel.Refusal> {
+        let document: JSONValue
+        do {
+            document = try JSONReader().read(bytes)
+        } catch {
+            return .failure(
+                ListModel.Refusal(
+                    message: "\(error.line):\(error.column): \(Display.escaped(error.reason))"))
+        }
+        guard case .object(let object) = document else {
+            return .failure(ListModel.Refusal(message: "the document must be a JSON object by id"))
+        }
+        var items: [(String, JSONObject)] = []
+        for member in object {
+            do {
+                try ItemID.validate(member.key)
+            } catch {
+                return .failure(ListModel.Refusal(message: error.description))
+            }
+            guard case .object(let members) = member.value else {
+                return .failure(
+                    ListModel.Refusal(
+                        message: "\(Display.escaped(member.key)): an item must be a JSON object"))
+            }
+            items.append((member.key, members))
+        }
+        return .success(items)
+    }
+}

@@ -1,0 +1,109 @@
+import TestSupport
+import Testing
+
+@testable import JSONStore
+@testable import JSONStoreCommand
+
+/// The list view's workflows, on the model: marks and bulk actions, the filter by
+/// conditions, the keys' help, copying ids.
+@Suite("The list view's workflows")
+struct ListViewWorkflowTests {
+    func lines(_ model: inout ListModel) -> [String] {
+        model.frame(width: 120, height: 14, now: 1).text
+    }
+
+    @Test("Space marks and moves down; d asks for the marked ones; Esc clears marks first")
+    func marks() {
+        let (results, _) = makeResults(5)
+        var model = liveModel(results)
+        _ = model.handle(.character(" "), page: 9)
+        _ = model.handle(.down, page: 9)
+        _ = model.handle(.character(" "), page: 9)
+        #expect(model.selection.marked == ["item-000000", "item-000002"])
+        #expect(model.selected == 3)
+        var screen = lines(&model)
+        #expect(screen[0].contains("2 marked"))
+        #expect(screen[2].hasPrefix("*") && screen[4].hasPrefix("*") && !screen[3].hasPrefix("*"))
+        #expect(screen[13].contains("2 marked"))
+        _ = model.handle(.character("d"), page: 9)
+        #expect(lines(&model)[13].contains("Delete 2 items? y/N"))
+        #expect(
+            model.handle(.character("y"), page: 9)
+                == .deleteMany(ids: ["item-000000", "item-000002"]))
+        #expect(model.selection.marks.isEmpty)
+        // Marks, then Esc: the marks go, the filter stays.
+        _ = model.handle(.character("/"), page: 9)
+        for c in "task" { _ = model.handle(.character(c), page: 9) }
+        _ = model.handle(.enter, page: 9)
+        _ = model.handle(.character(" "), page: 9)
+        _ = model.handle(.escape, page: 9)
+        #expect(model.selection.marks.isEmpty && model.matches != nil)
+        _ = model.handle(.escape, page: 9)
+        #expect(model.matches == nil)
+        screen = lines(&model)
+        #expect(!screen[0].contains("marked"))
+    }
+
+    @Test("e with marks edits them as one document; y copies the marked ids, then they go")
+    func bulkEditAndCopy() {
+        let (results, _) = makeResults(3)
+        var model = liveModel(results)
+        #expect(model.handle(.character("y"), page: 9) == .copy("item-000000"))
+        _ = model.handle(.character(" "), page: 9)
+        _ = model.handle(.character(" "), page: 9)
+        #expect(
+            model.handle(.character("e"), page: 9)
+                == .editMany(ids: ["item-000000", "item-000001"]))
+        #expect(model.selection.marks.isEmpty)
+        _ = model.handle(.character("g"), page: 9)
+        _ = model.handle(.character(" "), page: 9)
+        _ = model.handle(.character(" "), page: 9)
+        #expect(model.handle(.character("y"), page: 9) == .copy("item-000000\nitem-000001"))
+    }
+
+    @Test("the edited document: an object of objects by valid id, or refused with where")
+    func bulkDocument() {
+        let good = BulkEdit.items(Array(#"{"tea": {"title": "T"}, "new": {"n": 1}}"#.utf8))
+        #expect((try? good.get())?.map(\.0) == ["tea", "new"])
+        for (text, reason) in [
+            (#"{"tea": {"title": "T",}}"#, "1:22: trailing comma"), (#"["tea"]"#, "JSON object by id"),
+            (#"{"a/b": {}}"#, "a/b"), (#"{"tea": 3}"#, "tea: an item must be a JSON object"),
+        ] {
+            guard case .failure(let refusal) = BulkEdit.items(Array(text.utf8)) else {
+                Issue.record("\(text) was not refused")
+                continue
+            }
+            #expect(refusal.message.contains(reason), "\(refusal.message)")
+        }
+    }
+
+    @Test("/ with conditions keeps the rows where each holds; words still search text")
+    func conditions() {
+        let (results, _) = makeResults(30)
+        var model = liveModel(results)
+        _ = model.handle(.character("/"), page: 9)
+        for c in "n>=20 n<25" { _ = model.handle(.character(c), page: 9) }
+        _ = model.handle(.enter, page: 9)
+        #expect(model.visibleCount == 5)
+        #expect(lines(&model)[0].contains("filter n>=20 n<25"))
+        _ = model.handle(.character("/"), page: 9)
+        for c in " 22" { _ = model.handle(.character(c), page: 9) }
+        _ = model.handle(.enter, page: 9)
+        #expect(model.visibleCount == 1 && model.selectedID == "item-000022")
+        _ = model.handle(.escape, page: 9)
+        #expect(model.visibleCount == 30)
+    }
+
+    @Test("? shows every key with what it does; any key closes it")
+    func help() {
+        let (results, _) = makeResults(3)
+        var model = liveModel(results)
+        _ = model.handle(.character("?"), page: 9)
+        let screen = model.frame(width: 100, height: 30, now: 1).text.joined(separator: "\n")
+        for binding in ListKeys.bindings {
+            #expect(screen.contains(binding.help), "\(binding.help)")
+        }
+        #expect(model.handle(.character("q"), page: 9) == .none)  // closes, does not quit
+        #expect(!model.showsHelp)
+    }
+}
