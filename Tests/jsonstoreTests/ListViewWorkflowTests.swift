@@ -66,7 +66,8 @@ struct ListViewWorkflowTests {
         let good = BulkEdit.items(Array(#"{"tea": {"title": "T"}, "new": {"n": 1}}"#.utf8))
         #expect((try? good.get())?.map(\.0) == ["tea", "new"])
         for (text, reason) in [
-            (#"{"tea": {"title": "T",}}"#, "1:22: trailing comma"), (#"["tea"]"#, "JSON object by id"),
+            (#"{"tea": {"title": "T",}}"#, "1:22: trailing comma"),
+            (#"["tea"]"#, "JSON object by id"),
             (#"{"a/b": {}}"#, "a/b"), (#"{"tea": 3}"#, "tea: an item must be a JSON object"),
         ] {
             guard case .failure(let refusal) = BulkEdit.items(Array(text.utf8)) else {
