@@ -108,3 +108,94 @@ struct ListViewWorkflowTests {
         #expect(!model.showsHelp)
     }
 }
+
+/// `p`'s pane, beside the list or below it, following the selection and lighting what
+/// changed.
+@Suite("The list view's detail pane")
+struct ListViewPaneTests {
+    @Test("p shows the selected item's JSON beside a wide list, below a narrow one")
+    func layout() {
+        let (results, _) = makeResults(5)
+        var model = liveModel(results)
+        _ = model.handle(.character("p"), page: 9)
+        var lines = model.frame(width: 120, height: 14, now: 1).text
+        #expect(lines[1].contains("│") && lines[2].contains(#""id": "item-000000","#))
+        #expect(lines[3].contains(#""title": "Task 0","#))
+        _ = model.handle(.down, page: 9)
+        lines = model.frame(width: 120, height: 14, now: 1).text
+        #expect(lines[2].contains(#""id": "item-000001","#))  // it follows the selection
+        lines = model.frame(width: 80, height: 14, now: 1).text
+        let rule = lines.firstIndex { $0.hasPrefix("────") }
+        #expect(rule != nil && rule! > 2)
+        #expect(lines[(rule ?? 0) + 2].contains(#""id": "item-000001","#))
+        _ = model.handle(.character("p"), page: 9)
+        #expect(!model.frame(width: 120, height: 14, now: 1).text[2].contains("│"))
+    }
+
+    @Test("the pane follows a live edit and lights the members that changed")
+    func changes() {
+        var (results, snapshot) = makeResults(3)
+        var model = liveModel(results)
+        _ = model.handle(.character("p"), page: 9)
+        let change = modify(results, &snapshot, id: "item-000000", title: "Renamed")
+        if case .update(let next, _) = change { results = next }
+        model.apply(change, now: 2, clock: "12:00:02")
+        let frame = model.frame(width: 120, height: 14, now: 2)
+        let titleRow = frame.text.firstIndex { $0.contains(#""title": "Renamed""#) }
+        #expect(titleRow != nil)
+        let idRow = frame.text.firstIndex { $0.contains(#""id": "item-000000""#) }
+        guard let titleRow, let idRow else { return }
+        let column = frame.text[titleRow].distance(
+            from: frame.text[titleRow].startIndex,
+            to: frame.text[titleRow].firstIndex(of: "\"")!)
+        #expect(frame.rows[titleRow][column].style.background == .yellow)
+        #expect(frame.rows[idRow][column].style.background != .yellow)
+    }
+}
+
+/// `f`: the values of a field with their counts, live; Enter on one filters the list.
+@Suite("The list view's counts")
+struct ListViewCountsTests {
+    @Test("f asks for a field; the counts come from the app; Enter filters by the value")
+    func counts() {
+        let (results, _) = makeResults(6)
+        var model = liveModel(results)
+        _ = model.handle(.character("f"), page: 9)
+        #expect(model.frame(width: 100, height: 12, now: 1).text[11].contains("count by field"))
+        var action = ListModel.Action.none
+        for key in "title".map(Key.character) + [.enter] { action = model.handle(key, page: 9) }
+        #expect(action == .observeCounts(field: "title"))
+        #expect(model.frame(width: 100, height: 12, now: 1).text[2].contains("counting…"))
+        model.showCounts([
+            CountBy.Count(value: "Task 1", count: 1), CountBy.Count(value: "Task 2", count: 1),
+        ])
+        var lines = model.frame(width: 100, height: 12, now: 1).text
+        #expect(lines[1].contains("Counts of title") && lines[2].contains("TITLE"))
+        #expect(lines[3].contains("Task 1") && lines[3].contains("1"))
+        // Live: new counts replace the old, the cursor kept in range.
+        _ = model.handle(.down, page: 9)
+        model.showCounts([CountBy.Count(value: "Task 2", count: 2)])
+        lines = model.frame(width: 100, height: 12, now: 1).text
+        #expect(lines[3].contains("Task 2") && lines[3].contains("2"))
+        #expect(model.handle(.enter, page: 9) == .stopCounts)
+        #expect(model.countsView == nil && model.visibleCount == 1)
+        #expect(
+            model.frame(width: 100, height: 12, now: 1).text[0].contains(#"filter title="Task 2""#))
+    }
+
+    @Test("Enter alone takes the sort field; by id there is none to take; Esc goes back")
+    func sortField() {
+        let (results, _) = makeResults(3)
+        var model = liveModel(results)
+        _ = model.handle(.character("f"), page: 9)
+        #expect(model.handle(.enter, page: 9) == .none)
+        #expect(model.notice?.contains("type a field") == true)
+        _ = model.handle(.character("s"), page: 9)  // sorts by the title
+        _ = model.handle(.character("f"), page: 9)
+        #expect(model.handle(.enter, page: 9) == .observeCounts(field: "title"))
+        #expect(model.handle(.escape, page: 9) == .stopCounts && model.countsView == nil)
+        #expect(CountsView.condition("owner", nil) == "!owner")
+        #expect(CountsView.condition("n", .number(JSONNumber(2))) == "n=2")
+        #expect(CountsView.condition("s", "in progress") == #"s="in progress""#)
+    }
+}

@@ -15,8 +15,12 @@ extension ListModel {
             drawDetail(&frame, detail, page: page)
         } else if let picker {
             drawPicker(&frame, picker, page: page)
+        } else if let countsView {
+            drawCounts(&frame, countsView, page: page)
         } else {
-            drawList(&frame, page: page, now: now)
+            let area = listArea(width: width, height: height)
+            drawList(&frame, page: area.page, width: area.width, now: now)
+            if pane.isShown { drawPane(&frame, besideList: area) }
         }
         drawFooter(&frame)
         if showsHelp { drawHelp(&frame) }
@@ -59,6 +63,8 @@ extension ListModel {
             text = question
         } else if picker != nil {
             text = " space show/hide  ↑↓ jk move  Enter apply  Esc cancel"
+        } else if countsView != nil {
+            text = " ↑↓ jk move  Enter filter the list by the value  Esc back"
         } else if detail != nil {
             text = " Esc back  ↑↓ scroll  q back  Ctrl-C quit"
         } else if editingFilter {
@@ -75,9 +81,9 @@ extension ListModel {
         frame.put(TextWidth.truncate(text, to: frame.width), row: row, column: 0, style: bar)
     }
 
-    private func drawList(_ frame: inout Frame, page: Int, now: Double) {
+    private func drawList(_ frame: inout Frame, page: Int, width: Int, now: Double) {
         let gutter = 2
-        let widths = Table.widths(natural: layout.naturalWidths, total: frame.width - gutter)
+        let widths = Table.widths(natural: layout.naturalWidths, total: width - gutter)
         let titles = Table.line(columns.map(Display.heading), widths)
         frame.put(titles, row: 1, column: gutter, style: Style(bold: true))
         let dim = status.isLoading
@@ -116,9 +122,9 @@ extension ListModel {
             }
             if visible == selected { style.reverse = true }
             if dim { style.dim = true }
-            frame.fill(row: screenRow, style: style)
+            frame.fill(row: screenRow, to: width, style: style)
             frame.put(mark, row: screenRow, column: 0, style: style)
-            frame.put(text, row: screenRow, column: gutter, style: style)
+            frame.put(text, row: screenRow, column: gutter, style: style, limit: width - gutter)
         }
         if visibleCount == 0 && !status.isLoading {
             let message = filter.isEmpty ? "no items" : "no rows match the filter"

@@ -21,6 +21,9 @@ package struct ListModel {
         case editMany(ids: [String])
         /// Put this text on the clipboard (OSC 52).
         case copy(String)
+        /// Count the values of this field, live (`showCounts`), until `stopCounts`.
+        case observeCounts(field: String)
+        case stopCounts
     }
 
     let storePath: String
@@ -31,6 +34,7 @@ package struct ListModel {
     private(set) var footer = FooterPrompt()
     private(set) var highlights = Highlights()
     private(set) var status = ViewStatus()
+    private(set) var pane = DetailPane()
     /// The column picker, while it is open.
     private(set) var picker: ColumnPicker?
     /// The file shown whole (Enter), as it is on disk.
@@ -38,6 +42,8 @@ package struct ListModel {
     /// The file the app is to read (again) for `detail`: set by Enter and by changes that
     /// touch it, cleared by `showFile`.
     private(set) var fileToRead: String?
+    /// `f`'s counts, while they are shown.
+    private(set) var countsView: CountsView?
     /// Whether `?`'s list of keys is over the list (any key closes it).
     private(set) var showsHelp = false
 
@@ -84,6 +90,7 @@ package struct ListModel {
             rows.replace(with: results)
             status.changed(at: clock)
             highlights.mark(changes, now: now)
+            pane.note(changes)
             layout.widen(with: changes.inserted + changes.modified.map(\.new))
             if let shown = detail?.name, Self.touches(changes, shown) { fileToRead = shown }
             if layout.follow(changes, in: results) {
@@ -100,6 +107,9 @@ package struct ListModel {
     }
 
     package mutating func setState(_ state: StoreState, now: Double) { status.set(state, now: now) }
+
+    /// Takes the live counts `f` asked for.
+    mutating func showCounts(_ counts: [CountBy.Count]) { countsView?.show(counts) }
 
     /// Says `notice` in the footer until the next key.
     mutating func tell(_ notice: String) { footer.tell(notice) }
@@ -156,7 +166,14 @@ package struct ListModel {
             case .deleteMarked(let ids):
                 selection.clearMarks()
                 return .deleteMany(ids: ids)
-            case .count: return .none
+            case .count(let typed):
+                let field = typed.isEmpty ? layout.sort.first?.field.text ?? "" : typed
+                guard !field.isEmpty, field != "id" else {
+                    footer.tell("type a field to count by: the list is sorted by id")
+                    return .none
+                }
+                countsView = CountsView(field: field)
+                return .observeCounts(field: field)
             case .create(let id):
                 switch Self.newItem(id, in: rows.results, from: selectedItem) {
                 case .success(let action): return action
@@ -164,6 +181,20 @@ package struct ListModel {
                 }
                 return .none
             }
+        }
+        if var counts = countsView {
+            switch counts.handle(key, page: page) {
+            case .stay: countsView = counts
+            case .close(let text):
+                countsView = nil
+                if let text {
+                    filter.set(text)
+                    filter.refilter(rows, table: table)
+                    selection.follow(in: visible)
+                }
+                return .stopCounts
+            }
+            return .none
         }
         if detail != nil {
             if detail!.handle(key, page: page) {
@@ -232,7 +263,8 @@ package struct ListModel {
             selection.clearMarks()
             return ids.isEmpty ? .none : .copy(ids.joined(separator: "\n"))
         case .help: showsHelp = true
-        case .pane, .counts: break
+        case .pane: pane.toggle()
+        case .counts: footer.ask(.countField(""))
         }
         return .none
     }
@@ -251,7 +283,7 @@ package struct ListModel {
 
     /// Draws the view, scrolled to keep the selection on screen.
     package mutating func frame(width: Int, height: Int, now: Double) -> Frame {
-        selection.scroll(page: Self.page(height: height), count: visibleCount)
+        selection.scroll(page: listArea(width: width, height: height).page, count: visibleCount)
         return draw(width: width, height: height, now: now)
     }
 

@@ -23,6 +23,8 @@ final class ListViewApp {
     private var tokens: [ObservationToken] = []
     /// The observation of the results, replaced when the sort changes.
     private var results: ObservationToken?
+    /// The observation of `f`'s counts, while they are shown.
+    private var counts: ObservationToken?
     private var input: DispatchSourceRead?
     private var scheduler: RenderScheduler?
     /// The terminal's size, read at start and on each SIGWINCH rather than every frame.
@@ -111,6 +113,10 @@ final class ListViewApp {
             case .deleteMany(let ids): delete(ids)
             case .editMany(let ids): edit(ids)
             case .copy(let text): copy(text)
+            case .observeCounts(let field): observeCounts(field)
+            case .stopCounts:
+                counts?.invalidate()
+                counts = nil
             }
         }
         buildSearchIndex()
@@ -175,6 +181,22 @@ final class ListViewApp {
             if try !store.delete(id) { model.tell(CommandFailure.noItem(id, in: store.path)) }
         } catch {
             model.tell("\(error)")
+        }
+    }
+
+    /// Observes the command's items grouped by `field`: the library keeps the counts per
+    /// change, and the model shows them.
+    private func observeCounts(_ field: String) {
+        counts?.invalidate()
+        guard let countBy = try? CountBy(field, sort: []) else { return }
+        counts = store.observe(countBy.grouped(list.query)) { [weak self] change in
+            guard let self else { return }
+            switch change {
+            case .initial(let results), .update(let results, _):
+                model.showCounts(countBy.counts(results))
+                requestRender()
+            case .error: break
+            }
         }
     }
 

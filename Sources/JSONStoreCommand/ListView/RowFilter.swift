@@ -44,7 +44,7 @@ struct RowFilter {
     private mutating func parse() {
         conditions = []
         var words: [Substring] = []
-        for token in text.split(separator: " ") {
+        for token in Self.tokens(text) {
             let looksLikeCondition =
                 token.contains(where: { "=<>~".contains($0) })
                 || (token.hasPrefix("!") && token.count > 1)
@@ -55,6 +55,26 @@ struct RowFilter {
             }
         }
         needle = SearchIndex.fold(words.joined(separator: " "))
+    }
+
+    /// `text` split at spaces, but not inside double quotes, which go: `status="in
+    /// progress" tea` is `status=in progress` and `tea`.
+    static func tokens(_ text: String) -> [Substring] {
+        var tokens: [Substring] = []
+        var current = ""
+        var quoted = false
+        for character in text {
+            if character == "\"" {
+                quoted.toggle()
+            } else if character == " " && !quoted {
+                if !current.isEmpty { tokens.append(Substring(current)) }
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        if !current.isEmpty { tokens.append(Substring(current)) }
+        return tokens
     }
 
     /// Whether `item`, whose folded row text is `text`, passes.

@@ -1,0 +1,84 @@
+import JSONStore
+
+/// Where the list and the detail pane (`p`) go: side by side on a wide terminal, the pane
+/// below the list on a narrow one.
+extension ListModel {
+    /// From this width on, the pane goes beside the list rather than below it.
+    static let sideBySideWidth = 100
+
+    /// The list's width and rows on a screen of `width` × `height`.
+    func listArea(width: Int, height: Int) -> (width: Int, page: Int) {
+        let page = Self.page(height: height)
+        guard pane.isShown else { return (width, page) }
+        if width >= Self.sideBySideWidth { return (width * 11 / 20, page) }
+        return (width, max(1, page / 2))
+    }
+
+    /// Draws the selected row's JSON beside or below the list drawn in `list`.
+    func drawPane(_ frame: inout Frame, besideList list: (width: Int, page: Int)) {
+        let beside = list.width < frame.width
+        let left = beside ? list.width + 1 : 0
+        let top = beside ? 1 : 2 + list.page
+        let bottom = frame.height - 1  // the footer's row
+        guard top < bottom else { return }
+        let width = frame.width - left
+        let rule = Style(dim: true)
+        if beside {
+            for row in top..<bottom { frame.put("│", row: row, column: left - 1, style: rule) }
+        } else {
+            frame.put(String(repeating: "─", count: frame.width), row: top, column: 0, style: rule)
+        }
+        let first = beside ? top : top + 1
+        for row in first..<bottom {
+            frame.fill(row: row, from: left, to: frame.width, style: Style())
+        }
+        guard visibleCount > 0 else { return }
+        let row = visible.row(at: selection.index)
+        guard let item = rows.item(at: row) else {
+            let file = rows.file(at: row)
+            let error = rows.invalidFile(at: row)?.error.description ?? ""
+            frame.put(
+                TextWidth.truncate(Display.escaped(file.name) + ": " + error, to: width - 1),
+                row: first, column: left + 1, style: Style(foreground: .red))
+            return
+        }
+        let changed = pane.changedMembers(of: item.id)
+        let lit = Style(foreground: .black, background: .yellow)
+        for (offset, line) in DetailPane.lines(of: item).prefix(bottom - first).enumerated() {
+            let style = line.member.map { changed.contains($0) } == true ? lit : Style()
+            frame.put(
+                TextWidth.truncate(line.text, to: width - 1), row: first + offset,
+                column: left + 1, style: style)
+        }
+    }
+}
+
+extension ListModel {
+    /// `f`'s counts: each value and how many items have it, live.
+    func drawCounts(_ frame: inout Frame, _ view: CountsView, page: Int) {
+        frame.put(
+            TextWidth.truncate(
+                "Counts of \(Display.escaped(view.field)), live: Enter filters by the value",
+                to: frame.width - 1), row: 1, column: 1, style: Style(bold: true))
+        guard view.loaded else {
+            frame.put("counting…", row: 2, column: 2, style: Style(dim: true))
+            return
+        }
+        let rows = view.counts.map { [CountsWriter.cell($0.value), String($0.count)] }
+        let header = [Display.heading(view.field), "COUNT"]
+        var natural = header.map(TextWidth.of)
+        for row in rows {
+            for (i, text) in row.enumerated() { natural[i] = max(natural[i], TextWidth.of(text)) }
+        }
+        let widths = Table.widths(natural: natural, total: frame.width - 4)
+        frame.put(Table.line(header, widths), row: 2, column: 2, style: Style(bold: true))
+        let first = max(0, min(view.cursor - (page - 2), rows.count - (page - 1)))
+        for (offset, row) in rows.dropFirst(first).prefix(max(0, page - 1)).enumerated() {
+            let index = first + offset
+            let style = Style(reverse: index == view.cursor)
+            frame.fill(row: 3 + offset, from: 1, to: frame.width - 1, style: style)
+            frame.put(Table.line(row, widths), row: 3 + offset, column: 2, style: style)
+        }
+        if rows.isEmpty { frame.put("no items", row: 3, column: 2, style: Style(dim: true)) }
+    }
+}
