@@ -56,6 +56,21 @@ extension JSONStore {
         return invalid
     }
 
+    /// The first `count` items in id order, read without reading the rest: the store's
+    /// listing, then only their files (on etcd, the first page of the range). For a view
+    /// that draws its first screen while the whole store loads.
+    package func _firstItems(_ count: Int) throws -> [Item] {
+        struct Enough: Error {}
+        var first: [Item] = []
+        do {
+            _ = try forEachChunk(of: max(1, count)) { items in
+                first = Array(items.prefix(count))
+                throw Enough()
+            }
+        } catch is Enough {}
+        return first
+    }
+
     /// Reads the items `ids`, in parallel when there are many.
     func read(_ ids: [String], in dir: FileDescriptor) -> [ItemFile.Outcome] {
         ItemFile.readMany(

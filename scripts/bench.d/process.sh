@@ -72,15 +72,15 @@ follow_json_run() {
     kill "$run_pid"; wait "$run_pid" 2>/dev/null || true
 }
 
-view_run() {
+view_run() {  # view_run DIR PATIENCE [LIST-OPTIONS]
     local out=$dir/view.out start
     run_pid="" run_script=""
     trap 'kill ${run_pid:-} ${run_script:-} 2>/dev/null || true' EXIT
     start=$(date +%s.%N)
-    TERM=xterm-256color script -qfc "$bin --dir $1 list --follow" /dev/null > "$out" 2>&1 &
+    TERM=xterm-256color script -qfc "$bin --dir $1 list --follow ${3:-}" /dev/null > "$out" 2>&1 &
     run_script=$!
     local pid=""
-    for _ in $(seq 1 100); do pid=$(pgrep -f "^$bin --dir $1 list --follow\$") && break; sleep 0.05; done
+    for _ in $(seq 1 100); do pid=$(pgrep -f "^$bin --dir $1 list --follow ?${3:-}\$") && break; sleep 0.05; done
     run_pid=$pid
     [ -n "$pid" ] || { echo "bench: the list view did not start" >&2; return 1; }
     wait_for "item-0000" "$out" "$2" || return 1
@@ -88,6 +88,24 @@ view_run() {
     sleep 1
     echo "$seconds $(awk '/VmHWM/{print int($2/1024)}' "/proc/$pid/status")"
     kill "$pid" 2>/dev/null; wait "$run_script" 2>/dev/null || true
+}
+
+# The list view's first frame with rows: in id order (the first screen read before the
+# store is loaded) against sorted by title (behind the overlay until every item is read),
+# side by side, alternating.
+bench_first_frame() {
+    local store=$dir/store; make_store "$store" "$items"
+    local patience=$(( 120 + items / 10000 ))
+    local byid=() sorted=()
+    for _ in $(seq 1 "$runs"); do
+        byid+=("$(view_run "$store" "$patience" | cut -d' ' -f1)")
+        sorted+=("$(view_run "$store" "$patience" "--sort title" | cut -d' ' -f1)")
+    done
+    echo "items: $items"
+    stats "list view, first frame with rows, id order (s)" "${byid[@]}"
+    stats "list view, first frame with rows, --sort title (s)" "${sorted[@]}"
+    row "list view, first frame, $items items, id order" "$(spread_of "${byid[@]}") s" \
+        "--sort title: $(median_of "${sorted[@]}") s" "<= 2 s" "$(verdict "$(median_of "${byid[@]}") <= 2")"
 }
 
 bench_memory() {

@@ -22,7 +22,7 @@ struct ColumnLayout {
 
     /// Chooses the columns for `results` (those asked for, or the most common fields of
     /// the first thousand items) and their widths.
-    mutating func layOut(_ results: Results<Item>) {
+    mutating func layOut<C: Collection>(_ results: C) where C.Element == Item {
         columns = Table.columns(for: results.prefix(1_000), requested: requested)
         naturalWidths = columns.map { TextWidth.of(Display.heading($0)) }
         widen(with: results.prefix(1_000))

@@ -24,7 +24,7 @@ extension ListModel {
         }
         drawFooter(&frame)
         if showsHelp { drawHelp(&frame) }
-        if status.showsOverlay(now: now) { drawOverlay(&frame, now: now) }
+        if preview == nil && status.showsOverlay(now: now) { drawOverlay(&frame, now: now) }
         return frame
     }
 
@@ -36,7 +36,11 @@ extension ListModel {
         ]
         let invalid = rows.invalidCount
         if invalid > 0 { parts.append("\(Self.number(invalid)) invalid") }
-        parts.append(status.state.name)
+        if case .loading(let done, let total) = status.state, total > 0 {
+            parts.append("loading \(Self.number(done)) / \(Self.number(total))")
+        } else {
+            parts.append(status.state.name)
+        }
         if let sort = layout.sortDescription { parts.append("sort \(Display.escaped(sort))") }
         if !filter.isEmpty && !filter.isEditing {
             parts.append("filter \(Display.escaped(filter.text))")
@@ -86,6 +90,14 @@ extension ListModel {
         let widths = Table.widths(natural: layout.naturalWidths, total: width - gutter)
         let titles = Table.line(columns.map(Display.heading), widths)
         frame.put(titles, row: 1, column: gutter, style: Style(bold: true))
+        if let preview, !status.loaded {
+            for (line, item) in preview.prefix(page).enumerated() {
+                frame.put(
+                    Table.line(table.cells(item), widths), row: 2 + line, column: gutter,
+                    style: Style(), limit: width - gutter)
+            }
+            return
+        }
         let dim = status.isLoading
         let shown = self.visible
         for line in 0..<page {

@@ -42,6 +42,9 @@ package struct ListModel {
     /// The file the app is to read (again) for `detail`: set by Enter and by changes that
     /// touch it, cleared by `showFile`.
     private(set) var fileToRead: String?
+    /// The first screen's items, read before the whole store is loaded (in id order),
+    /// shown until the store's first results replace them in place.
+    private(set) var preview: [Item]?
     /// `f`'s counts, while they are shown.
     private(set) var countsView: CountsView?
     /// Whether `?`'s list of keys is over the list (any key closes it).
@@ -80,6 +83,7 @@ package struct ListModel {
     package mutating func apply(_ change: StoreChange<Item>, now: Double, clock: String) {
         switch change {
         case .initial(let results):
+            preview = nil
             rows.replace(with: results)
             status.didLoad()
             layout.layOut(results)
@@ -107,6 +111,14 @@ package struct ListModel {
     }
 
     package mutating func setState(_ state: StoreState, now: Double) { status.set(state, now: now) }
+
+    /// Takes the first screen's items, read while the store loads; once it is loaded they
+    /// are not needed.
+    mutating func showPreview(_ items: [Item]) {
+        guard !status.loaded, !items.isEmpty else { return }
+        preview = items
+        layout.layOut(items)
+    }
 
     /// Takes the live counts `f` asked for.
     mutating func showCounts(_ counts: [CountBy.Count]) { countsView?.show(counts) }

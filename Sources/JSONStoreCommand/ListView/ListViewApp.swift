@@ -59,6 +59,7 @@ final class ListViewApp {
         input.resume()
         self.input = input
         observeResults(warn: true)
+        drawFirstScreenEarly()
         tokens.append(
             store.observeState { [weak self] state in
                 guard let self else { return }
@@ -89,6 +90,22 @@ final class ListViewApp {
             buildSearchIndex()
             readFile()
             requestRender()
+        }
+    }
+
+    /// In id order with no conditions, the first screen is the store's first ids: read
+    /// them (off the main queue) and draw them while the whole store loads.
+    private func drawFirstScreenEarly() {
+        guard list.conditions.isEmpty, model.sort.isEmpty else { return }
+        let (store, count) = (store, size.height)
+        DispatchQueue.global(qos: .userInitiated).async {
+            guard let items = try? store._firstItems(count) else { return }
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    self.model.showPreview(items)
+                    self.requestRender()
+                }
+            }
         }
     }
 
