@@ -9,11 +9,15 @@ struct ListCommand: Command {
             with …), the id and the items' most common fields, or --columns; to a pipe or a \
             file as tab-separated values, whole, with a header line (-o picks the format).
 
-            Keys in the list view: q or Ctrl-C quit, ↑ ↓ j k move, PgUp PgDn, g G top and \
-            bottom, Enter shows the row's file as it is (Esc or q back), / filters the rows \
-            (Esc clears), s sorts by the next column, S reverses the order, c picks the columns, e edits \
-            the row's file in $VISUAL or $EDITOR (else vi), n creates an item from the \
-            selected one's members and edits it, d deletes the item (after y).
+            Keys in the list view (? shows them): q or Ctrl-C quit, ↑ ↓ j k move, PgUp \
+            PgDn, g G top and bottom, Enter shows the row's file as it is (Esc or q back), \
+            Space marks the row, / filters the rows by text and by conditions as --where \
+            (status=done priority>2; Esc clears marks, then the filter), s sorts by the next \
+            column, S reverses the order, c picks the columns, p shows the row's JSON beside \
+            the list, f counts a field's values live (Enter filters by one), e edits the \
+            row's file in $VISUAL or $EDITOR (else vi), or the marked items as one \
+            document, n creates an item from the selected one's members and edits it, d \
+            deletes the item or the marked ones (after y), y copies the ids (OSC 52).
             """,
         options: [
             .flag(
