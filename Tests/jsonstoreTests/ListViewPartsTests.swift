@@ -179,4 +179,39 @@ struct ListViewPartsTests {
         #expect(ListKeys.intent(for: .character("j")) == .down)
         #expect(ListKeys.intent(for: .character("z")) == nil)
     }
+
+    @Test("the pane: an item's JSON a member at a time, and the members its last update changed")
+    func pane() {
+        var (results, snapshot) = makeResults(2)
+        var pane = DetailPane()
+        pane.toggle()
+        #expect(pane.isShown)
+        let object: JSONObject = [
+            "id": "item-000000", "title": "T", "owner": ["name": "ann", "team": "x"],
+        ]
+        let new = Entry(
+            item: Item(id: "item-000000", object: object, fingerprint: Fingerprint([1])),
+            error: nil)
+        let changes: ChangeSet<Item>
+        (results, changes) = setting("item-000000", new, in: results, &snapshot)
+        pane.note(changes)
+        #expect(pane.changedMembers(of: "item-000000") == ["n", "title", "owner"])  // n went
+        #expect(pane.changedMembers(of: "item-000001").isEmpty)
+        let lines = DetailPane.lines(of: results[0])
+        #expect(lines.first?.text == "{" && lines.last?.text == "}")
+        #expect(lines.contains { $0.text == #"  "title": "T","# && $0.member == "title" })
+        #expect(lines.filter { $0.member == "owner" }.count == 4)  // {, two members, }
+    }
+
+    @Test("the counts view: a cursor over live counts, Enter's filter, Esc back")
+    func countsView() {
+        var view = CountsView(field: "status")
+        #expect(!view.loaded)
+        view.show([CountBy.Count(value: "done", count: 2), CountBy.Count(value: nil, count: 1)])
+        #expect(view.handle(.down, page: 9) == .stay && view.cursor == 1)
+        view.show([CountBy.Count(value: "done", count: 3)])  // fewer rows: the cursor follows
+        #expect(view.cursor == 0)
+        #expect(view.handle(.enter, page: 9) == .close(filter: "status=done"))
+        #expect(view.handle(.escape, page: 9) == .close(filter: nil))
+    }
 }

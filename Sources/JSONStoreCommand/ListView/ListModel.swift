@@ -5,8 +5,9 @@ import JSONStore
 /// highlights, the store's status, and the file shown. Pure logic, no terminal: a key or
 /// a change goes in, an `Action` comes out for the app to do, and `frame` draws it.
 ///
-/// Every change of state is in this file; `ListKeys` says what a key asks for,
-/// `ListModel+Editing` what `n` creates, and `ListModel+Render` draws.
+/// Every change of state is in this file; `ListModel+Reading` is what the app and the
+/// tests read, `ListKeys` says what a key asks for, `ListModel+Editing` what `n` creates,
+/// and `ListModel+Render` and `ListModel+Pane` draw.
 package struct ListModel {
     /// What the app is asked to do: nothing, quit, observe the store again in the order
     /// `sort` now says, open a file in the editor, create an item and open it, or delete.
@@ -59,21 +60,6 @@ package struct ListModel {
     package init(storePath: String) {
         self.init(storePath: storePath, requestedColumns: nil)
     }
-
-    // What the app and the tests read.
-    var results: Results<Item> { rows.results }
-    var visible: VisibleRows { VisibleRows(rows: rows, matches: filter.matches) }
-    package var visibleCount: Int { visible.count }
-    var selected: Int { selection.index }
-    var selectedID: String? { selection.id }
-    var matches: [Int]? { filter.matches }
-    var sort: [SortField] { layout.sort }
-    var columns: [String] { layout.columns }
-    var table: Table { layout.table }
-    var notice: String? { footer.notice }
-    var prompt: FooterPrompt.Question? { footer.question }
-    var editingFilter: Bool { filter.isEditing }
-    var hasSearchIndex: Bool { filter.searchIndex != nil }
 
     /// The number of rows on a screen of `height` lines (header, titles and footer take 3).
     package static func page(height: Int) -> Int { max(1, height - 3) }
@@ -281,29 +267,11 @@ package struct ListModel {
         return .none
     }
 
-    /// The selected row's file name and item id (an invalid file may have none).
-    var selectedFile: (name: String, id: String?)? {
-        visibleCount > 0 ? rows.file(at: visible.row(at: selection.index)) : nil
-    }
-
-    /// The selected item, if the row is one.
-    var selectedItem: Item? {
-        visibleCount > 0 ? rows.item(at: visible.row(at: selection.index)) : nil
-    }
-
     // MARK: Drawing
 
     /// Draws the view, scrolled to keep the selection on screen.
     package mutating func frame(width: Int, height: Int, now: Double) -> Frame {
         selection.scroll(page: listArea(width: width, height: height).page, count: visibleCount)
         return draw(width: width, height: height, now: now)
-    }
-
-    /// Whether `changes` touch the file `name`.
-    private static func touches(_ changes: ChangeSet<Item>, _ name: String) -> Bool {
-        changes.invalid.contains { $0.name == name } || changes.resolved.contains(name)
-            || changes.modified.contains { $0.new.fileName == name }
-            || changes.inserted.contains { $0.fileName == name }
-            || changes.deleted.contains { $0.fileName == name }
     }
 }

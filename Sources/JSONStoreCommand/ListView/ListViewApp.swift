@@ -13,11 +13,11 @@ import JSONStore
 /// process exits, held by its input source and signal handlers.
 @MainActor
 final class ListViewApp {
-    private var model: ListModel
-    private var screen: Screen
-    private let terminal: TerminalSession
-    private let store: JSONStore
-    private let environment: [String: String]
+    var model: ListModel
+    var screen: Screen
+    let terminal: TerminalSession
+    let store: JSONStore
+    let environment: [String: String]
     /// The command as typed: its conditions, with the model's sort, make the query.
     private let list: ListCommand
     private var tokens: [ObservationToken] = []
@@ -109,7 +109,7 @@ final class ListViewApp {
         }
     }
 
-    private func resized() {
+    func resized() {
         size = TerminalSession.size()
         screen.invalidate()
         scheduler?.drawNow()
@@ -141,66 +141,6 @@ final class ListViewApp {
         requestRender()
     }
 
-    /// Opens the file `name` of the store in the editor, the terminal restored around it
-    /// as on exit. The main queue waits meanwhile: changes merge in the store's pipeline
-    /// and arrive as one update afterwards (the save among them).
-    private func edit(_ name: String) {
-        let command = ExternalEditor.command(environment: environment)
-        if store._isRemote {
-            // No file to open: a copy, put back with the etag it started from.
-            let id = String(name.dropLast(5))
-            let edit = CopyEdit(store: store, id: id) { paths in
-                self.terminal.suspend()
-                defer { self.terminal.resume() }
-                return ExternalEditor.run(command, on: paths)
-            }
-            if let notice = edit.run() { model.tell(notice) }
-            return resized()
-        }
-        terminal.suspend()
-        let outcome = ExternalEditor.run(command, on: store.path + "/" + name)
-        terminal.resume()
-        switch outcome {
-        case .failure(let error):
-            model.tell("could not start the editor (\(Display.escaped(command))): \(error)")
-        case .success(let status) where status != 0:
-            model.tell("the editor (\(Display.escaped(command))) exited with status \(status)")
-        case .success:
-            break
-        }
-        resized()
-    }
-
-    /// Writes the new item `id` from `template` and opens it in the editor; if the
-    /// template comes back unchanged, the item is removed again, so `n` then quitting the
-    /// editor leaves nothing behind.
-    private func create(_ id: String, _ template: JSONObject) {
-        let name = id + ".json"
-        let written: [UInt8]?
-        do {
-            try store.put(id, template)
-            written = try store._fileBytes(named: name)
-        } catch {
-            model.tell("\(error)")
-            return requestRender()
-        }
-        edit(name)
-        if let written, (try? store._fileBytes(named: name)) == written {
-            _ = try? store.delete(id)
-            model.tell("\(Display.escaped(id)) not created: the template was left as it was")
-            requestRender()
-        }
-    }
-
-    /// Deletes the item `id`, after the footer's y/N.
-    private func delete(_ id: String) {
-        do {
-            if try !store.delete(id) { model.tell(CommandFailure.noItem(id, in: store.path)) }
-        } catch {
-            model.tell("\(error)")
-        }
-    }
-
     /// Observes the command's items grouped by `field`: the library keeps the counts per
     /// change, and the model shows them.
     private func observeCounts(_ field: String) {
@@ -215,38 +155,6 @@ final class ListViewApp {
             case .error: break
             }
         }
-    }
-
-    /// Deletes the marked items `ids` in one batch, after the footer's y/N.
-    private func delete(_ ids: [String]) {
-        do {
-            let deleted = try store.write { tx in try ids.filter { try tx.delete($0) }.count }
-            model.tell("deleted \(ListModel.count(deleted, "item")) in one batch")
-        } catch {
-            model.tell("nothing deleted: \(error)")
-        }
-    }
-
-    /// Opens the marked items `ids` in the editor as one document, applied as one batch.
-    private func edit(_ ids: [String]) {
-        let command = ExternalEditor.command(environment: environment)
-        let edit = BulkEdit(store: store, ids: ids) { path in
-            self.terminal.suspend()
-            defer { self.terminal.resume() }
-            return ExternalEditor.run(command, on: path)
-        }
-        model.tell(edit.run())
-        resized()
-    }
-
-    /// Puts `text` on the clipboard through OSC 52, which the terminal (or tmux with
-    /// `set-clipboard on`) takes where it allows it.
-    private func copy(_ text: String) {
-        let encoded = Data(text.utf8).base64EncodedString()
-        Output.write(fd: STDOUT_FILENO, "\u{1B}]52;c;\(encoded)\u{07}")
-        let lines = text.split(separator: "\n")
-        let what = lines.count == 1 ? Display.escaped(String(lines[0])) : "\(lines.count) ids"
-        model.tell("copied \(what) to the clipboard (OSC 52, where the terminal allows it)")
     }
 
     /// Reads the file the detail view shows, when it is opened or a change touched it: one
@@ -277,7 +185,7 @@ final class ListViewApp {
         }
     }
 
-    private func requestRender() { scheduler?.request() }
+    func requestRender() { scheduler?.request() }
 
     /// Draws a frame; returns when the next must be drawn by itself: a highlight running
     /// out, or the spinner's next step while the store loads or resyncs.

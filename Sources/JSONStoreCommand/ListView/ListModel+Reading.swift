@@ -1,0 +1,36 @@
+import JSONStore
+
+/// What the app and the tests read of the list view's model: nothing here changes it.
+extension ListModel {
+    var results: Results<Item> { rows.results }
+    var visible: VisibleRows { VisibleRows(rows: rows, matches: filter.matches) }
+    package var visibleCount: Int { visible.count }
+    var selected: Int { selection.index }
+    var selectedID: String? { selection.id }
+    var matches: [Int]? { filter.matches }
+    var sort: [SortField] { layout.sort }
+    var columns: [String] { layout.columns }
+    var table: Table { layout.table }
+    var notice: String? { footer.notice }
+    var prompt: FooterPrompt.Question? { footer.question }
+    var editingFilter: Bool { filter.isEditing }
+    var hasSearchIndex: Bool { filter.searchIndex != nil }
+
+    /// The selected row's file name and item id (an invalid file may have none).
+    var selectedFile: (name: String, id: String?)? {
+        visibleCount > 0 ? rows.file(at: visible.row(at: selection.index)) : nil
+    }
+
+    /// The selected item, if the row is one.
+    var selectedItem: Item? {
+        visibleCount > 0 ? rows.item(at: visible.row(at: selection.index)) : nil
+    }
+
+    /// Whether `changes` touch the file `name`.
+    static func touches(_ changes: ChangeSet<Item>, _ name: String) -> Bool {
+        changes.invalid.contains { $0.name == name } || changes.resolved.contains(name)
+            || changes.modified.contains { $0.new.fileName == name }
+            || changes.inserted.contains { $0.fileName == name }
+            || changes.deleted.contains { $0.fileName == name }
+    }
+}
