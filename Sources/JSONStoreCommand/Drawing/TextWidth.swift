@@ -28,7 +28,8 @@ enum TextWidth {
     /// `text` cut to at most `width` columns, ending in `…` when cut.
     static func truncate(_ text: String, to width: Int) -> String {
         guard width > 0 else { return "" }
-        if of(text) <= width { return text }
+        // No character is wider than its UTF-8 bytes: text of `width` bytes fits.
+        if text.utf8.count <= width || of(text) <= width { return text }
         var out = String.UnicodeScalarView()
         var used = 0
         for scalar in text.unicodeScalars {

@@ -128,7 +128,7 @@ extension ListModel {
                 mark = "!"
                 style.foreground = .red
             }
-            if let id = rows.id(at: row), selection.isMarked(id) {
+            if !selection.marks.isEmpty, let id = rows.id(at: row), selection.isMarked(id) {
                 mark = "*"
                 style.bold = true
             }

@@ -145,9 +145,12 @@ struct RowFilter {
                 texts.append(text)
             }
         } else {
+            let (needle, conditions) = (self.needle, self.conditions)  // read once
             for (row, item) in rows.results.enumerated() {
                 let text = index.text(of: item, table: table)
-                guard passes(item, text) else { continue }
+                guard conditions.isEmpty || conditions.allSatisfy({ $0.matches(item) }),
+                    needle.isEmpty || SearchIndex.contains(text, needle)
+                else { continue }
                 found.append(row)
                 texts.append(text)
             }
