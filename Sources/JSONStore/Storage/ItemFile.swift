@@ -121,6 +121,24 @@ package enum ItemFile {
         return slots.values
     }
 
+    /// The line of the first of git's conflict markers (`<<<<<<< `) at the start of a line,
+    /// if the file has one.
+    static func conflictMarkerLine(_ bytes: [UInt8]) -> Int? {
+        let marker = Array("<<<<<<<".utf8)
+        var line = 1
+        var start = 0
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+            let text = bytes[start..<end]
+            if text.starts(with: marker), text.count == 7 || text[start + 7] == 0x20 {
+                return line
+            }
+            line += 1
+            start = end + 1
+        }
+        return nil
+    }
+
     package static func parse(
         _ bytes: [UInt8], id: String, file: String, reader: JSONReader, revision: Int64 = 0
     ) -> Outcome {
@@ -128,6 +146,14 @@ package enum ItemFile {
         do {
             value = try reader.read(bytes)
         } catch {
+            if let line = conflictMarkerLine(bytes) {
+                return .invalid(
+                    StoreError(
+                        code: .invalidJSON,
+                        message:
+                            "git conflict markers: a merge left both versions in the file; keep one and save it",
+                        file: file, id: id, line: line, column: 1, underlying: error))
+            }
             return .invalid(.syntax(error, file: file, id: id))
         }
         guard case .object(let object) = value else {

@@ -1,0 +1,124 @@
+import Foundation
+import JSONStore
+import TestSupport
+import Testing
+
+@testable import JSONStoreCommand
+
+/// `jsonstore merge-driver`: the three-way merge by member, and the driver inside a real
+/// `git merge`, where git's own line merge would conflict on neighbouring members.
+@Suite("The merge driver")
+struct MergeDriverTests {
+    func object(_ text: String) -> JSONObject {
+        guard case .object(let object)? = try? JSONReader().read(Array(text.utf8)) else {
+            return JSONObject()
+        }
+        return object
+    }
+
+    @Test("changes to different members merge, recursively; the same member twice conflicts")
+    func merge() {
+        let base = object(
+            #"{"title": "Tea", "status": "todo", "owner": {"name": "ann", "team": "a"}}"#)
+        let ours = object(
+            #"{"title": "Green tea", "status": "todo", "owner": {"name": "ann", "team": "b"}}"#)
+        let theirs = object(
+            #"{"status": "done", "owner": {"name": "bo", "team": "a"}, "title": "Tea", "due": 1}"#)
+        let (merged, conflicts) = ItemMerge.merge(base: base, ours: ours, theirs: theirs)
+        #expect(conflicts.isEmpty)
+        #expect(merged.keys == ["title", "status", "owner", "due"])  // ours' order, then theirs'
+        #expect(merged["title"] == "Green tea" && merged["status"] == "done")
+        #expect(merged["owner"] == .object(["name": "bo", "team": "b"]))
+        // A removal on one side stands; the same change on both is no conflict.
+        let removed = ItemMerge.merge(
+            base: object(#"{"a": 1, "b": 2}"#), ours: object(#"{"a": 1}"#),
+            theirs: object(#"{"a": 1, "b": 2, "c": 3}"#))
+        #expect(removed.merged == object(#"{"a": 1, "c": 3}"#) && removed.conflicts.isEmpty)
+        let clash = ItemMerge.merge(
+            base: object(#"{"s": "todo", "tags": [1]}"#),
+            ours: object(#"{"s": "done", "tags": [1, 2]}"#),
+            theirs: object(#"{"s": "doing", "tags": [1, 3]}"#))
+        #expect(clash.conflicts.map(\.path) == [["s"], ["tags"]])
+        let marked = ItemMerge.marked(
+            clash.merged, theirs: object(#"{"s": "doing", "tags": [1, 3]}"#),
+            conflicts: clash.conflicts, ours: "ours", other: "theirs")
+        #expect(
+            marked.contains(
+                "<<<<<<< ours\n  \"s\": \"done\",\n=======\n  \"s\": \"doing\",\n>>>>>>> theirs"))
+    }
+
+    /// Runs `git` in `directory`; returns its status.
+    @discardableResult
+    func git(_ arguments: [String], in directory: String) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.environment = [
+            "HOME": directory, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com",
+            "PATH": "/usr/bin:/bin",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    @Test(
+        "inside a real git merge: neighbouring members merge; the same member is a conflict",
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/git"), "git is not installed"
+        ))
+    func gitMerge() async throws {
+        let temp = try TemporaryStore()
+        let dir = temp.path
+        let binary = HelperProcess.buildDirectory.appendingPathComponent("jsonstore").path
+        try git(["init", "-q", "-b", "main"], in: dir)
+        try temp.writeFile(".gitattributes", "*.json merge=jsonstore\n")
+        try git(
+            ["config", "merge.jsonstore.driver", "\(binary) merge-driver %O %A %B %P"], in: dir)
+        let base = "{\n  \"title\": \"Make tea\",\n  \"status\": \"todo\",\n  \"priority\": 2\n}\n"
+        try temp.writeFile("tea.json", base)
+        try git(["add", "."], in: dir)
+        try git(["commit", "-qm", "base"], in: dir)
+        try git(["checkout", "-qb", "other"], in: dir)
+        try temp.writeFile("tea.json", base.replacingOccurrences(of: "todo", with: "done"))
+        try git(["commit", "-qam", "theirs: status"], in: dir)
+        try git(["checkout", "-q", "main"], in: dir)
+        try temp.writeFile(
+            "tea.json", base.replacingOccurrences(of: "Make tea", with: "Make green tea"))
+        try git(["commit", "-qam", "ours: title"], in: dir)
+        #expect(try git(["merge", "-q", "--no-edit", "other"], in: dir) == 0)
+        let merged = try #require(try temp.store.item("tea"))
+        #expect(merged["title"] == "Make green tea" && merged["status"] == "done")
+        #expect(
+            (temp.readFile("tea.json") ?? "").hasPrefix("{\n  \"title\": \"Make green tea\",\n"))
+        // Both change the status differently: git reports the conflict, and the file says
+        // what each side wanted, an invalid file until it is resolved.
+        try git(["checkout", "-qb", "again"], in: dir)
+        try temp.writeFile(
+            "tea.json",
+            (temp.readFile("tea.json") ?? "").replacingOccurrences(of: "done", with: "doing"))
+        try git(["commit", "-qam", "theirs: doing"], in: dir)
+        try git(["checkout", "-q", "main"], in: dir)
+        try temp.writeFile(
+            "tea.json",
+            (temp.readFile("tea.json") ?? "").replacingOccurrences(of: "done", with: "dropped"))
+        try git(["commit", "-qam", "ours: dropped"], in: dir)
+        #expect(try git(["merge", "-q", "--no-edit", "again"], in: dir) != 0)
+        let text = (temp.readFile("tea.json") ?? "")
+        #expect(
+            text.contains(
+                "<<<<<<< ours\n  \"status\": \"dropped\",\n=======\n  \"status\": \"doing\","),
+            "\(text)")
+        do {
+            _ = try temp.store.item("tea")
+            Issue.record("a file with conflict markers is an item")
+        } catch {
+            #expect(error.description.contains("git conflict markers"), "\(error)")
+            #expect(error.line == 3)  // "<<<<<<< ours", after "{" and the title
+        }
+    }
+}
