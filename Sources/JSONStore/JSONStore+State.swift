@@ -7,6 +7,12 @@ extension JSONStore {
     /// first load is done; `.loading` again once the last observation has ended.
     public var state: StoreState { engine.state }
 
+    /// How the store is watched, and why: `inotify (on ext4)`, or `polling every 1.0 s:
+    /// the store is on nfs, where inotify misses other machines' writes` (the default
+    /// `WatchMode.automatic` polls there), or what `Options.watchMode` asked for; for a
+    /// store on etcd, its watch. Set when the first observer starts the watcher.
+    public var watching: String { remote == nil ? engine.status.watching : "etcd's watch" }
+
     /// Follows the store's state; `onChange` runs on `queue`, first with the current state.
     public func observeState(
         on queue: DispatchQueue, _ onChange: @escaping @Sendable (StoreState) -> Void

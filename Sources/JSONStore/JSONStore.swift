@@ -35,8 +35,9 @@ public final class JSONStore: Sendable {
         public var createDirectory = false
         /// Files read one by one below this count; above it, loading uses every core.
         public var parallelLoadThreshold = 64
-        /// How observers learn of edits: inotify (the default) or polling.
-        public var watchMode = WatchMode.inotify
+        /// How observers learn of edits: inotify, or polling where inotify misses other
+        /// machines' writes (the default, `.automatic`), or as you choose.
+        public var watchMode = WatchMode.automatic(interval: 1)
         /// How long a file must stay missing, in seconds, before observers are told it was
         /// deleted. Editors (vim, emacs) and git save by removing or renaming the old file
         /// and writing a new one; within this window that is one modification.

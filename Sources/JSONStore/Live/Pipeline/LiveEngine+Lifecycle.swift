@@ -60,16 +60,29 @@ extension LiveEngine {
         let path = configuration.path
         switch configuration.watchMode {
         case .inotify:
+            status.watching = "inotify"
             return try InotifyWatcher(path: path, queue: queue, handler: handler)
         case .polling(let interval):
+            status.watching = "polling every \(interval) s, as asked"
             return PollingWatcher(path: path, interval: interval, queue: queue, handler: handler)
         case .inotifyOrPolling(let interval):
             do {
+                status.watching = "inotify"
                 return try InotifyWatcher(path: path, queue: queue, handler: handler)
             } catch  where error.isLimit {
+                status.watching = "polling every \(interval) s: \(error)"
                 return PollingWatcher(
                     path: path, interval: interval, queue: queue, handler: handler)
             }
+        case .automatic(let interval):
+            if let system = FileSystemType.of(path), system.missesRemoteWrites {
+                status.watching =
+                    "polling every \(interval) s: the store is on \(system.name), where inotify misses other machines' writes"
+                return PollingWatcher(
+                    path: path, interval: interval, queue: queue, handler: handler)
+            }
+            status.watching = "inotify" + (FileSystemType.of(path).map { " (on \($0.name))" } ?? "")
+            return try InotifyWatcher(path: path, queue: queue, handler: handler)
         }
     }
 

@@ -18,6 +18,13 @@ final class StatusBoard: Sendable {
 
     var state: StoreState { status.withLock { $0.state } }
 
+    /// How the store is watched, and why (`JSONStore.watching`).
+    private let note = Locked("not watched: nothing observes the store yet")
+    var watching: String {
+        get { note.withLock { $0 } }
+        set { note.withLock { $0 = newValue } }
+    }
+
     var hasObservers: Bool { status.withLock { !$0.observers.isEmpty } }
 
     /// Adds `observer` and sends it the current state.
