@@ -17,7 +17,7 @@ struct ObservationLifetimeTests {
     }
 
     /// Waits until `condition` holds, checking every few milliseconds, up to `timeout`.
-    static func eventually(timeout: Double = 20, _ condition: @Sendable () -> Bool) async -> Bool {
+    static func eventually(timeout: Double = 60, _ condition: @Sendable () -> Bool) async -> Bool {
         let deadline = DispatchTime.now() + timeout
         while DispatchTime.now() < deadline {
             if condition() { return true }
@@ -28,7 +28,7 @@ struct ObservationLifetimeTests {
 
     /// `eventually` for main-actor state.
     @MainActor
-    static func eventually(timeout: Double = 20, onMain condition: @MainActor () -> Bool) async
+    static func eventually(timeout: Double = 60, onMain condition: @MainActor () -> Bool) async
         -> Bool
     {
         let deadline = DispatchTime.now() + timeout

@@ -33,9 +33,14 @@ struct WatchHealthTests {
         try backing.writeFile("tea.json", #"{"title": "Make tea"}"#)
         // Spawned and waited for by pid: bindfs leaves a daemon that keeps the descriptors
         // it inherited, which Foundation's Process would wait on.
-        let status = Self.run(["/usr/bin/bindfs", backing.path, mount.path])
+        // Off the concurrency pool's few threads, which a wait must not hold.
+        let (from, to) = (backing.path, mount.path)
+        let status = try await blocking { Self.run(["/usr/bin/bindfs", from, to]) }
         try #require(status == 0, "bindfs could not mount")
-        defer { _ = Self.run(["/usr/bin/fusermount", "-u", mount.path]) }
+        let mounted = Locked(true)
+        defer {  // on a failure before the end: unmount before the directories go
+            if mounted.withLock({ $0 }) { _ = Self.run(["/usr/bin/fusermount", "-u", to]) }
+        }
         let store = try JSONStore(directory: mount.path)
         var changes = store.changes().makeAsyncIterator()
         guard case .initial(let results)? = await changes.next() else {
@@ -56,5 +61,7 @@ struct WatchHealthTests {
         var localChanges = local.store.changes().makeAsyncIterator()
         _ = await localChanges.next()
         #expect(local.store.watching.hasPrefix("inotify"), "\(local.store.watching)")
+        _ = try await blocking { Self.run(["/usr/bin/fusermount", "-u", to]) }
+        mounted.withLock { $0 = false }
     }
 }
