@@ -36,13 +36,7 @@ enum CountsBenchmark {
                 var object = item(edit)
                 object["edit"] = .number(JSONNumber(edit))  // never the bytes already there
                 if edit % 2 == 1 { object["priority"] = .number(JSONNumber(100 + edit)) }
-                let bytes = JSONWriter.pretty(.object(object))
-                let temp = path + "/.bench.tmp"
-                let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-                _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-                close(fd)
-                let start = now()
-                rename(temp, path + "/" + target + ".json")
+                let start = saveByRename(object, as: target, in: path)
                 latch.semaphore.wait()
                 latencies.append(latch.delivered - start)
             }

@@ -39,13 +39,7 @@ enum PatchBenchmark {
                 .string("tag\(edit % 7)"), .string("bench"), .string("e\(edit)"),
             ])
             object["owner"] = ["name": .string("user \(edit % 13)"), "team": "bench"]
-            let bytes = JSONWriter.pretty(.object(object))
-            let temp = path + "/.bench.tmp"
-            let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            close(fd)
-            let start = now()
-            rename(temp, path + "/" + target + ".json")
+            let start = saveByRename(object, as: target, in: path)
             latch.semaphore.wait()
             (diffing
                 ? { with.append(latch.delivered - start) }

@@ -265,6 +265,19 @@ tableRow(
     ">= 1.5x", smallItems >= 1.5)
 
 /// Creates `count` items in `directory` with plain writes (no fsync: this is set-up).
+/// Saves `object` as the item `id` in `directory` as an editor does, a temporary file
+/// renamed over the item's; returns the time of the rename, when the edit happens.
+func saveByRename(_ object: JSONObject, as id: String, in directory: String) -> Double {
+    let bytes = JSONWriter.pretty(.object(object))
+    let temp = directory + "/.bench.tmp"
+    let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    close(fd)
+    let start = now()
+    rename(temp, directory + "/" + id + ".json")
+    return start
+}
+
 func fill(_ directory: String, count: Int) throws {
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     for i in 0..<count {
@@ -333,13 +346,7 @@ func benchLive(directory: String, big: Int, edits: Int) throws {
                 let target = String(format: "item-%06d", (edit * 7919) % entry.count)
                 var object = item(edit)
                 object["edit"] = .number(JSONNumber(edit + kind * edits))
-                let bytes = JSONWriter.pretty(.object(object))
-                let temp = entry.store.path + "/.bench.tmp"
-                let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-                _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-                close(fd)
-                let start = now()
-                rename(temp, entry.store.path + "/" + target + ".json")
+                let start = saveByRename(object, as: target, in: entry.store.path)
                 latches[k].semaphore.wait()
                 latencies[k].append(latches[k].delivered - start)
             }

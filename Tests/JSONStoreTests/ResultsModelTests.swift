@@ -28,30 +28,13 @@ struct ResultsModelTests {
         var snapshot = StoreSnapshot()
         var results = Results<Item>.initial(query, snapshot, coder: .items)
         for round in 0..<500 {
-            var changes: [EntryChange] = []
-            var touched: Set<String> = []
-            let old = snapshot
-            for _ in 0..<Int.random(in: 1...6, using: &random) {
-                let id = "k\(Int.random(in: 0..<30, using: &random))"
-                guard touched.insert(id).inserted else { continue }
-                let key = UTF8Key(id)
-                switch Int.random(in: 0..<4, using: &random) {
-                case 0: snapshot.setEntry(nil, for: key)
-                case 1:  // becomes invalid, keeping its value
-                    if let entry = snapshot.entries[key] {
-                        let error = StoreError(code: .invalidJSON, message: "bad \(round)")
-                        snapshot.setEntry(Entry(item: entry.item, error: error), for: key)
-                    }
-                default:
-                    let new = item(
-                        id, Int.random(in: 0..<5, using: &random),
-                        Int.random(in: 0..<9, using: &random))
-                    snapshot.setEntry(Entry(item: new, error: nil), for: key)
-                }
-                changes.append(
-                    EntryChange(id: id, old: old.entries[key], new: snapshot.entries[key]))
+            let changes = snapshot.randomEdits(
+                round: round, most: 6, ids: 30, choices: 4, using: &random
+            ) { id, random in
+                item(
+                    id, Int.random(in: 0..<5, using: &random), Int.random(in: 0..<9, using: &random)
+                )
             }
-            snapshot.version += 1
             let previous = results.map(\.id)
             let (next, changeSet) = results.applying(changes, names: [], snapshot: snapshot)
             // The incremental results equal results built from scratch.

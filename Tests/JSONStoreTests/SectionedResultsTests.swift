@@ -37,32 +37,15 @@ struct SectionedResultsTests {
         var snapshot = StoreSnapshot()
         var results = Results<Item>.initial(query, snapshot, coder: .items)
         for round in 0..<400 {
-            var changes: [EntryChange] = []
-            var touched: Set<String> = []
-            let old = snapshot
-            for _ in 0..<Int.random(in: 1...8, using: &random) {
-                let id = "k\(Int.random(in: 0..<40, using: &random))"
-                guard touched.insert(id).inserted else { continue }
-                let key = UTF8Key(id)
-                switch Int.random(in: 0..<5, using: &random) {
-                case 0: snapshot.setEntry(nil, for: key)
-                case 1:  // becomes invalid, keeping its value
-                    if let entry = snapshot.entries[key] {
-                        let error = StoreError(code: .invalidJSON, message: "bad \(round)")
-                        snapshot.setEntry(Entry(item: entry.item, error: error), for: key)
-                    }
-                default:
-                    let new = item(
-                        id, status: Self.statuses.randomElement(using: &random)!,
-                        rank: Int.random(in: 0..<4, using: &random),
-                        estimate: Bool.random(using: &random)
-                            ? Self.estimates.randomElement(using: &random) : nil)
-                    snapshot.setEntry(Entry(item: new, error: nil), for: key)
-                }
-                changes.append(
-                    EntryChange(id: id, old: old.entries[key], new: snapshot.entries[key]))
+            let changes = snapshot.randomEdits(
+                round: round, most: 8, ids: 40, choices: 5, using: &random
+            ) { id, random in
+                item(
+                    id, status: Self.statuses.randomElement(using: &random)!,
+                    rank: Int.random(in: 0..<4, using: &random),
+                    estimate: Bool.random(using: &random)
+                        ? Self.estimates.randomElement(using: &random) : nil)
             }
-            snapshot.version += 1
             let (next, changeSet) = results.applying(changes, names: [], snapshot: snapshot)
             let fresh = Results<Item>.initial(query, snapshot, coder: .items)
             #expect(next.map(\.id) == fresh.map(\.id))

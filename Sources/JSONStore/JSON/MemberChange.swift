@@ -134,6 +134,12 @@ public struct MemberChange: Sendable, Hashable, CustomStringConvertible {
         return current
     }
 
+    /// The name of the top-level member a JSON Pointer is in (`/owner/name` is in `owner`,
+    /// `/a~1b` is the member `a/b`).
+    package static func topLevelName(of pointer: String) -> String {
+        String(pointer.dropFirst().prefix { $0 != "/" }).unescapedPointerToken
+    }
+
     /// A member name as a JSON Pointer token: `~` as `~0`, `/` as `~1` (RFC 6901 §3).
     static func escaped(_ name: String) -> String {
         guard name.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") })

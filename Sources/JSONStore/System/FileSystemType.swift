@@ -51,18 +51,14 @@ struct FileSystemType: Sendable, Equatable {
         return nil
     }
 
-    /// This process's mount table.
+    /// This process's mount table (a file of `/proc`, whose size says nothing: read to
+    /// its end).
     private static func mountTable() -> String? {
-        let fd = Syscall.openat(AT_FDCWD, "/proc/self/mountinfo", O_RDONLY | O_CLOEXEC, 0)
-        guard fd >= 0 else { return nil }
-        defer { _ = Syscall.close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Syscall.read(fd, $0.baseAddress, $0.count) }
-            guard n > 0 else { break }
-            bytes += chunk[..<n]
-        }
+        guard let fd = try? FileDescriptor.open("/proc/self/mountinfo", flags: O_RDONLY),
+            let bytes = fd.closeAfter({
+                try? $0.readAll(sizeHint: 0, limit: 16 << 20, regular: false)
+            }) ?? nil
+        else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -10,16 +10,9 @@ enum CountsWriter {
     ) {
         switch format {
         case .table:
-            let rows = counts.map { [cell($0.value), String($0.count)] }
-            let header = [Display.heading(field), "COUNT"]
-            var natural = header.map(TextWidth.of)
-            for row in rows {
-                for (i, text) in row.enumerated() {
-                    natural[i] = max(natural[i], TextWidth.of(text))
-                }
+            for line in table(counts, field: field, width: width).dropFirst(headers ? 0 : 1) {
+                out.line(line)
             }
-            let widths = Table.widths(natural: natural, total: width)
-            for row in (headers ? [header] : []) + rows { out.line(Table.line(row, widths)) }
         case .tsv:
             if headers { out.line(Display.escaped(field) + "\tcount") }
             for count in counts { out.line(cell(count.value) + "\t" + String(count.count)) }
@@ -35,6 +28,14 @@ enum CountsWriter {
         case .ids:
             preconditionFailure("refused when the options are read")
         }
+    }
+
+    /// The counts as a table of `FIELD` and `COUNT` fitted to `width`: the header line, then
+    /// a line per value (the list view's `f` draws the same).
+    static func table(_ counts: [CountBy.Count], field: String, width: Int) -> [String] {
+        Table.lines(
+            header: [Display.heading(field), "COUNT"],
+            rows: counts.map { [cell($0.value), String($0.count)] }, width: width)
     }
 
     /// `{"event":"counts","revision":…,"counts":[…]}`, with its newline.

@@ -74,14 +74,17 @@ package struct Table {
 
     /// The header line and one line per item, each fitted to `width` columns.
     func lines<C: Collection>(for items: C, width: Int) -> [String] where C.Element == Item {
-        let rows = items.map(cells)
-        let header = columns.map(Display.heading)
+        Self.lines(header: columns.map(Display.heading), rows: items.map(cells), width: width)
+    }
+
+    /// The header line and one line per row of escaped cells, fitted to `width` columns.
+    static func lines(header: [String], rows: [[String]], width: Int) -> [String] {
         var natural = header.map(TextWidth.of)
         for row in rows {
             for (i, text) in row.enumerated() { natural[i] = max(natural[i], TextWidth.of(text)) }
         }
-        let widths = Self.widths(natural: natural, total: width)
-        return ([header] + rows).map { Self.line($0, widths) }
+        let widths = widths(natural: natural, total: width)
+        return ([header] + rows).map { line($0, widths) }
     }
 
     /// One line of cells in these widths, with no trailing spaces (empty last cells leave

@@ -31,21 +31,9 @@ struct BulkEdit {
             return "\(error)"
         }
         guard !document.isEmpty else { return "the marked items are not in the store any more" }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "jsonstore-edit-\(UInt32.random(in: .min ... .max))")
-        let file = folder.appendingPathComponent("marked-items.json")
         let original = JSONWriter.pretty(.object(document))
-        // Readable by this user alone: the items may hold what others should not see.
-        guard
-            (try? FileManager.default.createDirectory(
-                at: folder, withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700])) != nil,
-            FileManager.default.createFile(
-                atPath: file.path, contents: Data(original),
-                attributes: [.posixPermissions: 0o600])
-        else {
-            return "could not make a document to edit in \(folder.path)"
-        }
+        guard let (folder, file) = CopyEdit.privateCopy(named: "marked-items.json", original)
+        else { return "could not make a document to edit in a temporary directory" }
         let kept = "your text is kept in \(file.path)"
         switch runEditor(file.path) {
         case .failure(let error): return "could not start the editor: \(error)"

@@ -25,21 +25,9 @@ struct CopyEdit {
             return "\(error)"
         }
         guard let stored else { return "\(shown) is not in the store any more" }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "jsonstore-edit-\(UInt32.random(in: .min ... .max))")
-        let mine = folder.appendingPathComponent(ItemID.fileName(id))
+        guard let (folder, mine) = Self.privateCopy(named: ItemID.fileName(id), stored.bytes)
+        else { return "could not make a copy to edit in a temporary directory" }
         let theirs = folder.appendingPathComponent(id + ".now-in-the-store.json")
-        // Readable by this user alone: the item may hold what others should not see.
-        guard
-            (try? FileManager.default.createDirectory(
-                at: folder, withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700])) != nil,
-            FileManager.default.createFile(
-                atPath: mine.path, contents: Data(stored.bytes),
-                attributes: [.posixPermissions: 0o600])
-        else {
-            return "could not make a copy to edit in \(folder.path)"
-        }
         var expected = ItemExpectation.etag(stored.etag)
         var paths = [mine.path]
         var last = stored.bytes
@@ -83,6 +71,22 @@ struct CopyEdit {
                 return "\(shown) not saved: \(error); your copy is kept in \(mine.path)"
             }
         }
+    }
+
+    /// A new folder of the temporary directory holding `bytes` as the file `name`, both
+    /// readable by this user alone (what is edited may hold what others should not see).
+    static func privateCopy(named name: String, _ bytes: [UInt8]) -> (folder: URL, file: URL)? {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "jsonstore-edit-\(UInt32.random(in: .min ... .max))")
+        let file = folder.appendingPathComponent(name)
+        guard
+            (try? FileManager.default.createDirectory(
+                at: folder, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])) != nil,
+            FileManager.default.createFile(
+                atPath: file.path, contents: Data(bytes), attributes: [.posixPermissions: 0o600])
+        else { return nil }
+        return (folder, file)
     }
 
     /// `bytes` as an item's object, or why not (line and column where it applies).

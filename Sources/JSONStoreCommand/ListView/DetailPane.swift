@@ -19,7 +19,7 @@ struct DetailPane {
         for modification in changes.modified {
             let id = UTF8Key(modification.new.id)
             if changed[id] == nil { order.append(id) }
-            changed[id] = Set(modification.changes.map { Self.member(of: $0.path) })
+            changed[id] = Set(modification.changes.map { MemberChange.topLevelName(of: $0.path) })
         }
         if order.count > Self.remembered {
             for id in order.prefix(order.count - Self.remembered) { changed[id] = nil }
@@ -36,26 +36,13 @@ struct DetailPane {
         let object = item.object
         var lines: [(String, String?)] = [("{", nil)]
         for (index, member) in object.enumerated() {
-            let key = String(decoding: JSONWriter.compact(.string(member.key)), as: UTF8.self)
-            let value = String(
-                decoding: JSONWriter.pretty(member.value, escapingUnicodeLineBreaks: true),
-                as: UTF8.self)
-            var parts = value.split(separator: "\n", omittingEmptySubsequences: false).map(
-                String.init)
-            if parts.last == "" { parts.removeLast() }
-            if index < object.count - 1 { parts[parts.count - 1] += "," }
-            for (k, part) in parts.enumerated() {
-                let text = k == 0 ? "  \(key): \(part)" : "  \(part)"
-                lines.append((Display.escaped(text), member.key))
+            let last = index == object.count - 1
+            for line in PrettyMember.lines(member.key, member.value, last: last, forTerminal: true)
+            {
+                lines.append((line, member.key))
             }
         }
         lines.append(("}", nil))
         return lines
-    }
-
-    /// The top-level member a JSON Pointer is in (`/owner/name` is in `owner`).
-    private static func member(of path: String) -> String {
-        let token = path.dropFirst().prefix { $0 != "/" }
-        return String(token).replacing("~1", with: "/").replacing("~0", with: "~")
     }
 }

@@ -64,20 +64,14 @@ extension ListModel {
             frame.put("counting…", row: 2, column: 2, style: Style(dim: true))
             return
         }
-        let rows = view.counts.map { [CountsWriter.cell($0.value), String($0.count)] }
-        let header = [Display.heading(view.field), "COUNT"]
-        var natural = header.map(TextWidth.of)
-        for row in rows {
-            for (i, text) in row.enumerated() { natural[i] = max(natural[i], TextWidth.of(text)) }
-        }
-        let widths = Table.widths(natural: natural, total: frame.width - 4)
-        frame.put(Table.line(header, widths), row: 2, column: 2, style: Style(bold: true))
+        let lines = CountsWriter.table(view.counts, field: view.field, width: frame.width - 4)
+        frame.put(lines[0], row: 2, column: 2, style: Style(bold: true))
+        let rows = lines.dropFirst()
         let first = max(0, min(view.cursor - (page - 2), rows.count - (page - 1)))
-        for (offset, row) in rows.dropFirst(first).prefix(max(0, page - 1)).enumerated() {
-            let index = first + offset
-            let style = Style(reverse: index == view.cursor)
+        for (offset, line) in rows.dropFirst(first).prefix(max(0, page - 1)).enumerated() {
+            let style = Style(reverse: first + offset == view.cursor)
             frame.fill(row: 3 + offset, from: 1, to: frame.width - 1, style: style)
-            frame.put(Table.line(row, widths), row: 3 + offset, column: 2, style: style)
+            frame.put(line, row: 3 + offset, column: 2, style: style)
         }
         if rows.isEmpty { frame.put("no items", row: 3, column: 2, style: Style(dim: true)) }
     }

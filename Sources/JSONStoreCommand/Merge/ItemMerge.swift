@@ -69,28 +69,18 @@ enum ItemMerge {
         let members =
             merged.keys + theirs.keys.filter { conflicted.contains($0) && merged[$0] == nil }
         for (index, key) in members.enumerated() {
-            let comma = index < members.count - 1 ? "," : ""
+            let last = index == members.count - 1
+            func member(_ value: JSONValue?) -> [String] {
+                value.map { PrettyMember.lines(key, $0, last: last, forTerminal: false) } ?? []
+            }
             guard conflicted.contains(key) else {
-                lines.append(member(key, merged[key]!) + comma)
+                lines += member(merged[key])
                 continue
             }
-            lines.append("<<<<<<< \(ours)")
-            if let value = merged[key] { lines.append(member(key, value) + comma) }
-            lines.append("=======")
-            if let value = theirs[key] { lines.append(member(key, value) + comma) }
-            lines.append(">>>>>>> \(other)")
+            lines += ["<<<<<<< \(ours)"] + member(merged[key]) + ["======="]
+            lines += member(theirs[key]) + [">>>>>>> \(other)"]
         }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// `"key": value`, pretty, indented as a member of the item.
-    private static func member(_ key: String, _ value: JSONValue) -> String {
-        let name = String(decoding: JSONWriter.compact(.string(key)), as: UTF8.self)
-        var text = String(decoding: JSONWriter.pretty(value), as: UTF8.self)
-        if text.hasSuffix("\n") { text.removeLast() }
-        return "  \(name): "
-            + text.split(separator: "\n", omittingEmptySubsequences: false)
-            .joined(separator: "\n  ")
     }
 }

@@ -75,13 +75,14 @@ extension LiveEngine {
                     path: path, interval: interval, queue: queue, handler: handler)
             }
         case .automatic(let interval):
-            if let system = FileSystemType.of(path), system.missesRemoteWrites {
+            let system = FileSystemType.of(path)
+            if let system, system.missesRemoteWrites {
                 status.watching =
                     "polling every \(interval) s: the store is on \(system.name), where inotify misses other machines' writes"
                 return PollingWatcher(
                     path: path, interval: interval, queue: queue, handler: handler)
             }
-            status.watching = "inotify" + (FileSystemType.of(path).map { " (on \($0.name))" } ?? "")
+            status.watching = "inotify" + (system.map { " (on \($0.name))" } ?? "")
             return try InotifyWatcher(path: path, queue: queue, handler: handler)
         }
     }
