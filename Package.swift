@@ -46,7 +46,9 @@ let package = Package(
         .testTarget(name: "JSONStoreTests", dependencies: ["JSONStore", "TestSupport"]),
         .testTarget(
             name: "JSONStoreIntegrationTests",
-            dependencies: ["JSONStore", "JSONStoreEtcd", "TestSupport", "jsonstore-test-worker"]
+            dependencies: [
+                "JSONStore", "JSONStoreEtcd", "TestSupport", "jsonstore-test-worker", "jsonstore",
+            ]
         ),
         // Runs the built `jsonstore` binary, and the renderer against an in-memory screen.
         .testTarget(

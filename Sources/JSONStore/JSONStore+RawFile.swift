@@ -41,3 +41,17 @@ extension JSONStore {
         return (bytes, Fingerprint(bytes).etag)
     }
 }
+
+extension JSONStore {
+    /// The etag a directory gives a file of `bytes` (their length and hash): for a mirror,
+    /// to tell whether another store's value is the file's.
+    package static func _directoryETag(of bytes: [UInt8]) -> String { Fingerprint(bytes).etag }
+}
+
+extension JSONStore {
+    /// Whether `id` names an item, not another sync tool's conflict copy of one.
+    package func _isItemName(_ id: String) -> Bool {
+        guard case .item = EntryName(ItemID.fileName(id)) else { return false }
+        return true
+    }
+}

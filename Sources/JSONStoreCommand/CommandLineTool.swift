@@ -11,7 +11,8 @@ public enum CommandLineTool {
     static var commands: [any Command.Type] {
         [
             ListCommand.self, GetCommand.self, PutCommand.self, SetCommand.self, DeleteCommand.self,
-            CheckCommand.self, DemoCommand.self, MergeDriverCommand.self, CompletionCommand.self,
+            CheckCommand.self, ResolveCommand.self, MirrorCommand.self, DemoCommand.self,
+            MergeDriverCommand.self, CompletionCommand.self,
             HelpCommand.self,
         ]
     }

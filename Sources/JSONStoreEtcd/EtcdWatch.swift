@@ -29,6 +29,9 @@ package final class EtcdWatch {
     }
 
     private let connection: HTTPConnection
+    /// What the stream has sent past the last whole answer: the gateway ends each answer
+    /// with a newline, and a large one can come in several chunks.
+    private var pending: [UInt8] = []
 
     /// Starts watching `prefix` from `revision` (inclusive), with previous values and
     /// progress notifications; returns once etcd has created the watch.
@@ -69,8 +72,18 @@ package final class EtcdWatch {
 
     /// The next answer of the stream, waiting at most `timeout` seconds for it.
     package func next(timeout: Double) throws(EtcdError) -> Response {
-        guard let chunk = try connection.chunk(timeout: timeout) else {
-            throw EtcdError(endpoint: connection.endpoint, reason: "the watch stream ended")
+        var chunk: [UInt8] = []
+        while true {
+            if let newline = pending.firstIndex(of: 0x0A) {
+                chunk = Array(pending[..<newline])
+                pending.removeSubrange(...newline)
+                if chunk.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
+                break
+            }
+            guard let more = try connection.chunk(timeout: timeout) else {
+                throw EtcdError(endpoint: connection.endpoint, reason: "the watch stream ended")
+            }
+            pending += more
         }
         guard let value = try? JSONReader(maxDepth: 64, maxSize: .max).read(chunk),
             let result = value["result"]

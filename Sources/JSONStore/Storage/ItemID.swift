@@ -45,6 +45,9 @@ enum EntryName: Equatable {
     case ignored
     /// The item file of this id.
     case item(String)
+    /// Another sync tool's copy of the item of this id (`ConflictName`): a conflict of
+    /// that item, not an item of its own.
+    case conflict(of: String)
     /// Named like an item file, but its id is invalid: reported, never read.
     case invalid(id: String, reason: String)
 
@@ -52,6 +55,10 @@ enum EntryName: Equatable {
     init(_ name: String) {
         guard name.hasSuffix(".json"), !name.hasPrefix("."), !name.hasSuffix("~") else {
             self = .ignored
+            return
+        }
+        if let (id, _) = ConflictName.parse(name) {
+            self = .conflict(of: id)
             return
         }
         let id = String(name.dropLast(5))

@@ -24,7 +24,7 @@ struct StoreListing {
         switch name {
         case .text(let text):
             switch EntryName(text) {
-            case .ignored: return
+            case .ignored, .conflict: return
             case .item(let id): ids.append(id)
             case .invalid(let id, let reason):
                 badNames[UTF8Key(text)] = .badName(text, id: id, reason: reason, path: path)

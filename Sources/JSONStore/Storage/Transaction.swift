@@ -5,6 +5,8 @@
 public final class Transaction {
     private enum Change {
         case put(JSONObject)
+        /// Bytes written as they are (a mirror's copy of another store's value).
+        case stored([UInt8])
         case delete
     }
 
@@ -46,6 +48,8 @@ public final class Transaction {
         case .put(let object):
             let bytes = JSONWriter.pretty(.object(fileObject(object)))
             return .item(Item(id: id, object: object, fingerprint: Fingerprint(bytes)))
+        case .stored(let bytes):
+            return ItemFile.parse(bytes, id: id, file: store.filePath(id), reader: store.reader)
         case .delete: return .missing
         case nil: return storage.read(id)
         }
@@ -132,13 +136,25 @@ public final class Transaction {
         try expected.check(outcome, id: id, file: store.filePath(id))
     }
 
+    /// Creates or replaces the item `id` with exactly `bytes`, which must be a valid item:
+    /// for a mirror, whose two sides must hold the same bytes.
+    package func _putStored(_ id: String, _ bytes: [UInt8]) throws(StoreError) {
+        try ItemID.validate(id)
+        if case .invalid(let error) = ItemFile.parse(
+            bytes, id: id, file: store.filePath(id), reader: store.reader)
+        {
+            throw error
+        }
+        record(id, .stored(bytes))
+    }
+
     /// Deletes the item `id`; returns whether it existed.
     @discardableResult
     public func delete(_ id: String) throws(StoreError) -> Bool {
         try ItemID.validate(id)
         let existed: Bool
         switch changes[UTF8Key(id)] {
-        case .put: existed = true
+        case .put, .stored: existed = true
         case .delete: existed = false
         case nil:
             if case .missing = storage.read(id) { existed = false } else { existed = true }
@@ -186,6 +202,11 @@ public final class Transaction {
                 let bytes = JSONWriter.pretty(.object(written))
                 if case .item(let existing) = current, existing.fingerprint == Fingerprint(bytes) {
                     continue  // identical bytes: no write, no change
+                }
+                writes.append(StagedWrite(id: id, bytes: bytes))
+            case .stored(let bytes):
+                if case .item(let existing) = current, existing.fingerprint == Fingerprint(bytes) {
+                    continue
                 }
                 writes.append(StagedWrite(id: id, bytes: bytes))
             }

@@ -18,3 +18,17 @@ enum WallClock {
         return Double(now.tv_sec - time.tv_sec) + Double(now.tv_nsec - time.tv_nsec) / 1e9
     }
 }
+
+extension WallClock {
+    /// The time now in UTC as `20261201-161500`, for names that sort by time.
+    ///
+    /// The corresponding C function is `gmtime_r`.
+    static func stamp() -> String {
+        var seconds = now().tv_sec
+        var parts = tm()
+        _ = gmtime_r(&seconds, &parts)
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))-"
+            + "\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))"
+    }
+}

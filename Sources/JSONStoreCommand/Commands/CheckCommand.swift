@@ -3,11 +3,13 @@ import JSONStore
 /// `jsonstore check`: every invalid file, with its line, column and reason.
 struct CheckCommand: Command {
     static let configuration = CommandConfiguration(
-        name: "check", abstract: "validate every file; exit 1 if any is invalid",
+        name: "check", abstract: "validate every file, list conflicts; exit 1 if any",
         discussion: """
             Validates every file of the store and lists the problems on stdout \
-            (file:line:column: reason), then a count on stderr (on etcd, then the server and \
-            the limits it puts on items and batches). Exit status 1 if there are any.
+            (file:line:column: reason), then every conflict (ID: conflict: the version from \
+            WHERE, kept in FILE; see jsonstore resolve), then a count on stderr (on etcd, \
+            then the server and the limits it puts on items and batches). Exit status 1 if \
+            there are any.
             """)
 
     init(_ arguments: Arguments) throws(UsageError) {
@@ -17,10 +19,14 @@ struct CheckCommand: Command {
     func run(_ context: Context) throws {
         let store = try context.open()
         let contents = try store.load()
-        Output.lines(contents.invalid.map(\.error.description))
+        let conflicts = try store.conflicts()
+        Output.lines(contents.invalid.map(\.error.description) + conflicts.map(\.description))
         let files = contents.items.count + contents.invalid.count
-        Output.error("\(files) files, \(contents.invalid.count) invalid")
+        let conflicted =
+            conflicts.isEmpty
+            ? "" : ", \(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s")"
+        Output.error("\(files) files, \(contents.invalid.count) invalid\(conflicted)")
         if let server = store._serverSummary() { Output.error(server) }
-        if !contents.invalid.isEmpty { throw ExitCode.failure }
+        if !contents.invalid.isEmpty || !conflicts.isEmpty { throw ExitCode.failure }
     }
 }

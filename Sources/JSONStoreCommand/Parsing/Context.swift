@@ -82,7 +82,7 @@ struct Context {
 
     /// `--user` with its password: `$JSONSTORE_ETCD_PASSWORD`, else typed on the terminal
     /// (never an argument, which other users could read in the process list).
-    private func credentials() throws -> EtcdClient.Credentials? {
+    func credentials() throws -> EtcdClient.Credentials? {
         guard let user else { return nil }
         if let password = environment["JSONSTORE_ETCD_PASSWORD"] {
             return .init(user: user, password: password)

@@ -96,7 +96,7 @@ extension LiveEngine {
         var ids: [String] = []
         for name in names {
             switch EntryName(name) {
-            case .ignored: continue
+            case .ignored, .conflict: continue
             case .item(let id): ids.append(id)
             case .invalid(let id, let why):
                 let exists = (try? dir.linkStatus(of: name)) != nil

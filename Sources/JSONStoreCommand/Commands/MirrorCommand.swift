@@ -1,0 +1,77 @@
+import Dispatch
+import FoundationEssentials
+import Glibc
+import JSONStore
+import JSONStoreEtcd
+
+/// `jsonstore --dir DIR mirror etcd://HOST:PORT/PREFIX`: keeps the directory and the etcd
+/// prefix equal, both ways, live, until SIGTERM or Ctrl-C (`DirectoryMirror`).
+struct MirrorCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "mirror", abstract: "keep the directory and an etcd prefix equal, both ways, live",
+        arguments: "etcd://HOST:PORT[,HOST:PORT...]/PREFIX",
+        discussion: """
+            Keeps the store directory (--dir) and the etcd prefix equal until SIGTERM or \
+            Ctrl-C (exit 0): an edit of a file (any editor, sed -i, cp, mv, rm, git checkout) \
+            goes to etcd, and a change in etcd is written into the file atomically. Invalid \
+            files are not sent. What was last synced is kept in DIR/.jsonstore/mirror, so a \
+            restart, or etcd coming back, reconciles: a change on one side is copied, a \
+            deletion stays a deletion, and an item changed on both sides keeps etcd's version \
+            and keeps this directory's as a conflict (see jsonstore check and jsonstore \
+            resolve). The etcd options (--user, --cacert, --cert, --key) apply.
+            """)
+
+    var address: String
+
+    init(_ arguments: Arguments) throws(UsageError) {
+        guard arguments.positionals.count == 1, EtcdAddress.isAddress(arguments.positionals[0])
+        else {
+            throw UsageError(
+                "mirror takes one etcd address: etcd://HOST:PORT/PREFIX", command: "mirror")
+        }
+        address = arguments.positionals[0]
+    }
+
+    func run(_ context: Context) throws {
+        guard !context.isEtcd else {
+            throw CommandFailure(
+                "mirror keeps a directory equal to etcd: give the directory with --dir")
+        }
+        let etcd = try EtcdAddress(parsing: address)
+        var options = JSONStore.Options()
+        options.createDirectory = true  // a new directory downloads the prefix
+        let store = try JSONStore(directory: context.store, options: options)
+        let mirror = try DirectoryMirror(
+            store: store, address: etcd, credentials: try context.credentials(),
+            tls: context.tls, host: ProcessInfo.processInfo.hostName,
+            say: { Output.error($0) })
+        mirror._written = Self.killHook(context.environment["JSONSTORE_TEST_KILL_MIRROR"])
+        let stop = DispatchSemaphore(value: 0)
+        Signals.handle([SIGINT, SIGTERM, SIGHUP], on: .global()) { _ in stop.signal() }
+        Output.error(
+            "mirror: keeping \(Display.escaped(context.store)) and \(etcd.description) equal"
+        )
+        mirror.start()
+        stop.wait()
+        mirror.stop()
+    }
+
+    /// For the tests: `etcd:N` or `files:N` kills the mirror with SIGKILL right after its
+    /// Nth write to that side, before it records it.
+    static func killHook(_ setting: String?) -> (@Sendable (Bool) -> Void)? {
+        guard let setting, let colon = setting.firstIndex(of: ":"),
+            let count = Int(setting[setting.index(after: colon)...])
+        else { return nil }
+        let toEtcd = setting[..<colon] == "etcd"
+        let seen = Locked(0)
+        return { side in
+            guard side == toEtcd else { return }
+            if seen.withLock({
+                $0 += 1
+                return $0
+            }) == count {
+                kill(getpid(), SIGKILL)
+            }
+        }
+    }
+}

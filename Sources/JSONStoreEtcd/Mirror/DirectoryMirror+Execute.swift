@@ -1,0 +1,180 @@
+import JSONStore
+
+extension DirectoryMirror {
+    /// A write to one side: the item's new bytes (`nil`: delete it), what that side must
+    /// hold for it to happen, and the record once it has.
+    struct Write {
+        let id: String
+        let bytes: [UInt8]?
+        /// For etcd: the key's `mod_revision` (0: no key).
+        var expectedRevision: Int64 = 0
+        /// For the directory: the file's etag (`nil`: no file).
+        var expectedETag: String?
+        /// The record after it: the revision (filled in by etcd's answer when pushed).
+        var record: MirrorState.Record
+    }
+
+    /// The most operations and bytes one etcd transaction carries (etcd's defaults are 128
+    /// operations and 1.5 MiB a request, and values travel in base64).
+    static let transactionLimit = (operations: 128, bytes: 1 << 20)
+    /// The most files one local batch writes.
+    static let batchLimit = 512
+
+    /// Does what `steps` decided: records what is equal already, keeps conflicts, writes
+    /// etcd's changes into the directory, and sends the directory's to etcd.
+    ///
+    /// - Throws: the error of an etcd that cannot be reached (what was not sent then is
+    ///   sent by the reconcile when it is back).
+    func execute(_ steps: [Step], settling: Bool = true) throws {
+        var adopted: [(id: String, record: MirrorState.Record)] = []
+        var pulls: [Write] = []
+        var pushes: [Write] = []
+        for step in steps {
+            let etag: String? = if case .file(let etag) = step.local { etag } else { nil }
+            let remoteRecord = MirrorState.Record(
+                revision: step.remote?.modRevision ?? step.revision,
+                etag: step.remote.map { JSONStore._directoryETag(of: $0.value) })
+            switch step.action {
+            case .none: continue
+            case .adopt:
+                adopted.append(
+                    (step.id, MirrorState.Record(revision: remoteRecord.revision, etag: etag)))
+            case .push(let expected), .deleteRemote(let expected):
+                pushes.append(
+                    Write(
+                        id: step.id, bytes: step.localBytes, expectedRevision: expected,
+                        record: MirrorState.Record(revision: 0, etag: etag)))
+            case .conflict:
+                keepConflict(step.id, step.localBytes ?? [])
+                fallthrough
+            case .pull, .deleteLocal:
+                pulls.append(
+                    Write(
+                        id: step.id, bytes: step.remote?.value, expectedETag: etag,
+                        record: remoteRecord))
+            }
+        }
+        try state.set(adopted)
+        try pull(pulls, settling: settling)
+        try push(pushes, settling: settling)
+    }
+
+    /// Keeps `bytes`, the file's version of `id`, as a conflict of the item (once: a
+    /// version kept already, by a run that was killed before it took etcd's, is not kept
+    /// twice).
+    func keepConflict(_ id: String, _ bytes: [UInt8]) {
+        do {
+            if try store.conflicts(of: id).contains(where: { $0.bytes == bytes }) { return }
+            let kept = try store._keepConflict(of: id, bytes, from: host)
+            tally.conflicts += 1
+            say(
+                "mirror: \(Display.escaped(id)): conflict: etcd had another version first; this directory's is kept in \(Display.escaped(kept.file)) (jsonstore resolve \(Display.escaped(id)) --keep mine|theirs|FILE)"
+            )
+        } catch {
+            say("mirror: \(error)")
+        }
+    }
+
+    /// Writes etcd's values into the directory, a batch at a time; a write whose file
+    /// changed meanwhile is settled again from a fresh read of both sides.
+    func pull(_ writes: [Write], settling: Bool) throws {
+        var start = 0
+        while start < writes.count {
+            let chunk = writes[start..<min(start + Self.batchLimit, writes.count)]
+            start = chunk.endIndex
+            do {
+                try writeFiles(chunk)
+            } catch {
+                for write in chunk {
+                    do {
+                        try writeFiles([write])
+                    } catch let error as StoreError where error.code == .changed {
+                        if settling { try settle(write.id) }
+                    } catch {
+                        say("mirror: \(error); not written")
+                    }
+                }
+            }
+        }
+    }
+
+    private func writeFiles(_ writes: ArraySlice<Write>) throws {
+        try state.intend(writes.map { ($0.id, $0.record.etag) })
+        try store.write { tx in
+            for write in writes {
+                try tx.expect(write.id, write.expectedETag.map { .etag($0) } ?? .absent)
+                if let bytes = write.bytes {
+                    try tx._putStored(write.id, bytes)
+                } else {
+                    try tx.delete(write.id)
+                }
+            }
+        }
+        _written?(false)
+        try state.set(writes.map { ($0.id, $0.record) })
+        tally.received += writes.count
+    }
+
+    /// Sends the directory's changes to etcd, as few transactions as its limits allow,
+    /// each one compare-and-swap on every key it writes; a transaction whose compare fails
+    /// is sent again an item at a time, and an item etcd changed meanwhile is settled from
+    /// a fresh read of both sides.
+    func push(_ writes: [Write], settling: Bool) throws {
+        var start = 0
+        while start < writes.count {
+            var end = start
+            var bytes = 0
+            while end < writes.count, end - start < Self.transactionLimit.operations,
+                end == start
+                    || bytes + (writes[end].bytes?.count ?? 0) <= Self.transactionLimit.bytes
+            {
+                bytes += writes[end].bytes?.count ?? 0
+                end += 1
+            }
+            let chunk = writes[start..<end]
+            start = end
+            if try send(chunk) { continue }
+            for write in chunk {
+                if try chunk.count > 1 && send([write]) { continue }
+                if settling { try settle(write.id) }
+            }
+        }
+    }
+
+    /// One transaction; whether its compares held. A refusal by etcd (a value over its
+    /// size limit) is said and skipped; a connection that fails throws.
+    private func send(_ writes: ArraySlice<Write>) throws -> Bool {
+        try state.intend(writes.map { ($0.id, $0.record.etag) })
+        let answer: Result<(revision: Int64, succeeded: Bool), EtcdError> = Result {
+            () throws(EtcdError) in
+            try client.transaction(
+                expecting: writes.map { (layout.key(of: $0.id), $0.expectedRevision) },
+                writes.map { EtcdClient.Operation(key: layout.key(of: $0.id), value: $0.bytes) })
+        }
+        let revision: Int64
+        switch answer {
+        case .success(let made):
+            guard made.succeeded else { return false }
+            revision = made.revision
+        case .failure(let error):
+            guard error.status != nil else { throw error }  // no answer: etcd is unreachable
+            guard writes.count == 1 else { return false }  // sent again one by one
+            say(
+                "mirror: \(Display.escaped(writes.first!.id)): etcd refused it (\(error)); kept here only"
+            )
+            return true
+        }
+        _written?(true)
+        try state.set(
+            writes.map { ($0.id, MirrorState.Record(revision: revision, etag: $0.record.etag)) })
+        tally.sent += writes.count
+        return true
+    }
+
+    /// Decides `id` again from both sides read now, and does it, once: what changes again
+    /// meanwhile comes back as an event of its own.
+    func settle(_ id: String) throws {
+        let (revision, keyValue) = try client.get(layout.key(of: id))
+        try execute([step(id, remote: keyValue, at: revision)], settling: false)
+    }
+}

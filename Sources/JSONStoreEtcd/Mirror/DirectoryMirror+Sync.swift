@@ -1,0 +1,138 @@
+import JSONStore
+
+extension DirectoryMirror {
+    /// One item's decision, with what it was made from.
+    struct Step {
+        let id: String
+        let action: MirrorAction
+        let local: MirrorAction.Local
+        let localBytes: [UInt8]?
+        /// etcd's key, when it has one.
+        let remote: EtcdClient.KeyValue?
+        /// The revision etcd's side is known at (a deletion's, or the listing's).
+        let revision: Int64
+    }
+
+    var reader: JSONReader {
+        JSONReader(maxDepth: store.options.maxDepth, maxSize: store.options.maxFileSize)
+    }
+
+    /// What the file of `id` holds now.
+    func readLocal(_ id: String) -> (MirrorAction.Local, [UInt8]?) {
+        let stored: (bytes: [UInt8], etag: String)?
+        do {
+            stored = try store._storedValue(of: id)
+        } catch {
+            return (.invalid, nil)  // unreadable (a FIFO, too large): left as it is
+        }
+        guard let (bytes, etag) = stored else { return (.absent, nil) }
+        guard case .item = ItemFile.parse(bytes, id: id, file: id, reader: reader) else {
+            return (.invalid, nil)
+        }
+        return (.file(etag: etag), bytes)
+    }
+
+    /// What etcd's `keyValue` is as one side of a decision (its validity is checked when it
+    /// is written into the file).
+    func remoteSide(_ keyValue: EtcdClient.KeyValue?) -> MirrorAction.Remote {
+        guard let keyValue else { return .absent }
+        return .value(
+            revision: keyValue.modRevision, etag: JSONStore._directoryETag(of: keyValue.value))
+    }
+
+    /// The item the key `key` holds, if it is an item's key (not a bad name, not another
+    /// sync tool's conflict copy).
+    func itemID(of key: [UInt8]) -> String? {
+        guard case .item(let id) = layout.entry(key) else { return nil }
+        return store._isItemName(id) ? id : nil
+    }
+
+    /// The step for `id`, from both sides read now.
+    func step(_ id: String, remote: EtcdClient.KeyValue?, at revision: Int64) -> Step {
+        let (local, bytes) = readLocal(id)
+        let side = remoteSide(remote)
+        let known: (Int64, String)? = if case .value(let r, let e) = side { (r, e) } else { nil }
+        let action = MirrorAction.decide(
+            local: local, remote: side, record: state.record(of: id, remote: known))
+        return Step(
+            id: id, action: action, local: local, localBytes: bytes, remote: remote,
+            revision: revision)
+    }
+
+    /// Reads etcd's whole prefix and makes both sides equal; returns the revision read at.
+    func reconcile() throws -> Int64 {
+        let (revision, keyValues) = try client.range(prefix: layout.keyPrefix)
+        var remote: [UTF8Key: EtcdClient.KeyValue] = [:]
+        for keyValue in keyValues {
+            if let id = itemID(of: keyValue.key) { remote[UTF8Key(id)] = keyValue }
+        }
+        var ids = Set(remote.keys).union(state.records.keys)
+        for item in results { ids.insert(UTF8Key(item.id)) }
+        var steps: [Step] = []
+        for key in ids.sorted(by: { UTF8Key.less($0.string, $1.string) }) {
+            let id = key.string
+            let keyValue = remote[key]
+            let record = state.record(
+                of: id,
+                remote: keyValue.map { ($0.modRevision, JSONStore._directoryETag(of: $0.value)) })
+            let synced = record?.etag == nil ? nil : record?.revision
+            if keyValue?.modRevision == synced, results.error(for: id) == nil,
+                results.index(ofID: id).map({ results[$0].etag }) == record?.etag
+            {
+                continue  // as last synced on both sides
+            }
+            steps.append(step(id, remote: keyValue, at: revision))
+        }
+        try execute(steps)
+        state.dropDeletions(before: revision)
+        return revision
+    }
+
+    /// The directory changed these items: send what changed to etcd.
+    func localChanged(_ ids: [String]) {
+        guard online == true, !isStopped else { return }  // the reconnection's reconcile sends them
+        var steps: [Step] = []
+        for id in ids {
+            // etcd is taken to hold what was last synced; the compare of the write says
+            // when it does not, and that item is then settled from a fresh read.
+            let record = state[id]
+            let (local, bytes) = readLocal(id)
+            let assumed: MirrorAction.Remote =
+                record.flatMap { record in
+                    record.etag.map { .value(revision: record.revision, etag: $0) }
+                } ?? .absent
+            let action = MirrorAction.decide(local: local, remote: assumed, record: record)
+            switch action {
+            case .push, .deleteRemote:
+                steps.append(
+                    Step(
+                        id: id, action: action, local: local, localBytes: bytes, remote: nil,
+                        revision: 0))
+            default: continue
+            }
+        }
+        do {
+            try execute(steps)
+        } catch {
+            lost(error)
+        }
+    }
+
+    /// etcd changed these keys, in one transaction: bring them into the directory.
+    func remoteChanged(_ events: [EtcdWatch.Event], generation: Int) {
+        guard generation == self.generation, !isStopped else { return }
+        var steps: [Step] = []
+        for event in events {
+            guard let id = itemID(of: event.keyValue.key) else { continue }
+            let revision = event.keyValue.modRevision
+            if let record = state[id], revision <= record.revision { continue }  // ours, or old
+            steps.append(
+                step(id, remote: event.kind == .delete ? nil : event.keyValue, at: revision))
+        }
+        do {
+            try execute(steps)
+        } catch {
+            lost(error)
+        }
+    }
+}

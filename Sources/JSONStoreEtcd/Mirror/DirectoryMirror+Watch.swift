@@ -1,0 +1,61 @@
+import Dispatch
+import JSONStore
+
+extension DirectoryMirror {
+    /// Starts watching the prefix from `revision` on the watch thread, which hands each
+    /// revision's events (one transaction) to the mirror's queue, and says when the watch
+    /// ends or cannot start. Called on the queue.
+    func startWatch(from revision: Int64) throws {
+        generation += 1
+        let generation = self.generation
+        let token = try client.freshAuthToken()
+        let endpoint = client.endpoints[client.currentIndex]
+        let (prefix, tls, timeout) = (layout.keyPrefix, tls, client.timeout)
+        watchQueue.async { [self] in
+            do {
+                let watch = try EtcdWatch(
+                    endpoint, prefix: prefix, from: revision, token: token, tls: tls,
+                    timeout: timeout)
+                defer {
+                    watch.close()
+                    self.watch.withLock { if $0 === watch { $0 = nil } }
+                }
+                self.watch.withLock { $0 = watch }
+                if isStopped { watch.interrupt() }
+                while true {
+                    let response = try watch.next(timeout: .infinity)
+                    if let compacted = response.compactRevision {
+                        throw EtcdError(
+                            endpoint: endpoint.description,
+                            reason: "etcd compacted its history up to revision \(compacted)")
+                    }
+                    if let reason = response.cancelReason {
+                        throw EtcdError(
+                            endpoint: endpoint.description,
+                            reason: "the watch was cancelled: \(reason)")
+                    }
+                    for events in Self.transactions(response.events) {
+                        queue.async { self.remoteChanged(events, generation: generation) }
+                    }
+                }
+            } catch {
+                queue.async {
+                    if generation == self.generation { self.lost(error) }
+                }
+            }
+        }
+    }
+
+    /// `events` cut into runs of one revision each: one etcd transaction each.
+    static func transactions(_ events: [EtcdWatch.Event]) -> [[EtcdWatch.Event]] {
+        var runs: [[EtcdWatch.Event]] = []
+        for event in events {
+            if let last = runs.last?.last, last.keyValue.modRevision == event.keyValue.modRevision {
+                runs[runs.count - 1].append(event)
+            } else {
+                runs.append([event])
+            }
+        }
+        return runs
+    }
+}

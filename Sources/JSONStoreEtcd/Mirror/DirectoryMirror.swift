@@ -1,0 +1,166 @@
+import Dispatch
+import JSONStore
+
+/// `jsonstore mirror`: keeps a store directory and an etcd prefix equal, both ways, live.
+///
+/// Local edits come from the directory's own live pipeline (so a save in two steps, a
+/// `git checkout`, a network file system are handled as observers see them) and go to
+/// etcd as compare-and-swap transactions: one update, one transaction. etcd's changes come
+/// from a watch and are written into the directory as the store writes files (atomically,
+/// one transaction one batch), byte for byte. `MirrorState` records what was last synced,
+/// so nothing is echoed back, and a restart or a reconnection reconciles the two
+/// (`MirrorAction`): the files are the queue, nothing is held in memory.
+///
+/// Everything runs on one serial queue; the watch reads on a thread of its own and hands
+/// what it reads to that queue.
+package final class DirectoryMirror: @unchecked Sendable {  // state confined to `queue`
+    let store: JSONStore
+    let layout: EtcdLayout
+    let address: EtcdAddress
+    let client: EtcdClient
+    let credentials: EtcdClient.Credentials?
+    let tls: TLSContext?
+    /// This machine's name, for the conflicts it keeps.
+    let host: String
+    /// Where messages for people go (stderr).
+    let say: @Sendable (String) -> Void
+    let queue = DispatchQueue(label: "jsonstore.mirror")
+    let watchQueue = DispatchQueue(label: "jsonstore.mirror.watch")
+
+    var state: MirrorState
+    /// The directory's results as last delivered.
+    var results = Results<Item>()
+    var observation: ObservationToken?
+    /// Whether etcd answered last time it was asked; `nil` before the first attempt.
+    var online: Bool?
+    /// Counts the watches started, so a report of an old one is dropped.
+    var generation = 0
+    var backoff = 0.05
+    let watch = Locked<EtcdWatch?>(nil)
+    let stopped = Locked(false)
+    /// What it has done: for messages and tests.
+    var tally = Tally()
+    /// Called after a write reached a side and before it is recorded: `true` when it went
+    /// to etcd, `false` when into the directory. For tests that kill the mirror there.
+    package var _written: (@Sendable (_ toEtcd: Bool) -> Void)?
+
+    package struct Tally: Sendable, Equatable {
+        package var sent = 0
+        package var received = 0
+        package var conflicts = 0
+    }
+
+    /// A mirror of the directory store `store` with the etcd store at `address`.
+    ///
+    /// - Throws: `StoreError` when the directory's mirror state cannot be read, or belongs
+    ///   to another address.
+    package init(
+        store: JSONStore, address: EtcdAddress, credentials: EtcdClient.Credentials?,
+        tls: EtcdTLS?, host: String, timeout: Double = 5,
+        say: @escaping @Sendable (String) -> Void
+    ) throws(StoreError) {
+        guard let folder = store._privateFolder else {
+            throw StoreError(
+                code: .storeUnavailable,
+                message: "a mirror keeps a directory; this store is not one",
+                file: store.path)
+        }
+        var context: TLSContext?
+        if address.secure {
+            do {
+                context = try TLSContext(tls ?? EtcdTLS())
+            } catch {
+                throw StoreError(
+                    code: .storeUnavailable, message: error.reason, file: address.description,
+                    underlying: error)
+            }
+        }
+        self.store = store
+        self.address = address
+        layout = EtcdLayout(prefix: address.prefix)
+        client = EtcdClient(
+            endpoints: address.endpoints, timeout: timeout, credentials: credentials, tls: context)
+        self.credentials = credentials
+        self.tls = context
+        self.host = host
+        self.say = say
+        state = try MirrorState(folder: folder, address: address.description)
+    }
+
+    /// Starts: reads the directory, reconciles it with etcd (or says etcd cannot be
+    /// reached, and tries again), then follows both sides until `stop`.
+    package func start() {
+        observation = store.observe(on: queue) { [self] change in
+            dispatchPrecondition(condition: .onQueue(queue))
+            switch change {
+            case .initial(let results):
+                self.results = results
+                connect()
+            case .update(let results, let changes):
+                self.results = results
+                let ids =
+                    changes.inserted.map(\.id) + changes.modified.map(\.new.id)
+                    + changes.deleted.map(\.id)
+                localChanged(ids)
+            case .error(let error):
+                say("mirror: \(error)")
+            }
+        }
+    }
+
+    /// Stops following both sides and folds the state's journal; returns when done.
+    package func stop() {
+        stopped.withLock { $0 = true }
+        watch.withLock { $0?.interrupt() }
+        observation?.invalidate()
+        queue.sync {
+            do {
+                try state.compact()
+            } catch {
+                say("mirror: \(error)")
+            }
+        }
+    }
+
+    var isStopped: Bool { stopped.withLock { $0 } }
+
+    /// What it has done so far.
+    package var done: Tally { queue.sync { tally } }
+
+    /// Reconciles with etcd and starts the watch; when etcd cannot be reached, says so
+    /// once and tries again later.
+    func connect() {
+        guard !isStopped else { return }
+        do {
+            let before = tally
+            let revision = try reconcile()
+            let wasOffline = online == false
+            online = true
+            backoff = 0.05
+            let sent = tally.sent - before.sent
+            let received = tally.received - before.received
+            let conflicts = tally.conflicts - before.conflicts
+            say(
+                "mirror: \(wasOffline ? "etcd is back; " : "")in sync with \(address.description) at revision \(revision): \(results.count) items, \(sent) sent, \(received) received, \(conflicts) conflicts"
+            )
+            try startWatch(from: revision + 1)
+        } catch {
+            lost(error)
+        }
+    }
+
+    /// etcd stopped answering: say so once, and reconnect with a capped backoff.
+    func lost(_ error: any Error) {
+        guard !isStopped else { return }
+        if online != false {
+            say(
+                "mirror: etcd is unreachable (\(error)); edits stay in \(store.path) and are sent when it is back"
+            )
+        }
+        online = false
+        generation += 1
+        watch.withLock { $0?.interrupt() }
+        queue.asyncAfter(deadline: .now() + backoff) { [self] in connect() }
+        backoff = min(backoff * 2, 2)
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import JSONStore
+
+/// Other sync tools' conflict copies are conflicts of their item, never items of their own.
+@Suite("Conflict copies of other sync tools")
+struct ConflictCopyTests {
+    static let copies: [(name: String, origin: String)] = [
+        (
+            "tea.sync-conflict-20261201-120000-ABCDEF7.json",
+            "Syncthing device ABCDEF7 at 2026-12-01 12:00:00"
+        ),
+        ("tea (conflicted copy 2026-12-01).json", "Dropbox on 2026-12-01"),
+        ("tea (Ann's conflicted copy 2026-12-01).json", "Dropbox (Ann) on 2026-12-01"),
+        ("tea (Ann's conflicted copy 2026-12-01) (1).json", "Dropbox (Ann) on 2026-12-01"),
+        (
+            "tea (conflicted copy 2026-12-01 120000).json",
+            "Nextcloud or ownCloud at 2026-12-01 12:00:00"
+        ),
+        ("tea_conflict-20261201-120000.json", "ownCloud at 2026-12-01 12:00:00"),
+        ("tea.json.orig", "a merge's backup"),
+    ]
+
+    @Test("each tool's name gives the item and where the copy came from", arguments: copies)
+    func names(copy: (name: String, origin: String)) {
+        let parsed = ConflictName.parse(copy.name)
+        #expect(parsed?.id == "tea")
+        #expect(parsed?.origin == copy.origin)
+        #expect(
+            EntryName(copy.name) == (copy.name.hasSuffix(".json") ? .conflict(of: "tea") : .ignored)
+        )
+    }
+
+    @Test(
+        "names that only look alike are items",
+        arguments: [
+            "tea.json", "tea (1).json", "tea.sync-conflict.json", "tea (copy 2026-12-01).json",
+            "tea.sync-conflict-2026-12-01-x.json", "a_conflict-x.json",
+        ])
+    func lookAlikes(name: String) {
+        #expect(ConflictName.parse(name) == nil)
+        #expect(EntryName(name) == .item(String(name.dropLast(5))))
+    }
+
+    /// A store with `tea`, and every tool's copy of it holding another title.
+    static func store() throws -> TemporaryStore {
+        let temp = try TemporaryStore.tasks()
+        for (index, copy) in copies.enumerated() {
+            try temp.writeFile(copy.name, "{\n  \"title\": \"copy \(index)\"\n}\n")
+        }
+        return temp
+    }
+
+    @Test("copies are no items, and the store lists each as a conflict of its item")
+    func listed() throws {
+        let temp = try Self.store()
+        let contents = try temp.store.load()
+        #expect(contents.items.map(\.id).sorted() == ["bike", "taxes", "tea"])
+        #expect(contents.invalid.isEmpty)
+        let conflicts = try temp.store.conflicts()
+        #expect(conflicts.count == Self.copies.count)
+        #expect(conflicts.allSatisfy { $0.id == "tea" })
+        #expect(Set(conflicts.map(\.origin)) == Set(Self.copies.map(\.origin)))
+        let syncthing = try #require(conflicts.first { $0.origin.hasPrefix("Syncthing") })
+        #expect(syncthing.object?["title"] == "copy 0")
+        #expect(syncthing.file == temp.path + "/" + Self.copies[0].name)
+        #expect(
+            syncthing.description
+                == "tea: conflict: the version from Syncthing device ABCDEF7 at 2026-12-01 12:00:00, kept in \(syncthing.file)"
+        )
+        #expect(try temp.store.conflicts(of: "bike").isEmpty)
+    }
+
+    @Test("resolve: theirs needs one version; a merged one becomes the item, every copy goes")
+    func resolve() throws {
+        let temp = try Self.store()
+        #expect(throws: StoreError.self) { try temp.store.resolve("tea", keeping: .theirs) }
+        #expect(throws: StoreError.self) {
+            try temp.store.resolve("tea", keeping: .merged(Array("[1]".utf8)))
+        }
+        #expect(try temp.store.conflicts().count == Self.copies.count, "a refusal removes nothing")
+        let merged = Array("{\n  \"title\": \"merged\"\n}\n".utf8)
+        let ended = try temp.store.resolve("tea", keeping: .merged(merged))
+        #expect(ended.count == Self.copies.count)
+        #expect(try temp.store.conflicts().isEmpty)
+        #expect(temp.readFile("tea.json") == String(decoding: merged, as: UTF8.self))
+        #expect(
+            Set(try temp.names()) == ["tea.json", "bike.json", "taxes.json", ".jsonstore.lock"])
+        #expect(throws: StoreError.self) { try temp.store.resolve("tea", keeping: .mine) }
+    }
+
+    @Test("a kept version: theirs becomes the item, mine leaves it, and the copy goes")
+    func kept() throws {
+        let temp = try TemporaryStore.tasks()
+        let theirs = Array("{\n  \"title\": \"kept\"\n}\n".utf8)
+        let conflict = try temp.store._keepConflict(of: "tea", theirs, from: "other host")
+        #expect(conflict.origin.hasPrefix("the mirror on other_host at "))
+        #expect(conflict.file.hasPrefix(temp.path + "/.jsonstore/conflicts/tea/"))
+        #expect(try temp.store.conflicts() == [conflict])
+        try temp.store.resolve("tea", keeping: .theirs)
+        #expect(temp.readFile("tea.json") == String(decoding: theirs, as: UTF8.self))
+        try temp.store._keepConflict(of: "bike", theirs, from: "h")
+        let before = temp.readFile("bike.json")
+        try temp.store.resolve("bike", keeping: .mine)
+        #expect(temp.readFile("bike.json") == before)
+        #expect(try temp.store.conflicts().isEmpty)
+        #expect(temp.readFile(".jsonstore/.gitignore") == "*\n", "git does not commit it")
+    }
+}
