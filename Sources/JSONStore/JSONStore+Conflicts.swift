@@ -4,17 +4,14 @@ extension JSONStore {
         remote == nil ? PrivateFolder(store: path) : nil
     }
 
-    /// Where the private folder keeps the versions a mirror kept as conflicts: one folder
-    /// per item, one file per version.
-    static let conflictsFolder = "conflicts"
-
     /// Every conflict of the store, by item id, then by file.
     ///
     /// A conflict is another version of an item, kept because two places changed it at
     /// once: the copies Syncthing, Dropbox, Nextcloud and ownCloud leave beside the file
     /// (`tea.sync-conflict-….json`, `tea (conflicted copy …).json`), a merge's
     /// `tea.json.orig`, and the versions `jsonstore mirror` kept when etcd had accepted
-    /// another edit first. None of them is ever an item of its own.
+    /// another edit first (`tea.jsonstore-conflict-….json`). None of them is ever an item
+    /// of its own.
     ///
     /// - Throws: `StoreError` when the store directory cannot be listed.
     public func conflicts() throws(StoreError) -> [Conflict] {
@@ -29,32 +26,25 @@ extension JSONStore {
             throw StoreError.system(error, "could not list the store directory", file: path)
         }
         for case .text(let name) in names {
-            guard let (id, origin) = ConflictName.parse(name) else { continue }
-            let file = join(path, name)
-            let (read, _) = ItemFile.readBytes(
-                named: name, in: dir, file: file, id: id, limit: reader.maxSize)
-            guard let bytes = try read?.get() else { continue }
-            found.append(
-                Conflict(
-                    id: id, file: file, origin: origin, bytes: bytes, location: .beside(name: name))
-            )
-        }
-        let folder = PrivateFolder(store: path)
-        for id in folder.names(in: Self.conflictsFolder) where ItemID.problem(with: id) == nil {
-            let kept = Self.conflictsFolder + "/" + id
-            for name in folder.names(in: kept) where name.hasSuffix(".json") {
-                let relative = kept + "/" + name
-                guard let bytes = try folder.read(relative, limit: reader.maxSize) else { continue }
-                found.append(
-                    Conflict(
-                        id: id, file: folder.path(of: relative), origin: Self.keptOrigin(name),
-                        bytes: bytes, location: .kept(relative: relative)))
+            if let conflict = Self.readConflict(
+                named: name, in: dir, path: path, limit: reader.maxSize)
+            {
+                found.append(conflict)
             }
         }
-        return found.sorted {
-            UTF8Key.equal($0.id, $1.id)
-                ? UTF8Key.less($0.file, $1.file) : UTF8Key.less($0.id, $1.id)
-        }
+        return found.sorted(by: Conflict.ordered)
+    }
+
+    /// The conflict copy `name` of the directory `dir` (at `path`), if `name` is one and
+    /// it can be read (a copy too large or gone meanwhile is no conflict to show).
+    static func readConflict(named name: String, in dir: FileDescriptor, path: String, limit: Int)
+        -> Conflict?
+    {
+        guard let (id, origin) = ConflictName.parse(name) else { return nil }
+        let file = join(path, name)
+        let (read, _) = ItemFile.readBytes(named: name, in: dir, file: file, id: id, limit: limit)
+        guard let bytes = try? read?.get() else { return nil }
+        return Conflict(id: id, name: name, file: file, origin: origin, bytes: bytes)
     }
 
     /// The conflicts of the item `id`.
@@ -63,28 +53,35 @@ extension JSONStore {
         return try conflicts().filter { UTF8Key.equal($0.id, id) }
     }
 
-    /// Keeps `bytes` as a conflict of `id` that came from `origin` (a host's name), in the
-    /// private folder: `.jsonstore/conflicts/<id>/<UTC time>-<origin>.json`.
+    /// Keeps `bytes` as a conflict of `id` that came from `origin` (a host's name), beside
+    /// the item: `<id>.jsonstore-conflict-<UTC time>-<origin>.json`, a name that is never
+    /// an item, synced to the disk.
     @discardableResult
     package func _keepConflict(of id: String, _ bytes: [UInt8], from origin: String)
         throws(StoreError) -> Conflict
     {
         try ItemID.validate(id)
-        let folder = PrivateFolder(store: path)
-        let kept = Self.conflictsFolder + "/" + id
         let slug = String(origin.unicodeScalars.map { Self.isPlain($0) ? Character($0) : "_" })
-        let stem = WallClock.stamp() + "-" + (slug.isEmpty ? "here" : slug)
-        let taken = Set(folder.names(in: kept))
+        let stem =
+            id + ConflictName.mirrorMark + WallClock.stamp() + "-" + (slug.isEmpty ? "here" : slug)
+        let dir = try openDirectory()
+        defer { dir.close() }
         var name = stem + ".json"
         var copy = 2
-        while taken.contains(name) {
+        while (try? dir.linkStatus(of: name)) != nil {
             name = "\(stem).\(copy).json"
             copy += 1
         }
-        try folder.replace(kept + "/" + name, with: bytes, sync: true)
-        return Conflict(
-            id: id, file: folder.path(of: kept + "/" + name), origin: Self.keptOrigin(name),
-            bytes: bytes, location: .kept(relative: kept + "/" + name))
+        let file = join(path, name)
+        do {
+            let temp = try AtomicFile.stage(bytes, permissions: 0o644, in: dir)
+            try dir.rename(temp, to: name)
+            try dir.sync()
+        } catch {
+            throw StoreError.system(error, "could not keep the conflict", file: file, id: id)
+        }
+        let origin = ConflictName.parse(name)?.origin ?? origin
+        return Conflict(id: id, name: name, file: file, origin: origin, bytes: bytes)
     }
 
     /// Ends the conflicts of the item `id`: the item becomes `choice` (the item as it is,
@@ -123,30 +120,16 @@ extension JSONStore {
         }
         let dir = try openDirectory()
         defer { dir.close() }
-        let folder = PrivateFolder(store: path)
         for conflict in ended {
-            switch conflict.location {
-            case .kept(let relative): try folder.remove(relative)
-            case .beside(let name):
-                do {
-                    try dir.unlink(name)
-                } catch .noSuchFile {
-                    continue
-                } catch {
-                    throw StoreError.system(error, "could not remove", file: conflict.file)
-                }
+            do {
+                try dir.unlink(conflict.name)
+            } catch .noSuchFile {
+                continue
+            } catch {
+                throw StoreError.system(error, "could not remove", file: conflict.file)
             }
         }
         return ended
-    }
-
-    /// Where a version a mirror kept came from, from its name `20261201-161500-host.json`.
-    private static func keptOrigin(_ name: String) -> String {
-        let parts = name.dropLast(5).split(separator: "-", maxSplits: 2)
-        guard parts.count == 3, parts[0].count == 8, parts[1].count == 6,
-            parts[0].allSatisfy(\.isNumber), parts[1].allSatisfy(\.isNumber)
-        else { return "a mirror (\(name))" }
-        return "the mirror on \(parts[2]) at \(ConflictName.timestamp(parts[0], parts[1])) UTC"
     }
 
     private static func isPlain(_ scalar: Unicode.Scalar) -> Bool {

@@ -49,6 +49,10 @@ import JSONStoreCommand
 //                                     observer's first results, against etcdctl get --prefix.
 //   jsonstore-bench etcd-rate - RATE SECONDS  RATE puts a second from a writer process
 //                                     (etcd-writer): an observer's gaps, convergence, RSS.
+//   jsonstore-bench mirror DIR N EDITS  two directories mirrored through one etcd: the first
+//                                     mirror of N items against 2 × a cold load + etcd's
+//                                     write of them, the download, then EDITS saves in one
+//                                     directory timed to an observer of the other.
 //   jsonstore-bench etcd-transport - REQUESTS RUNS  a range round trip by URLSession against
 //                                     EtcdClient, and the RSS of each in fresh processes
 //                                     (etcd-rss HOST:PORT 0|1 1, RUNS of each).
@@ -177,6 +181,9 @@ case "etcd-writer":
     exit(0)
 case "etcd-transport":
     try EtcdTransportBenchmark.run(requests: n, runs: runs)
+    exit(0)
+case "mirror":
+    try MirrorBenchmark.run(directory: arguments[2], count: n, edits: runs)
     exit(0)
 case "etcd-rss":
     try EtcdTransportBenchmark.Probe.run(endpoint: arguments[2], urlSession: n == 1)

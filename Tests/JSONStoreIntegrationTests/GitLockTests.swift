@@ -64,6 +64,64 @@ struct GitLockTests {
         f.writeInPlace("c.json", "{\n  \"title\": \"c2\"\n}\n")
         #expect(await f.recorder.wait(timeout: 30) { $0.updates.count == 2 })
         #expect(FileManager.default.fileExists(atPath: f.file(".git/index.lock")))
+        #expect(
+            f.store.watching.hasSuffix(
+                "; git's index.lock has been there over 1.0 s, so edits are no longer held for git"),
+            "\(f.store.watching)")
+    }
+
+    @Test(
+        "a merge, rebase or cherry-pick in progress holds publications until it ends",
+        arguments: [
+            "MERGE_HEAD", "rebase-merge", "rebase-apply", "CHERRY_PICK_HEAD", "REVERT_HEAD",
+        ])
+    func inProgress(marker: String) async throws {
+        let f = try await observedWorkTree()
+        let path = f.file(".git/" + marker)
+        if marker.hasPrefix("rebase") {
+            try FileManager.default.createDirectory(
+                atPath: path, withIntermediateDirectories: false)
+        } else {
+            #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        }
+        let heldBack = try await blocking { () -> Bool in
+            f.writeInPlace("a.json", "{\n  \"title\": \"a2\"\n}\n")
+            usleep(300_000)  // git stopped for the user between two of its steps
+            f.writeInPlace("b.json", "{\n  \"title\": \"b2\"\n}\n")
+            usleep(300_000)
+            let nothingYet = f.recorder.current.updates.isEmpty
+            try FileManager.default.removeItem(atPath: path)
+            return nothingYet
+        }
+        #expect(heldBack, "held while git's \(marker) is there")
+        let updates = await f.settledUpdates()
+        #expect(updates.count == 1)
+        #expect(updates.first?.modified.map(\.new.id) == ["a", "b"])
+    }
+
+    @Test("a real git rebase that runs a command between its picks is one update")
+    func realRebase() async throws {
+        let f = try LiveFixture(startObserving: false)
+        let git = "git -c user.name=t -c user.email=t@example.com"
+        let script = """
+            cd '\(f.path)' && git init -q -b main . && \(git) add -A && \(git) commit -qm base &&
+            git checkout -qb topic &&
+            for id in a b c; do sed -i "s/\\"$id\\"/\\"$id on topic\\"/" $id.json && \(git) commit -qam $id; done &&
+            git checkout -q main && printf '{\\n  "title": "d"\\n}\\n' > d.json && \(git) add d.json &&
+            \(git) commit -qm d && git checkout -q topic
+            """
+        #expect(try JSONStoreBinary.shell(script).status == 0)
+        f.startObserving()
+        #expect(await f.started())
+        let rebase = try await blocking {
+            try JSONStoreBinary.shell("cd '\(f.path)' && \(git) rebase -q -x 'sleep 0.3' main")
+        }
+        #expect(rebase.status == 0, "\(rebase.stderr)")
+        let updates = await f.settledUpdates()
+        #expect(
+            updates.count == 1,
+            "\(updates.map { $0.inserted.map(\.id) + $0.modified.map(\.new.id) })")
+        #expect(f.recorder.current.ids == ["a", "b", "c", "d"])
     }
 
     @Test("a lock already older than the hold limit when first seen is not waited for")

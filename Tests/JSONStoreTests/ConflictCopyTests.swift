@@ -9,6 +9,10 @@ import Testing
 struct ConflictCopyTests {
     static let copies: [(name: String, origin: String)] = [
         (
+            "tea.jsonstore-conflict-20261201-120000-laptop.json",
+            "the mirror on laptop at 2026-12-01 12:00:00 UTC"
+        ),
+        (
             "tea.sync-conflict-20261201-120000-ABCDEF7.json",
             "Syncthing device ABCDEF7 at 2026-12-01 12:00:00"
         ),
@@ -28,9 +32,7 @@ struct ConflictCopyTests {
         let parsed = ConflictName.parse(copy.name)
         #expect(parsed?.id == "tea")
         #expect(parsed?.origin == copy.origin)
-        #expect(
-            EntryName(copy.name) == (copy.name.hasSuffix(".json") ? .conflict(of: "tea") : .ignored)
-        )
+        #expect(EntryName(copy.name) == .conflict(of: "tea"))
     }
 
     @Test(
@@ -64,8 +66,8 @@ struct ConflictCopyTests {
         #expect(conflicts.allSatisfy { $0.id == "tea" })
         #expect(Set(conflicts.map(\.origin)) == Set(Self.copies.map(\.origin)))
         let syncthing = try #require(conflicts.first { $0.origin.hasPrefix("Syncthing") })
-        #expect(syncthing.object?["title"] == "copy 0")
-        #expect(syncthing.file == temp.path + "/" + Self.copies[0].name)
+        #expect(syncthing.object?["title"] == "copy 1")
+        #expect(syncthing.file == temp.path + "/" + Self.copies[1].name)
         #expect(
             syncthing.description
                 == "tea: conflict: the version from Syncthing device ABCDEF7 at 2026-12-01 12:00:00, kept in \(syncthing.file)"
@@ -97,7 +99,8 @@ struct ConflictCopyTests {
         let theirs = Array("{\n  \"title\": \"kept\"\n}\n".utf8)
         let conflict = try temp.store._keepConflict(of: "tea", theirs, from: "other host")
         #expect(conflict.origin.hasPrefix("the mirror on other_host at "))
-        #expect(conflict.file.hasPrefix(temp.path + "/.jsonstore/conflicts/tea/"))
+        #expect(conflict.file.hasPrefix(temp.path + "/tea.jsonstore-conflict-"))
+        #expect(try temp.store.load().items.count == 3, "a kept version is no item")
         #expect(try temp.store.conflicts() == [conflict])
         try temp.store.resolve("tea", keeping: .theirs)
         #expect(temp.readFile("tea.json") == String(decoding: theirs, as: UTF8.self))
@@ -106,6 +109,5 @@ struct ConflictCopyTests {
         try temp.store.resolve("bike", keeping: .mine)
         #expect(temp.readFile("bike.json") == before)
         #expect(try temp.store.conflicts().isEmpty)
-        #expect(temp.readFile(".jsonstore/.gitignore") == "*\n", "git does not commit it")
     }
 }

@@ -90,11 +90,15 @@ public final class MirrorPair: @unchecked Sendable {  // used by one test at a t
         (try? String(contentsOfFile: root + "/\(side).log", encoding: .utf8)) ?? ""
     }
 
-    /// The item files of `side` (names ending in `.json`, not hidden) with their bytes.
+    /// The item files of `side` (names ending in `.json`, not hidden, not a conflict's
+    /// kept version) with their bytes.
     public func items(_ side: String) -> [String: Data] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path(side))) ?? []
         var items: [String: Data] = [:]
-        for name in names where name.hasSuffix(".json") && !name.hasPrefix(".") {
+        for name in names
+        where name.hasSuffix(".json") && !name.hasPrefix(".")
+            && !name.contains(".jsonstore-conflict-")
+        {
             items[name] = FileManager.default.contents(atPath: file(side, name))
         }
         return items

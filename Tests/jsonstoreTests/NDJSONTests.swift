@@ -20,6 +20,7 @@ struct NDJSONTests {
             "event": "initial", "revision": .string(results.revision.token),
             "version": .number(JSONNumber(results.version)),
             "items": NDJSON.items(results), "invalid": NDJSON.invalid(results.invalid),
+            "conflicts": NDJSON.conflicts(results.conflicts),
         ])
         let whole = JSONWriter.compact(event, escapingUnicodeLineBreaks: true) + [0x0A]
         #expect(Array(pieces.joined()) == whole)

@@ -1,6 +1,7 @@
-/// Another version of an item, kept because two places changed it at once: a mirror's
-/// edit that etcd had already accepted another one for, or the copy another sync tool
-/// (Syncthing, Dropbox, Nextcloud, ownCloud) or a merge left beside the file.
+/// Another version of an item, kept beside its file because two places changed it at
+/// once: a mirror's edit that etcd had already accepted another one for
+/// (`tea.jsonstore-conflict-20261201-162014-laptop.json`), or the copy another sync tool
+/// (Syncthing, Dropbox, Nextcloud, ownCloud) or a merge left (`ConflictName`).
 ///
 /// The item stays what it is; the conflict keeps the other version, never lost, until
 /// `JSONStore.resolve(_:keeping:)` ends it.
@@ -14,21 +15,20 @@ public struct Conflict: Sendable, Hashable, CustomStringConvertible {
     public let origin: String
     /// The other version, as kept.
     public let bytes: [UInt8]
-    /// Where the store keeps it: beside the items under this name, or in its private
-    /// folder at this path.
-    let location: Location
+    /// The file's name in the store directory.
+    public let name: String
 
-    enum Location: Sendable, Hashable {
-        case beside(name: String)
-        case kept(relative: String)
-    }
-
-    init(id: String, file: String, origin: String, bytes: [UInt8], location: Location) {
+    init(id: String, name: String, file: String, origin: String, bytes: [UInt8]) {
         self.id = id
+        self.name = name
         self.file = file
         self.origin = origin
         self.bytes = bytes
-        self.location = location
+    }
+
+    /// By item id, then by file name (both by their bytes).
+    static func ordered(_ a: Conflict, _ b: Conflict) -> Bool {
+        UTF8Key.equal(a.id, b.id) ? UTF8Key.less(a.name, b.name) : UTF8Key.less(a.id, b.id)
     }
 
     /// The other version as an object, or `nil` when it is not one.

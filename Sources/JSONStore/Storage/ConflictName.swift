@@ -1,6 +1,7 @@
 /// The names other sync tools give the copy they keep when two machines changed one file,
 /// read back as the item they belong to and where they came from.
 ///
+/// - jsonstore's mirror: `tea.jsonstore-conflict-20261201-120000-laptop.json`
 /// - Syncthing: `tea.sync-conflict-20261201-120000-ABCDEF7.json`
 /// - Dropbox: `tea (conflicted copy 2026-12-01).json`, `tea (Ann's conflicted copy
 ///   2026-12-01).json`
@@ -10,6 +11,9 @@
 ///
 /// Such a file is a conflict of its item, never an item of its own.
 enum ConflictName {
+    /// What a mirror's kept version has between the id and the time.
+    static let mirrorMark = ".jsonstore-conflict-"
+
     /// The item `name` is a conflict copy of, and where the copy came from; `nil` when
     /// `name` is not a conflict copy of a valid id.
     static func parse(_ name: String) -> (id: String, origin: String)? {
@@ -25,6 +29,12 @@ enum ConflictName {
         }
         guard name.hasSuffix(".json") else { return nil }
         let stem = name.dropLast(5)
+        if let range = stem.lastRange(of: Self.mirrorMark) {
+            let rest = stem[range.upperBound...].split(separator: "-", maxSplits: 2)
+            guard rest.count == 3, isDigits(rest[0], 8), isDigits(rest[1], 6) else { return nil }
+            let when = timestamp(rest[0], rest[1])
+            return (String(stem[..<range.lowerBound]), "the mirror on \(rest[2]) at \(when) UTC")
+        }
         if let range = stem.lastRange(of: ".sync-conflict-") {
             let rest = stem[range.upperBound...].split(separator: "-", maxSplits: 2)
             guard rest.count == 3, isDigits(rest[0], 8), isDigits(rest[1], 6) else { return nil }

@@ -53,12 +53,12 @@ enum EntryName: Equatable {
 
     /// Classifies the name `name` of a directory entry.
     init(_ name: String) {
-        guard name.hasSuffix(".json"), !name.hasPrefix("."), !name.hasSuffix("~") else {
-            self = .ignored
+        if !name.hasPrefix("."), let (id, _) = ConflictName.parse(name) {
+            self = .conflict(of: id)
             return
         }
-        if let (id, _) = ConflictName.parse(name) {
-            self = .conflict(of: id)
+        guard name.hasSuffix(".json"), !name.hasPrefix("."), !name.hasSuffix("~") else {
+            self = .ignored
             return
         }
         let id = String(name.dropLast(5))

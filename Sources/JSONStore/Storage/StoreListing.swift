@@ -5,6 +5,8 @@ struct StoreListing {
     /// outcomes come out in the store's order and need no sort of their own.
     var ids: [String] = []
     var badNames: [UTF8Key: InvalidFile] = [:]
+    /// The names of other versions kept of items (`ConflictName`).
+    var conflictNames: [String] = []
 
     init(_ names: [DirectoryScan.Name], path: String) {
         for name in names { add(name, path: path) }
@@ -24,7 +26,8 @@ struct StoreListing {
         switch name {
         case .text(let text):
             switch EntryName(text) {
-            case .ignored, .conflict: return
+            case .ignored: return
+            case .conflict: conflictNames.append(text)
             case .item(let id): ids.append(id)
             case .invalid(let id, let reason):
                 badNames[UTF8Key(text)] = .badName(text, id: id, reason: reason, path: path)

@@ -2,7 +2,9 @@ import JSONStore
 
 /// The plain output of `list --follow` when stdout is not a terminal: one line per change:
 /// `ADDED id`, `MODIFIED id`, `DELETED id`, `INVALID id: file:line:column: reason`, and
-/// `RESOLVED name` for a file that was invalid and no longer is (fixed or removed).
+/// `RESOLVED name` for a file that was invalid and no longer is (fixed or removed),
+/// `CONFLICT id: the version from WHERE, kept in FILE` and `RESOLVED name` for a conflict
+/// that ended.
 enum ChangeLines {
     static func lines(_ changes: ChangeSet<Item>) -> [String] {
         var out: [String] = []
@@ -15,6 +17,10 @@ enum ChangeLines {
         }
         return out + changes.invalid.map(invalid)
             + changes.resolved.map { "RESOLVED \(Display.escaped($0))" }
+            + changes.conflicts.map {
+                "CONFLICT \(Display.escaped($0.id)): the version from \(Display.escaped($0.origin)), kept in \(Display.escaped($0.file))"
+            }
+            + changes.resolvedConflicts.map { "RESOLVED \(Display.escaped($0.name))" }
     }
 
     /// `INVALID id: file:line:column: message`.

@@ -26,6 +26,15 @@ enum NDJSON {
             })
     }
 
+    /// Conflicts as the stream shows them: the item, the file keeping the other version,
+    /// and where it came from.
+    static func conflicts(_ conflicts: [Conflict]) -> JSONValue {
+        .array(
+            conflicts.map {
+                ["id": .string($0.id), "file": .string($0.name), "origin": .string($0.origin)]
+            })
+    }
+
     /// The event of `change`; an error carries `revision`, that of the last results.
     static func event(_ change: StoreChange<Item>, revision: StoreRevision? = nil) -> String {
         switch change {
@@ -57,6 +66,8 @@ enum NDJSON {
                 "patches": .array(changes.modified.map { patch($0.changes) }),
                 "invalid": invalid(changes.invalid),
                 "resolved": .array(changes.resolved.map(JSONValue.string)),
+                "conflicts": conflicts(changes.conflicts),
+                "resolvedConflicts": conflicts(changes.resolvedConflicts),
             ])
         case .error(let error):
             var object: JSONObject = ["event": "error"]
@@ -115,6 +126,9 @@ enum NDJSON {
             bytes.append(contentsOf: #"],"invalid":"#.utf8)
             JSONWriter.appendCompact(
                 invalid(results.invalid), to: &bytes, escapingUnicodeLineBreaks: true)
+            bytes.append(contentsOf: #","conflicts":"#.utf8)
+            JSONWriter.appendCompact(
+                conflicts(results.conflicts), to: &bytes, escapingUnicodeLineBreaks: true)
             bytes.append(contentsOf: "}\n".utf8)
         }
     }

@@ -17,8 +17,9 @@ extension DirectoryMirror {
                     endpoint, prefix: prefix, from: revision, token: token, tls: tls,
                     timeout: timeout)
                 defer {
-                    watch.close()
+                    // Out of reach of `interrupt` first, then closed: never both at once.
                     self.watch.withLock { if $0 === watch { $0 = nil } }
+                    watch.close()
                 }
                 self.watch.withLock { $0 = watch }
                 if isStopped { watch.interrupt() }

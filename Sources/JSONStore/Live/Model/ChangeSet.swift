@@ -78,6 +78,12 @@ public struct ChangeSet<Element: Sendable>: Sendable {
     public let invalid: [InvalidFile]
     /// Names of files that were invalid and no longer are (fixed or removed).
     public let resolved: [String]
+    /// Conflicts that appeared (or whose kept version changed) in this batch: another
+    /// version of an item kept beside it (see `Conflict`), by item id then file.
+    public internal(set) var conflicts: [Conflict] = []
+    /// Conflicts that ended in this batch: their kept version was removed
+    /// (`JSONStore.resolve(_:keeping:)`, or by hand).
+    public internal(set) var resolvedConflicts: [Conflict] = []
     /// For grouped results (`Query.grouped(by:)`), the same changes by section, in
     /// Realm's index spaces for sectioned results; empty for others.
     public internal(set) var sections: SectionChanges = .none
@@ -85,7 +91,8 @@ public struct ChangeSet<Element: Sendable>: Sendable {
     /// Whether nothing changed; such an update is never delivered.
     public var isEmpty: Bool {
         deletions.isEmpty && insertions.isEmpty && modifications.isEmpty && invalid.isEmpty
-            && resolved.isEmpty && sections.recounted.isEmpty
+            && resolved.isEmpty && sections.recounted.isEmpty && conflicts.isEmpty
+            && resolvedConflicts.isEmpty
     }
 }
 

@@ -98,6 +98,16 @@ extension Results {
 
         var invalid: [InvalidFile] = []
         var resolved: [String] = []
+        var conflicts: [Conflict] = []
+        var ended: [Conflict] = []
+        for name in names {
+            let before = snapshot.conflicts[name]
+            if let after = newSnapshot.conflicts[name] {
+                if before != after { conflicts.append(after) }
+            } else if let before {
+                ended.append(before)
+            }
+        }
         for name in candidates.sorted() {
             let before = invalidFile(named: name)
             if let after = next.invalidFile(named: name) {
@@ -106,11 +116,11 @@ extension Results {
                 resolved.append(name.string)
             }
         }
-        return (
-            next,
-            update.changeSet(
-                from: self, version: newSnapshot.version, invalid: invalid, resolved: resolved)
-        )
+        var changes = update.changeSet(
+            from: self, version: newSnapshot.version, invalid: invalid, resolved: resolved)
+        changes.conflicts = conflicts.sorted(by: Conflict.ordered)
+        changes.resolvedConflicts = ended.sorted(by: Conflict.ordered)
+        return (next, changes)
     }
 
     /// Applies one id's change to `update`; returns whether its decoding failure changed.

@@ -84,6 +84,15 @@ public struct Results<Element: Sendable>: RandomAccessCollection, Sendable {
         return snapshot.entries[key]?.error ?? failures[key]?.error
     }
 
+    /// Every conflict in the store (not only of items in these results), by item id then
+    /// file: other versions of items, kept beside them (see `Conflict`).
+    public var conflicts: [Conflict] { snapshot.conflictList }
+
+    /// The conflicts of the item `id`.
+    public func conflicts(of id: String) -> [Conflict] {
+        snapshot.conflicts.values.filter { UTF8Key.equal($0.id, id) }.sorted(by: Conflict.ordered)
+    }
+
     /// Every invalid file in the store, sorted by name (not only those in these results),
     /// and every item that does not decode as `Element`.
     public var invalid: [InvalidFile] {

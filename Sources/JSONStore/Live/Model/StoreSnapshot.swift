@@ -44,6 +44,9 @@ struct StoreSnapshot: Sendable {
     /// Every invalid file by its name's bytes: items whose file is invalid, and names that
     /// give no valid id. Small, so a plain dictionary.
     var invalid: [UTF8Key: InvalidFile] = [:]
+    /// Every conflict's kept version by its file's name (`ConflictName`): few, so a plain
+    /// dictionary too. Their names travel with the invalid files' in a publication.
+    var conflicts: [UTF8Key: Conflict] = [:]
 
     init() {}
 
@@ -83,7 +86,16 @@ struct StoreSnapshot: Sendable {
             names.insert(name)
         }
         for name in other.invalid.keys where invalid[name] == nil { names.insert(name) }
+        for (name, conflict) in conflicts where other.conflicts[name] != conflict {
+            names.insert(name)
+        }
+        for name in other.conflicts.keys where conflicts[name] == nil { names.insert(name) }
         return (ids, names)
+    }
+
+    /// The conflicts by item id, then by file.
+    var conflictList: [Conflict] {
+        conflicts.values.sorted(by: Conflict.ordered)
     }
 
     /// The invalid files sorted by name (by bytes).

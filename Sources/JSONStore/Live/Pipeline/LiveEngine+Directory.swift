@@ -46,10 +46,16 @@ extension LiveEngine {
             }
             let outcomes = read(listing.ids, in: dir, progress: progress)
             reporter?.cancel()
+            var conflicts: [UTF8Key: Conflict] = [:]
+            for name in listing.conflictNames {
+                conflicts[UTF8Key(name)] = readConflict(name, in: dir)
+            }
             if starting {
-                reducer.load(listing.ids, outcomes, badNames: listing.badNames)
+                reducer.load(
+                    listing.ids, outcomes, badNames: listing.badNames, conflicts: conflicts)
             } else {
-                reducer.resync(listing.ids, outcomes, badNames: listing.badNames)
+                reducer.resync(
+                    listing.ids, outcomes, badNames: listing.badNames, conflicts: conflicts)
             }
         }
         if starting {
@@ -96,7 +102,8 @@ extension LiveEngine {
         var ids: [String] = []
         for name in names {
             switch EntryName(name) {
-            case .ignored, .conflict: continue
+            case .ignored: continue
+            case .conflict: reducer.conflictFile(name, readConflict(name, in: dir))
             case .item(let id): ids.append(id)
             case .invalid(let id, let why):
                 let exists = (try? dir.linkStatus(of: name)) != nil
@@ -116,6 +123,12 @@ extension LiveEngine {
                 beingWritten: beingWritten)
             if let wake { self.wake(at: wake) { $0.deadlinesPassed() } }
         }
+    }
+
+    /// The conflict copy `name` as it is now; `nil` when it is gone.
+    private func readConflict(_ name: String, in dir: FileDescriptor) -> Conflict? {
+        JSONStore.readConflict(
+            named: name, in: dir, path: configuration.path, limit: configuration.reader.maxSize)
     }
 
     /// Reads `ids` with the store's reader, in parallel when there are many.

@@ -1,32 +1,33 @@
 extension LiveEngine {
-    /// Publications held while git holds its index lock in the store's repository.
+    /// Publications held while git is at work in the store's repository (`GitActivity`).
     ///
     /// Guarded by the pipeline (the `LiveEngine` actor), like the rest of its state.
     struct GitHold {
-        /// The repository's index lock, found when the watcher starts; `nil` outside git.
-        var lock: GitIndexLock?
+        /// The repository's git directory, found when the watcher starts; `nil` outside git.
+        var git: GitActivity?
         /// When the current hold began, while one lasts.
         var since: Double?
-        /// A lock held longer than the hold limit, or older than that when first seen: taken
-        /// for one a crashed git left behind (or a `git commit` waiting on its editor),
-        /// and no longer waited for, across attaches too (a new lock, with another inode
-        /// or time, is).
+        /// A marker there longer than the hold limit, or older than that when first seen:
+        /// taken for one a crashed git left behind, a `git commit` waiting on its editor or
+        /// a rebase stopped for the user, and no longer waited for, across attaches too (a
+        /// new one, with another inode or time, is).
         var stale: FileStatus?
-        /// Whether a wake-up to look at the lock again is scheduled.
+        /// Whether a wake-up to look at git again is scheduled.
         var recheckScheduled = false
 
-        /// How often the lock is looked at while it is held, in seconds.
+        /// How often git is looked at while a hold lasts, in seconds.
         static let recheckInterval = 0.01
     }
 
-    /// Whether the publication due now must wait because git is at work (its index lock
-    /// exists): a checkout, a pull or a merge then reaches observers as one update,
-    /// however slowly git writes, and a file git removes and writes anew is a modification.
-    /// When the lock goes, the events git left queued are read first, so they join it. A
-    /// lock already older than the hold limit (10 s) when first seen is not waited for.
+    /// Whether the publication due now must wait because git is at work (its index lock,
+    /// or a merge, rebase or cherry-pick in progress): a checkout, a pull or a rebase then
+    /// reaches observers as one update, however slowly git writes, and a file git removes
+    /// and writes anew is a modification. When git is done, the events it left queued are
+    /// read first, so they join it. A marker older than the hold limit (a minute) is not
+    /// waited for, and `JSONStore.watching` says so.
     func holdsForGit() -> Bool {
-        guard let lock = gitHold.lock, reducer.hasUnpublishedChanges else { return false }
-        guard let status = lock.status(), status != gitHold.stale else {
+        guard let git = gitHold.git, reducer.hasUnpublishedChanges else { return false }
+        guard let (marker, status) = git.current(), status != gitHold.stale else {
             if gitHold.since != nil {
                 gitHold.since = nil
                 if case .watching(let watcher) = phase { watcher.pollNow() }
@@ -41,9 +42,13 @@ extension LiveEngine {
         else {
             gitHold.stale = status
             gitHold.since = nil
+            let limit = configuration.gitHoldLimit
+            self.status.gitNote =
+                "git's \(marker) has been there over \(limit == 60 ? "a minute" : "\(limit) s"), so edits are no longer held for git"
             return false
         }
         gitHold.since = since
+        self.status.gitNote = nil
         if !gitHold.recheckScheduled {
             gitHold.recheckScheduled = true
             wake(at: now + GitHold.recheckInterval) { engine in

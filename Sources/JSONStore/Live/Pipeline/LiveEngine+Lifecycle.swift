@@ -47,7 +47,7 @@ extension LiveEngine {
             return
         }
         phase = .watching(watcher)
-        gitHold.lock = GitIndexLock.find(forDirectory: configuration.path)
+        gitHold.git = GitActivity.find(forDirectory: configuration.path)
         gitHold.since = nil
         watcher.start()
         rescan(reason: reason)

@@ -19,7 +19,7 @@ actor LiveEngine {
         var fallbackDelay: Double
         var reattachInterval: Double
         /// How long publications wait for git's index lock at most (`LiveEngine+Git`).
-        var gitHoldLimit: Double = 10
+        var gitHoldLimit: Double = 60
         var parallelAbove: Int
     }
 

@@ -19,10 +19,19 @@ final class StatusBoard: Sendable {
     var state: StoreState { status.withLock { $0.state } }
 
     /// How the store is watched, and why (`JSONStore.watching`).
-    private let note = Locked("not watched: nothing observes the store yet")
+    private let note = Locked(
+        (watching: "not watched: nothing observes the store yet", git: String?.none))
     var watching: String {
-        get { note.withLock { $0 } }
-        set { note.withLock { $0 = newValue } }
+        get {
+            note.withLock { note in note.git.map { note.watching + "; " + $0 } ?? note.watching }
+        }
+        set { note.withLock { $0.watching = newValue } }
+    }
+
+    /// Why git no longer holds publications back (a stale lock), while that lasts.
+    var gitNote: String? {
+        get { note.withLock { $0.git } }
+        set { note.withLock { $0.git = newValue } }
     }
 
     var hasObservers: Bool { status.withLock { !$0.observers.isEmpty } }

@@ -59,7 +59,8 @@ struct StoreReducer: Sendable {
     /// The first load: every item file's outcome and the bad names. `published` is then
     /// version 1.
     mutating func load(
-        _ ids: [String], _ outcomes: [ItemFile.Outcome], badNames: [UTF8Key: InvalidFile]
+        _ ids: [String], _ outcomes: [ItemFile.Outcome], badNames: [UTF8Key: InvalidFile],
+        conflicts: [UTF8Key: Conflict] = [:]
     ) {
         var invalid = badNames
         var order: [Int] = []  // the positions of the files that are there, by id
@@ -87,6 +88,7 @@ struct StoreReducer: Sendable {
                 }
             })
         working = StoreSnapshot(version: 1, entries: entries, invalid: invalid)
+        working.conflicts = conflicts
         working.origin = origin
         working.revision = revision
         published = working
@@ -99,7 +101,8 @@ struct StoreReducer: Sendable {
     /// A full rescan after an overflow or the directory's return: memory is made equal
     /// to the listing; what is gone is gone at once, and every wait is over.
     mutating func resync(
-        _ ids: [String], _ outcomes: [ItemFile.Outcome], badNames: [UTF8Key: InvalidFile]
+        _ ids: [String], _ outcomes: [ItemFile.Outcome], badNames: [UTF8Key: InvalidFile],
+        conflicts: [UTF8Key: Conflict] = [:]
     ) {
         let seen = Set(ids.lazy.map(UTF8Key.init))
         var gone: [String] = []
@@ -111,6 +114,10 @@ struct StoreReducer: Sendable {
             setInvalid(name, nil)
         }
         for (name, file) in badNames where working.invalid[name] == nil { setInvalid(name, file) }
+        for name in working.conflicts.keys where conflicts[name] == nil {
+            conflictFile(name.string, nil)
+        }
+        for (name, conflict) in conflicts { conflictFile(name.string, conflict) }
         deadlines.removeAll()
     }
 
@@ -151,6 +158,14 @@ struct StoreReducer: Sendable {
     mutating func badName(_ name: String, _ file: InvalidFile?) {
         let key = UTF8Key(name)
         if (file != nil) != (working.invalid[key] != nil) { setInvalid(key, file) }
+    }
+
+    /// The conflict copy `name` holds `conflict` now, or is gone (`nil`).
+    mutating func conflictFile(_ name: String, _ conflict: Conflict?) {
+        let key = UTF8Key(name)
+        guard working.conflicts[key] != conflict else { return }
+        working.conflicts[key] = conflict
+        changedInvalid.insert(key)
     }
 
     /// The names that are not UTF-8 now, shown by their bytes. A bad name no longer among them

@@ -1,0 +1,109 @@
+import Dispatch
+import JSONStore
+import JSONStoreEtcd
+
+/// `jsonstore doctor`: what a user needs when "it does not update": where the store is,
+/// how it is watched, inotify's limits and use, what it holds, a mirror, and on etcd each
+/// member's health and revision. Exit 1 when something is wrong, each problem with its fix.
+struct DoctorCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "doctor", abstract: "say how the store is watched and what is wrong, with the fix",
+        discussion: """
+            Prints the store's address; for a directory how it is watched and why (inotify, \
+            or polling on a network file system), inotify's limits and how many watches and \
+            instances this user's processes hold, and the mirror it is kept equal to; for \
+            etcd each endpoint's health, version and revision; then the items, invalid files \
+            and conflicts. Exit status 1 when something is wrong, each problem followed by \
+            its fix.
+            """)
+
+    init(_ arguments: Arguments) throws(UsageError) {
+        try arguments.expectNoPositionals()
+    }
+
+    func run(_ context: Context) throws {
+        var report = DoctorReport()
+        report.line(
+            "store", Display.escaped(context.store) + (context.isEtcd ? "" : " (a directory)"))
+        if context.isEtcd {
+            let address = try EtcdAddress(parsing: context.store)
+            let health = EtcdHealth(
+                address: address, credentials: try context.credentials(), tls: context.tls)
+            for member in health.members {
+                if let problem = member.problem {
+                    report.line("endpoint", "\(member.endpoint): unreachable")
+                    report.problem(
+                        "etcd at \(member.endpoint): \(Display.escaped(problem))",
+                        fix: "start that member, or leave it out of the address")
+                } else {
+                    let role = member.isLeader ? ", the leader" : ""
+                    report.line(
+                        "endpoint",
+                        "\(member.endpoint): healthy, etcd \(Display.escaped(member.version))\(role), revision \(member.revision), \(ItemFile.byteCount(Int(member.databaseBytes))) of data"
+                    )
+                }
+            }
+            guard health.members.contains(where: { $0.problem == nil }) else {
+                return try report.finish()
+            }
+        }
+        let store: JSONStore
+        do {
+            store = try context.open()
+        } catch let error as StoreError {
+            report.problem(
+                error.description, fix: "give the store with --dir or --store (jsonstore help)")
+            return try report.finish()
+        }
+        let (results, failure) = Self.observeOnce(store)
+        if !context.isEtcd {
+            report.line("watching", Display.escaped(store.watching))
+            let inotify = InotifyUsage()
+            report.line("inotify", inotify.summary)
+            if let (problem, fix) = inotify.problem { report.problem(problem, fix: fix) }
+            if let mirror = MirrorSummary(store) { report.line("mirror", mirror.text) }
+        }
+        if let failure {
+            report.problem(failure, fix: "see the message; jsonstore check reads every file")
+        }
+        guard let results else { return try report.finish() }
+        let conflicts = results.conflicts.count
+        report.line(
+            "items",
+            "\(results.count), \(results.invalid.count) invalid, \(conflicts) conflict\(conflicts == 1 ? "" : "s")"
+        )
+        if !results.invalid.isEmpty {
+            report.problem(
+                "\(results.invalid.count) invalid file\(results.invalid.count == 1 ? "" : "s")",
+                fix: "jsonstore check lists each with its line, column and reason")
+        }
+        if conflicts > 0 {
+            report.problem(
+                "\(conflicts) conflict\(conflicts == 1 ? "" : "s")",
+                fix:
+                    "jsonstore check lists them; jsonstore resolve ID --keep mine|theirs|FILE ends one"
+            )
+        }
+        try report.finish()
+    }
+
+    /// The store's first results, as an observer gets them (which starts its watch), or
+    /// why there are none.
+    static func observeOnce(_ store: JSONStore) -> (Results<Item>?, String?) {
+        let got = Locked<(Results<Item>?, String?)>((nil, nil))
+        let done = DispatchSemaphore(value: 0)
+        let token = store.observe(on: DispatchQueue(label: "jsonstore.doctor")) { change in
+            switch change {
+            case .initial(let results): got.withLock { $0.0 = results }
+            case .update: return
+            case .error(let error): got.withLock { $0.1 = error.description }
+            }
+            done.signal()
+        }
+        defer { token.invalidate() }
+        if done.wait(timeout: .now() + 60) == .timedOut {
+            return (nil, "the store was not read within 60 s")
+        }
+        return got.withLock { $0 }
+    }
+}

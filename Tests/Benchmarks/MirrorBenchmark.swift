@@ -1,0 +1,125 @@
+import Dispatch
+import Foundation
+import Glibc
+import JSONStore
+import JSONStoreEtcd
+import TestSupport
+
+/// `jsonstore mirror` on this machine: two directories and one etcd. The first mirror of
+/// N items against a cold load and etcd's own write time for them; the download into an
+/// empty directory; then a save in one directory (an editor's rename) timed to an
+/// observer of the other seeing it.
+enum MirrorBenchmark {
+    struct NotInSync: Error { let directory: String }
+
+    /// `jsonstore-bench mirror DIR N EDITS`.
+    static func run(directory: String, count: Int, edits: Int) throws {
+        let server = try EtcdBench.startServer()
+        let (a, b) = (directory + "/a", directory + "/b")
+        var options = JSONStore.Options()
+        options.createDirectory = true
+        let store = try JSONStore(directory: a, options: options)
+        try store.write { tx in
+            for i in 0..<count { try tx.put(EtcdBench.id(i), item(i)) }
+        }
+        var loads: [Double] = []
+        for _ in 0..<3 {
+            let start = now()
+            let loaded = try JSONStore(directory: a).load()
+            loads.append(now() - start)
+            precondition(loaded.items.count == count)
+        }
+        let load = loads.sorted()[1]
+        // etcd's own write time for the same values, in transactions of 128 puts, under
+        // another prefix.
+        let client = EtcdClient(endpoints: [EtcdBench.endpoint(server)])
+        var written: [Double] = []
+        for run in 0..<3 {
+            let start = now()
+            var next = 0
+            while next < count {
+                let batch = (next..<min(next + 128, count)).map {
+                    EtcdClient.Operation(
+                        key: Array("fill\(run)/\(EtcdBench.id($0))".utf8),
+                        value: JSONWriter.pretty(.object(item($0))))
+                }
+                _ = try client.transaction(expecting: [], batch)
+                next += batch.count
+            }
+            written.append(now() - start)
+        }
+        let write = written.sorted()[1]
+        let address = "etcd://\(server.endpoint)/\(EtcdBench.prefix)"
+        let (upload, first) = try timedMirror(a, address)
+        print(
+            String(
+                format:
+                    "first mirror of %d items: %.2f s; a cold load %.2f s (median of 3), etcd's own write of them %.2f s (median of 3)",
+                count, upload, load, write))
+        let budget = 2 * load + write
+        tableRow(
+            "mirror: first mirror of \(count) items", String(format: "%.2f s", upload), "time",
+            String(format: "≤ 2 × load + etcd's write = %.2f s", budget), upload <= budget)
+        let (download, second) = try timedMirror(b, address)
+        print(String(format: "download into an empty directory: %.2f s", download))
+
+        let observed = try JSONStore(directory: b)
+        let seen = Locked<[Int: Double]>([:])
+        let arrived = DispatchSemaphore(value: 0)
+        let token = observed.observe(on: DispatchQueue(label: "bench.mirror")) { change in
+            guard case .update(_, let changes) = change else { return }
+            let at = now()
+            for modification in changes.modified {
+                if let edit = modification.new["edit"]?.intValue {
+                    seen.withLock { $0[edit] = at }
+                    arrived.signal()
+                }
+            }
+        }
+        defer { token.invalidate() }
+        var latencies: [Double] = []
+        for edit in 0..<edits {
+            let i = edit % count
+            var object = item(i)
+            object["edit"] = .number(JSONNumber(edit))
+            let temp = a + "/.save-\(edit).tmp"
+            try Data(JSONWriter.pretty(.object(object))).write(to: URL(fileURLWithPath: temp))
+            let sent = now()
+            rename(temp, a + "/" + EtcdBench.id(i) + ".json")
+            while seen.withLock({ $0[edit] }) == nil {
+                guard arrived.wait(timeout: .now() + 10) == .success else {
+                    print("edit \(edit) did not arrive in b within 10 s")
+                    break
+                }
+            }
+            if let at = seen.withLock({ $0[edit] }) { latencies.append(at - sent) }
+        }
+        print("a save in a to an observer of b: \(EtcdBench.latencyText(latencies))")
+        let p50 = EtcdBench.percentile(latencies, 0.5) * 1000
+        tableRow(
+            "mirror: a save → an observer of the other directory", String(format: "%.2f ms", p50),
+            "p50", "≤ 20 ms", p50 <= 20)
+        for process in [first, second] {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        server.stop()
+    }
+
+    /// Starts `jsonstore --dir DIR mirror ADDRESS` and times it until it says it is in
+    /// sync; returns the seconds and the running process.
+    static func timedMirror(_ directory: String, _ address: String) throws -> (Double, Process) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: JSONStoreBinary.path)
+        process.arguments = ["--dir", directory, "mirror", address]
+        let pipe = Pipe()
+        process.standardError = pipe
+        let reader = LineReader(pipe)
+        let start = now()
+        try process.run()
+        guard reader.next(until: { $0.contains(": in sync with ") }, within: 600) != nil else {
+            throw NotInSync(directory: directory)
+        }
+        return (now() - start, process)
+    }
+}
