@@ -16,6 +16,8 @@ enum MirrorBenchmark {
     static func run(directory: String, count: Int, edits: Int) throws {
         let server = try EtcdBench.startServer()
         let (a, b) = (directory + "/a", directory + "/b")
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true)
         var options = JSONStore.Options()
         options.createDirectory = true
         let store = try JSONStore(directory: a, options: options)

@@ -185,6 +185,9 @@ case "etcd-transport":
 case "mirror":
     try MirrorBenchmark.run(directory: arguments[2], count: n, edits: runs)
     exit(0)
+case "mirror-soak":
+    try MirrorSoak.run(directory: arguments[2], minutes: Double(runs))
+    exit(0)
 case "etcd-rss":
     try EtcdTransportBenchmark.Probe.run(endpoint: arguments[2], urlSession: n == 1)
     exit(0)

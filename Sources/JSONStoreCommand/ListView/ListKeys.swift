@@ -27,7 +27,9 @@ enum ListKeys {
         Binding(keys: [.pageDown], label: "PgDn", intent: .pageDown, help: "a page down"),
         Binding(keys: [.home, .character("g")], label: "g", intent: .first, help: "the first row"),
         Binding(keys: [.end, .character("G")], label: "G", intent: .last, help: "the last row"),
-        Binding(keys: [.enter], label: "Enter", intent: .open, help: "the row's file as it is"),
+        Binding(
+            keys: [.enter], label: "Enter", intent: .open,
+            help: "the row's file; with conflicts (!), both versions"),
         Binding(
             keys: [.character(" ")], label: "Space", intent: .mark,
             help: "mark or unmark the row, and move down"),

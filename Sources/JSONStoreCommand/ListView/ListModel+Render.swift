@@ -11,7 +11,9 @@ extension ListModel {
         var frame = Frame(width: width, height: height)
         let page = Self.page(height: height)
         drawHeader(&frame)
-        if let detail {
+        if let conflictView {
+            drawConflicts(&frame, conflictView, page: page)
+        } else if let detail {
             drawDetail(&frame, detail, page: page)
         } else if let picker {
             drawPicker(&frame, picker, page: page)
@@ -36,6 +38,7 @@ extension ListModel {
         ]
         let invalid = rows.invalidCount
         if invalid > 0 { parts.append("\(Self.number(invalid)) invalid") }
+        if rows.conflictCount > 0 { parts.append(Self.count(rows.conflictCount, "conflict")) }
         if case .loading(let done, let total) = status.state, total > 0 {
             parts.append("loading \(Self.number(done)) / \(Self.number(total))")
         } else {
@@ -69,6 +72,8 @@ extension ListModel {
             text = " space show/hide  ↑↓ jk move  Enter apply  Esc cancel"
         } else if countsView != nil {
             text = " ↑↓ jk move  Enter filter the list by the value  Esc back"
+        } else if let conflictView {
+            text = conflictView.keys
         } else if detail != nil {
             text = " Esc back  ↑↓ scroll  q back  Ctrl-C quit"
         } else if editingFilter {
@@ -80,7 +85,7 @@ extension ListModel {
             text =
                 " filter \"\(Display.escaped(filter.text))\": \(Self.number(visibleCount)) of \(Self.number(rows.count))  Esc clear  q quit"
         } else {
-            text = ListKeys.footer
+            text = conflictFooter ?? ListKeys.footer
         }
         frame.put(TextWidth.truncate(text, to: frame.width), row: row, column: 0, style: bar)
     }
@@ -127,6 +132,10 @@ extension ListModel {
                     name + "  " + Display.escaped(file.error.message) + locationSuffix(file.error)
                 mark = "!"
                 style.foreground = .red
+            }
+            if let id = rows.id(at: row), rows.hasConflicts(id) {
+                mark = "!"
+                style.foreground = .yellow
             }
             if !selection.marks.isEmpty, let id = rows.id(at: row), selection.isMarked(id) {
                 mark = "*"

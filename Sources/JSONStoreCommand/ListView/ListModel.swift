@@ -9,24 +9,6 @@ import JSONStore
 /// tests read, `ListKeys` says what a key asks for, `ListModel+Editing` what `n` creates,
 /// and `ListModel+Render` and `ListModel+Pane` draw.
 package struct ListModel {
-    /// What the app is asked to do: nothing, quit, observe the store again in the order
-    /// `sort` now says, open a file in the editor, create an item and open it, or delete.
-    package enum Action: Equatable {
-        case none, quit, sort
-        case edit(file: String)
-        case create(id: String, template: JSONObject)
-        case delete(id: String)
-        /// Delete these items, in one batch.
-        case deleteMany(ids: [String])
-        /// Open these items in the editor as one document, and apply it as one batch.
-        case editMany(ids: [String])
-        /// Put this text on the clipboard (OSC 52).
-        case copy(String)
-        /// Count the values of this field, live (`showCounts`), until `stopCounts`.
-        case observeCounts(field: String)
-        case stopCounts
-    }
-
     let storePath: String
     private(set) var rows = RowSet()
     private(set) var selection = Selection()
@@ -40,6 +22,8 @@ package struct ListModel {
     private(set) var picker: ColumnPicker?
     /// The file shown whole (Enter), as it is on disk.
     private(set) var detail: FileView?
+    /// An item's conflicts (Enter on a row that has some).
+    private(set) var conflictView: ConflictView?
     /// The file the app is to read (again) for `detail`: set by Enter and by changes that
     /// touch it, cleared by `showFile`.
     private(set) var fileToRead: String?
@@ -83,6 +67,14 @@ package struct ListModel {
             pane.note(changes)
             layout.widen(with: changes.inserted + changes.modified.map(\.new))
             if let shown = detail?.name, Self.touches(changes, shown) { fileToRead = shown }
+            if let id = conflictView?.id,
+                conflictView?.update(
+                    item: rows.item(ofID: id), conflicts: results.conflicts(of: id))
+                    == false
+            {
+                conflictView = nil
+                footer.tell("\(Display.escaped(id)): no conflicts left")
+            }
             if layout.follow(changes, in: results) {
                 filter.columnsChanged()
                 filter.refilter(rows, table: table)
@@ -194,6 +186,16 @@ package struct ListModel {
             }
             return .none
         }
+        if let id = conflictView?.id {
+            let outcome = conflictView!.handle(key, page: page)
+            if outcome != .stay { conflictView = nil }  // back to the list, for the notice
+            switch outcome {
+            case .stay, .close: return .none
+            case .keepMine: return .resolve(id: id, keeping: .mine)
+            case .keep(let version): return .resolve(id: id, keeping: .merged(version.bytes))
+            case .merge(let version): return .mergeConflict(id: id, with: version)
+            }
+        }
         if detail != nil {
             if detail!.handle(key, page: page) {
                 detail = nil
@@ -238,6 +240,12 @@ package struct ListModel {
             return .sort
         case .pickColumns: picker = layout.picker(for: rows.results)
         case .open:
+            if let id = selectedID, rows.hasConflicts(id) {
+                let view = ConflictView(
+                    id: id, item: rows.item(ofID: id), conflicts: results.conflicts(of: id))
+                conflictView = view
+                return .none
+            }
             if let (name, id) = selectedFile {
                 detail = FileView(name: name, id: id)
                 fileToRead = name

@@ -131,6 +131,8 @@ final class ListViewApp {
             case .editMany(let ids): edit(ids)
             case .copy(let text): copy(text)
             case .observeCounts(let field): observeCounts(field)
+            case .resolve(let id, let choice): resolve(id, choice)
+            case .mergeConflict(let id, let version): merge(id, version)
             case .stopCounts:
                 counts?.invalidate()
                 counts = nil

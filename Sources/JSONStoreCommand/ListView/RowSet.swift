@@ -8,6 +8,9 @@ struct RowSet {
     private(set) var invalidRows: [InvalidFile] = []
     /// Every invalid file, for the header (kept: `Results.invalid` sorts on each call).
     private(set) var invalidCount = 0
+    /// The items that have conflicts, and how many conflicts there are.
+    private(set) var conflicted: Set<UTF8Key> = []
+    private(set) var conflictCount = 0
 
     /// Every row: the items, then the invalid files without one.
     var count: Int { results.count + invalidRows.count }
@@ -20,7 +23,16 @@ struct RowSet {
         invalidRows = invalid.filter { file in
             file.id.map { results.index(ofID: $0) == nil } ?? true
         }
+        let conflicts = results.conflicts
+        conflictCount = conflicts.count
+        conflicted = Set(conflicts.map { UTF8Key($0.id) })
     }
+
+    /// Whether the item `id` has conflicts.
+    func hasConflicts(_ id: String) -> Bool { conflicted.contains(UTF8Key(id)) }
+
+    /// The item `id`, if it has a row.
+    func item(ofID id: String) -> Item? { results.index(ofID: id).map { results[$0] } }
 
     /// The item of `row`, if the row is one.
     func item(at row: Int) -> Item? { row < results.count ? results[row] : nil }

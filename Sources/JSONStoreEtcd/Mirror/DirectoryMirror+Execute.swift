@@ -45,7 +45,9 @@ extension DirectoryMirror {
                         id: step.id, bytes: step.localBytes, expectedRevision: expected,
                         record: MirrorState.Record(revision: 0, etag: etag)))
             case .conflict:
-                keepConflict(step.id, step.localBytes ?? [])
+                // Never overwritten unless kept: a version that cannot be kept stays the
+                // file, and the next reconcile tries again.
+                guard keepConflict(step.id, step.localBytes ?? []) else { continue }
                 fallthrough
             case .pull, .deleteLocal:
                 pulls.append(
@@ -61,17 +63,19 @@ extension DirectoryMirror {
 
     /// Keeps `bytes`, the file's version of `id`, as a conflict of the item (once: a
     /// version kept already, by a run that was killed before it took etcd's, is not kept
-    /// twice).
-    func keepConflict(_ id: String, _ bytes: [UInt8]) {
+    /// twice); whether it is kept.
+    func keepConflict(_ id: String, _ bytes: [UInt8]) -> Bool {
         do {
-            if try store.conflicts(of: id).contains(where: { $0.bytes == bytes }) { return }
+            if try store.conflicts(of: id).contains(where: { $0.bytes == bytes }) { return true }
             let kept = try store._keepConflict(of: id, bytes, from: host)
             tally.conflicts += 1
             say(
                 "mirror: \(Display.escaped(id)): conflict: etcd had another version first; this directory's is kept in \(Display.escaped(kept.file)) (jsonstore resolve \(Display.escaped(id)) --keep mine|theirs|FILE)"
             )
+            return true
         } catch {
-            say("mirror: \(error)")
+            say("mirror: \(error); the file is left as it is")
+            return false
         }
     }
 
