@@ -101,15 +101,25 @@ extension EtcdClient {
     /// Runs `operations` in one transaction if every key of `expected` still has the
     /// `mod_revision` given (0: the key does not exist); returns the revision and whether
     /// they held (nothing was written when not).
+    ///
+    /// With `unchanged`, one more compare: no key from `start` up to (not including) `end`
+    /// was written after `revision` (one compare for many keys that were absent then).
     package func transaction(
         expecting expected: [(key: [UInt8], modRevision: Int64)],
+        unchanged: (start: [UInt8], end: [UInt8], since: Int64)? = nil,
         _ operations: [Operation]
     ) throws(EtcdError) -> (revision: Int64, succeeded: Bool) {
-        let compares: [JSONValue] = expected.map { key, revision in
+        var compares: [JSONValue] = expected.map { key, revision in
             [
                 "key": .string(Base64.encode(key)), "target": "MOD", "result": "EQUAL",
                 "mod_revision": .string(String(revision)),
             ]
+        }
+        if let (start, end, since) = unchanged {
+            compares.append([
+                "key": .string(Base64.encode(start)), "range_end": .string(Base64.encode(end)),
+                "target": "MOD", "result": "LESS", "mod_revision": .string(String(since + 1)),
+            ])
         }
         let requests: [JSONValue] = operations.map { operation in
             let key = JSONValue.string(Base64.encode(operation.key))

@@ -220,7 +220,7 @@ package enum ItemFile {
 /// and read only after all iterations have returned, so no two threads touch one slot
 /// and `concurrentPerform`'s completion orders the writes before the reads. That is why
 /// the `@unchecked Sendable` is safe.
-private final class Slots<Value>: @unchecked Sendable {
+final class Slots<Value>: @unchecked Sendable {
     private let buffer: UnsafeMutableBufferPointer<Value>
 
     init(count: Int, initial: Value) {

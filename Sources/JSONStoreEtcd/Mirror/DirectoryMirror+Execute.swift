@@ -18,14 +18,17 @@ extension DirectoryMirror {
     /// operations and 1.5 MiB a request, and values travel in base64).
     static let transactionLimit = (operations: 128, bytes: 1 << 20)
     /// The most files one local batch writes.
-    static let batchLimit = 512
+    static let batchLimit = 4_096
 
     /// Does what `steps` decided: records what is equal already, keeps conflicts, writes
     /// etcd's changes into the directory, and sends the directory's to etcd.
     ///
     /// - Throws: the error of an etcd that cannot be reached (what was not sent then is
     ///   sent by the reconcile when it is back).
-    func execute(_ steps: [Step], settling: Bool = true) throws {
+    ///
+    /// - Parameter since: the revision etcd's side was listed at (a reconcile's), so keys
+    ///   that were absent then are created with one compare for a whole transaction.
+    func execute(_ steps: [Step], settling: Bool = true, since: Int64? = nil) throws {
         var adopted: [(id: String, record: MirrorState.Record)] = []
         var pulls: [Write] = []
         var pushes: [Write] = []
@@ -58,7 +61,7 @@ extension DirectoryMirror {
         }
         try state.set(adopted)
         try pull(pulls, settling: settling)
-        try push(pushes, settling: settling)
+        try push(pushes, settling: settling, since: since)
     }
 
     /// Keeps `bytes`, the file's version of `id`, as a conflict of the item (once: a
@@ -123,7 +126,7 @@ extension DirectoryMirror {
     /// each one compare-and-swap on every key it writes; a transaction whose compare fails
     /// is sent again an item at a time, and an item etcd changed meanwhile is settled from
     /// a fresh read of both sides.
-    func push(_ writes: [Write], settling: Bool) throws {
+    func push(_ writes: [Write], settling: Bool, since: Int64? = nil) throws {
         var start = 0
         while start < writes.count {
             var end = start
@@ -137,7 +140,7 @@ extension DirectoryMirror {
             }
             let chunk = writes[start..<end]
             start = end
-            if try send(chunk) { continue }
+            if try send(chunk, since: since) { continue }
             for write in chunk {
                 if try chunk.count > 1 && send([write]) { continue }
                 if settling { try settle(write.id) }
@@ -147,13 +150,24 @@ extension DirectoryMirror {
 
     /// One transaction; whether its compares held. A refusal by etcd (a value over its
     /// size limit) is said and skipped; a connection that fails throws.
-    private func send(_ writes: ArraySlice<Write>) throws -> Bool {
+    private func send(_ writes: ArraySlice<Write>, since: Int64? = nil) throws -> Bool {
         try state.intend(writes.map { ($0.id, $0.record.etag) })
+        let keys = writes.map { layout.key(of: $0.id) }
+        var expected = zip(keys, writes).map { ($0, $1.expectedRevision) }
+        var unchanged: (start: [UInt8], end: [UInt8], since: Int64)?
+        if let since, writes.count > 1, writes.allSatisfy({ $0.expectedRevision == 0 }),
+            let first = keys.min(by: { $0.lexicographicallyPrecedes($1) }),
+            let last = keys.max(by: { $0.lexicographicallyPrecedes($1) })
+        {
+            // Keys absent when etcd was listed: none written since, in one compare.
+            expected = []
+            unchanged = (first, last + [0], since)
+        }
         let answer: Result<(revision: Int64, succeeded: Bool), EtcdError> = Result {
             () throws(EtcdError) in
             try client.transaction(
-                expecting: writes.map { (layout.key(of: $0.id), $0.expectedRevision) },
-                writes.map { EtcdClient.Operation(key: layout.key(of: $0.id), value: $0.bytes) })
+                expecting: expected, unchanged: unchanged,
+                zip(keys, writes).map { EtcdClient.Operation(key: $0, value: $1.bytes) })
         }
         let revision: Int64
         switch answer {

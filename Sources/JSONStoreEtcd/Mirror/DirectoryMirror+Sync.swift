@@ -17,8 +17,9 @@ extension DirectoryMirror {
         JSONReader(maxDepth: store.options.maxDepth, maxSize: store.options.maxFileSize)
     }
 
-    /// What the file of `id` holds now.
-    func readLocal(_ id: String) -> (MirrorAction.Local, [UInt8]?) {
+    /// What the file of `id` holds now. `valid` is the etag of a valid item the
+    /// directory's results hold for it: bytes with that etag are not parsed again.
+    func readLocal(_ id: String, valid: String? = nil) -> (MirrorAction.Local, [UInt8]?) {
         let stored: (bytes: [UInt8], etag: String)?
         do {
             stored = try store._storedValue(of: id)
@@ -26,6 +27,7 @@ extension DirectoryMirror {
             return (.invalid, nil)  // unreadable (a FIFO, too large): left as it is
         }
         guard let (bytes, etag) = stored else { return (.absent, nil) }
+        if let valid, valid == etag { return (.file(etag: etag), bytes) }
         guard case .item = ItemFile.parse(bytes, id: id, file: id, reader: reader) else {
             return (.invalid, nil)
         }
@@ -49,7 +51,9 @@ extension DirectoryMirror {
 
     /// The step for `id`, from both sides read now.
     func step(_ id: String, remote: EtcdClient.KeyValue?, at revision: Int64) -> Step {
-        let (local, bytes) = readLocal(id)
+        let valid =
+            results.error(for: id) == nil ? results.index(ofID: id).map { results[$0].etag } : nil
+        let (local, bytes) = readLocal(id, valid: valid)
         let side = remoteSide(remote)
         let known: (Int64, String)? = if case .value(let r, let e) = side { (r, e) } else { nil }
         let action = MirrorAction.decide(
@@ -59,33 +63,48 @@ extension DirectoryMirror {
             revision: revision)
     }
 
-    /// Reads etcd's whole prefix and makes both sides equal; returns the revision read at.
+    /// Reads etcd's whole prefix and every file, and makes both sides equal; returns the
+    /// revision etcd was read at.
     func reconcile() throws -> Int64 {
         let (revision, keyValues) = try client.range(prefix: layout.keyPrefix)
         var remote: [UTF8Key: EtcdClient.KeyValue] = [:]
         for keyValue in keyValues {
             if let id = itemID(of: keyValue.key) { remote[UTF8Key(id)] = keyValue }
         }
-        var ids = Set(remote.keys).union(state.records.keys)
-        for item in results { ids.insert(UTF8Key(item.id)) }
+        var local: [UTF8Key: JSONStore.StoredFile] = [:]
+        for file in try store._storedFiles() { local[UTF8Key(file.id)] = file }
+        let ids = Set(remote.keys).union(local.keys).union(state.records.keys)
         var steps: [Step] = []
         for key in ids.sorted(by: { UTF8Key.less($0.string, $1.string) }) {
             let id = key.string
-            let keyValue = remote[key]
-            let record = state.record(
-                of: id,
-                remote: keyValue.map { ($0.modRevision, JSONStore._directoryETag(of: $0.value)) })
-            let synced = record?.etag == nil ? nil : record?.revision
-            if keyValue?.modRevision == synced, results.error(for: id) == nil,
-                results.index(ofID: id).map({ results[$0].etag }) == record?.etag
-            {
-                continue  // as last synced on both sides
-            }
-            steps.append(step(id, remote: keyValue, at: revision))
+            let (keyValue, file) = (remote[key], local[key])
+            let side = remoteSide(keyValue)
+            let known: (Int64, String)? =
+                if case .value(let r, let e) = side { (r, e) } else { nil }
+            let mine: MirrorAction.Local =
+                file.map { $0.isValid ? .file(etag: $0.etag) : .invalid } ?? .absent
+            let action = MirrorAction.decide(
+                local: mine, remote: side, record: state.record(of: id, remote: known))
+            guard action != .none else { continue }
+            steps.append(
+                Step(
+                    id: id, action: action, local: mine, localBytes: file?.bytes,
+                    remote: keyValue, revision: revision))
         }
-        try execute(steps)
+        try execute(steps, since: revision)
         state.dropDeletions(before: revision)
         return revision
+    }
+
+    /// The directory's first results: what changed in it since the reconcile read it goes
+    /// out now.
+    func localLoaded(_ results: Results<Item>) {
+        var changed: [String] = []
+        for item in results where state[item.id]?.etag != item.etag { changed.append(item.id) }
+        for (id, record) in state.records where record.etag != nil {
+            if results.index(ofID: id.string) == nil { changed.append(id.string) }
+        }
+        localChanged(changed)
     }
 
     /// The directory changed these items: send what changed to etcd.

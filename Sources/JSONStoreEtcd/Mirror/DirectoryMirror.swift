@@ -87,15 +87,22 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
         state = try MirrorState(folder: folder, address: address.description)
     }
 
-    /// Starts: reads the directory, reconciles it with etcd (or says etcd cannot be
-    /// reached, and tries again), then follows both sides until `stop`.
+    /// Starts: reconciles the directory with etcd (or says etcd cannot be reached, and
+    /// tries again), then follows both sides until `stop`.
     package func start() {
+        queue.async { [self] in connect() }
+    }
+
+    /// Follows the directory, once the first reconcile is done: its first results bring
+    /// what changed since the reconcile read it, and each update what changed then.
+    func observeDirectory() {
+        guard observation == nil, !isStopped else { return }
         observation = store.observe(on: queue) { [self] change in
             dispatchPrecondition(condition: .onQueue(queue))
             switch change {
             case .initial(let results):
                 self.results = results
-                connect()
+                localLoaded(results)
             case .update(let results, let changes):
                 self.results = results
                 let ids =
@@ -112,8 +119,8 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
     package func stop() {
         stopped.withLock { $0 = true }
         watch.withLock { $0?.interrupt() }
-        observation?.invalidate()
         queue.sync {
+            observation?.invalidate()
             do {
                 try state.compact()
             } catch {
@@ -141,9 +148,10 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
             let received = tally.received - before.received
             let conflicts = tally.conflicts - before.conflicts
             say(
-                "mirror: \(wasOffline ? "etcd is back; " : "")in sync with \(address.description) at revision \(revision): \(results.count) items, \(sent) sent, \(received) received, \(conflicts) conflicts"
+                "mirror: \(wasOffline ? "etcd is back; " : "")in sync with \(address.description) at revision \(revision): \(state.records.values.count { $0.etag != nil }) items, \(sent) sent, \(received) received, \(conflicts) conflicts"
             )
             try startWatch(from: revision + 1)
+            observeDirectory()
         } catch {
             lost(error)
         }

@@ -122,7 +122,7 @@ struct MirrorState {
         }
         try folder.append(Self.journalFile, lines)
         journalLines += changes.count
-        if journalLines > max(4_096, records.count) { try compact() }
+        if journalLines > max(4_096, 2 * records.count) { try compact(sync: false) }
     }
 
     /// Forgets deletions older than `revision`: no event older than a fresh listing comes.
@@ -130,11 +130,12 @@ struct MirrorState {
         records = records.filter { $0.value.etag != nil || $0.value.revision >= revision }
     }
 
-    /// Folds the journal into `state.json`.
-    mutating func compact() throws(StoreError) {
+    /// Folds the journal into `state.json`; `sync` puts it on the disk too (a kill loses
+    /// nothing either way: the replacement is atomic, and the journal stays until then).
+    mutating func compact(sync: Bool = true) throws(StoreError) {
         let items = records.map { Self.encode($0.key.string, $0.value) }
         let state: JSONValue = .object(["address": .string(address), "items": .array(items)])
-        try folder.replace(Self.stateFile, with: JSONWriter.compact(state), sync: true)
+        try folder.replace(Self.stateFile, with: JSONWriter.compact(state), sync: sync)
         // The intents not yet recorded stay, in the journal they start afresh.
         var lines: [UInt8] = []
         for (id, etags) in intents {
