@@ -78,6 +78,24 @@ extension EtcdTests {
                             && pair.text("b", "tea.json")?.contains("from other") == true
                             && pair.text("b", "taxes.json")?.contains("from other") == true
                     }, "git checkout on a")
+                // And on b, a repository of its own: a branch that removes one item and
+                // changes another, checked out and back.
+                try pair.shell("b", "git init -q -b main . && \(git) add -A && \(git) commit -qm b")
+                try pair.shell(
+                    "b",
+                    "git checkout -qb trim && git rm -q new.json && sed -i 's/\"title\": \"[^\"]*\"/\"title\": \"trimmed\"/' bike.json && \(git) commit -qam trim"
+                )
+                #expect(
+                    pair.converge { items in
+                        items["new.json"] == nil
+                            && pair.text("a", "bike.json")?.contains("trimmed") == true
+                    }, "git checkout on b")
+                try pair.shell("b", "git checkout -q main")
+                #expect(
+                    pair.converge { items in
+                        items["new.json"] != nil
+                            && pair.text("a", "bike.json")?.contains("trimmed") == false
+                    }, "git checkout back on b")
                 #expect(
                     try pair.jsonstore("a", ["check"]).status == 0, "no conflicts: \(pair.log("a"))"
                 )

@@ -29,17 +29,15 @@ enum ConflictName {
         }
         guard name.hasSuffix(".json") else { return nil }
         let stem = name.dropLast(5)
-        if let range = stem.lastRange(of: Self.mirrorMark) {
+        // `<id><mark><YYYYMMDD>-<HHMMSS>-<where>`: the mirror's own, and Syncthing's.
+        for (mark, origin) in [
+            (Self.mirrorMark, { "the mirror on \($0) at \($1) UTC" }),
+            (".sync-conflict-", { "Syncthing device \($0) at \($1)" }),
+        ] as [(String, (Substring, String) -> String)] {
+            guard let range = stem.lastRange(of: mark) else { continue }
             let rest = stem[range.upperBound...].split(separator: "-", maxSplits: 2)
             guard rest.count == 3, isDigits(rest[0], 8), isDigits(rest[1], 6) else { return nil }
-            let when = timestamp(rest[0], rest[1])
-            return (String(stem[..<range.lowerBound]), "the mirror on \(rest[2]) at \(when) UTC")
-        }
-        if let range = stem.lastRange(of: ".sync-conflict-") {
-            let rest = stem[range.upperBound...].split(separator: "-", maxSplits: 2)
-            guard rest.count == 3, isDigits(rest[0], 8), isDigits(rest[1], 6) else { return nil }
-            let when = timestamp(rest[0], rest[1])
-            return (String(stem[..<range.lowerBound]), "Syncthing device \(rest[2]) at \(when)")
+            return (String(stem[..<range.lowerBound]), origin(rest[2], timestamp(rest[0], rest[1])))
         }
         if let range = stem.lastRange(of: "_conflict-") {
             let rest = stem[range.upperBound...].split(separator: "-")

@@ -32,6 +32,10 @@ public enum ItemID {
             default: continue
             }
         }
+        if let (item, origin) = ConflictName.parse(id + ".json") {
+            return
+                "an id cannot be named like a conflict copy: a file of that name is the version from \(origin) of \"\(item)\""
+        }
         return nil
     }
 

@@ -57,15 +57,18 @@ struct MirrorCommand: Command {
     }
 
     /// For the tests: `etcd:N` or `files:N` kills the mirror with SIGKILL right after its
-    /// Nth write to that side, before it records it.
-    static func killHook(_ setting: String?) -> (@Sendable (Bool) -> Void)? {
+    /// Nth write to that side, before it records it; `etcd-before:N`, `files-before:N`
+    /// right before that write, its intent journaled.
+    static func killHook(_ setting: String?) -> (@Sendable (Bool, Bool) -> Void)? {
         guard let setting, let colon = setting.firstIndex(of: ":"),
             let count = Int(setting[setting.index(after: colon)...])
         else { return nil }
-        let toEtcd = setting[..<colon] == "etcd"
+        let point = setting[..<colon]
+        let toEtcd = point.hasPrefix("etcd")
+        let after = !point.hasSuffix("-before")
         let seen = Locked(0)
-        return { side in
-            guard side == toEtcd else { return }
+        return { side, done in
+            guard side == toEtcd, done == after else { return }
             if seen.withLock({
                 $0 += 1
                 return $0

@@ -38,9 +38,10 @@ struct MirrorSummary {
     init?(_ store: JSONStore) {
         guard let bytes = try? store._privateFolder?.read("mirror/state.json"),
             case .object(let state)? = try? JSONReader(maxSize: .max).read(bytes),
-            let address = state["address"]?.stringValue
+            let prefix = state["prefix"]?.stringValue
         else { return nil }
-        let items = state["items"]?.arrayValue?.count ?? 0
-        text = "with \(Display.escaped(address)) (\(items) items recorded when it last stopped)"
+        let items = state["items"]?.arrayValue?.filter { $0.arrayValue?.last != .null }.count ?? 0
+        text =
+            "with the etcd prefix \(Display.escaped(prefix)) (\(items) items synced when it last wrote its state)"
     }
 }

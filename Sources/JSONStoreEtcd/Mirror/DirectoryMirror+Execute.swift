@@ -106,7 +106,11 @@ extension DirectoryMirror {
     }
 
     private func writeFiles(_ writes: ArraySlice<Write>) throws {
-        try state.intend(writes.map { ($0.id, $0.record.etag) })
+        try state.intend(
+            writes.map {
+                ($0.id, .init(toEtcd: false, etag: $0.record.etag, revision: $0.record.revision))
+            })
+        _written?(false, false)
         try store.write { tx in
             for write in writes {
                 try tx.expect(write.id, write.expectedETag.map { .etag($0) } ?? .absent)
@@ -117,7 +121,7 @@ extension DirectoryMirror {
                 }
             }
         }
-        _written?(false)
+        _written?(false, true)
         try state.set(writes.map { ($0.id, $0.record) })
         tally.received += writes.count
     }
@@ -151,7 +155,8 @@ extension DirectoryMirror {
     /// One transaction; whether its compares held. A refusal by etcd (a value over its
     /// size limit) is said and skipped; a connection that fails throws.
     private func send(_ writes: ArraySlice<Write>, since: Int64? = nil) throws -> Bool {
-        try state.intend(writes.map { ($0.id, $0.record.etag) })
+        try state.intend(
+            writes.map { ($0.id, .init(toEtcd: true, etag: $0.record.etag, revision: 0)) })
         let keys = writes.map { layout.key(of: $0.id) }
         var expected = zip(keys, writes).map { ($0, $1.expectedRevision) }
         var unchanged: (start: [UInt8], end: [UInt8], since: Int64)?
@@ -163,6 +168,7 @@ extension DirectoryMirror {
             expected = []
             unchanged = (first, last + [0], since)
         }
+        _written?(true, false)
         let answer: Result<(revision: Int64, succeeded: Bool), EtcdError> = Result {
             () throws(EtcdError) in
             try client.transaction(
@@ -182,7 +188,7 @@ extension DirectoryMirror {
             )
             return true
         }
-        _written?(true)
+        _written?(true, true)
         try state.set(
             writes.map { ($0.id, MirrorState.Record(revision: revision, etag: $0.record.etag)) })
         tally.sent += writes.count

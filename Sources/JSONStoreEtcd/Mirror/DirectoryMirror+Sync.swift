@@ -34,10 +34,13 @@ extension DirectoryMirror {
         return (.file(etag: etag), bytes)
     }
 
-    /// What etcd's `keyValue` is as one side of a decision (its validity is checked when it
-    /// is written into the file).
-    func remoteSide(_ keyValue: EtcdClient.KeyValue?) -> MirrorAction.Remote {
+    /// What etcd's `keyValue` is as one side of a decision: a value that is not a valid
+    /// item is never pulled.
+    func remoteSide(_ keyValue: EtcdClient.KeyValue?, id: String) -> MirrorAction.Remote {
         guard let keyValue else { return .absent }
+        guard case .item = ItemFile.parse(keyValue.value, id: id, file: id, reader: reader) else {
+            return .invalid
+        }
         return .value(
             revision: keyValue.modRevision, etag: JSONStore._directoryETag(of: keyValue.value))
     }
@@ -49,18 +52,25 @@ extension DirectoryMirror {
         return store._isItemName(id) ? id : nil
     }
 
-    /// The step for `id`, from both sides read now.
+    /// The step for `id`, from etcd's `remote` and the file read now.
     func step(_ id: String, remote: EtcdClient.KeyValue?, at revision: Int64) -> Step {
         let valid =
             results.error(for: id) == nil ? results.index(ofID: id).map { results[$0].etag } : nil
-        let (local, bytes) = readLocal(id, valid: valid)
-        let side = remoteSide(remote)
+        return step(id, local: readLocal(id, valid: valid), remote: remote, at: revision)
+    }
+
+    /// The step for `id` from what each side holds.
+    func step(
+        _ id: String, local: (MirrorAction.Local, [UInt8]?), remote: EtcdClient.KeyValue?,
+        at revision: Int64
+    ) -> Step {
+        let side = remoteSide(remote, id: id)
         let known: (Int64, String)? = if case .value(let r, let e) = side { (r, e) } else { nil }
-        let action = MirrorAction.decide(
-            local: local, remote: side, record: state.record(of: id, remote: known))
+        let etag: String? = if case .file(let etag) = local.0 { etag } else { nil }
+        let record = state.record(of: id, remote: known, local: etag)
         return Step(
-            id: id, action: action, local: local, localBytes: bytes, remote: remote,
-            revision: revision)
+            id: id, action: MirrorAction.decide(local: local.0, remote: side, record: record),
+            local: local.0, localBytes: local.1, remote: remote, revision: revision)
     }
 
     /// Reads etcd's whole prefix and every file, and makes both sides equal; returns the
@@ -76,20 +86,12 @@ extension DirectoryMirror {
         let ids = Set(remote.keys).union(local.keys).union(state.records.keys)
         var steps: [Step] = []
         for key in ids.sorted(by: { UTF8Key.less($0.string, $1.string) }) {
-            let id = key.string
-            let (keyValue, file) = (remote[key], local[key])
-            let side = remoteSide(keyValue)
-            let known: (Int64, String)? =
-                if case .value(let r, let e) = side { (r, e) } else { nil }
+            let file = local[key]
             let mine: MirrorAction.Local =
                 file.map { $0.isValid ? .file(etag: $0.etag) : .invalid } ?? .absent
-            let action = MirrorAction.decide(
-                local: mine, remote: side, record: state.record(of: id, remote: known))
-            guard action != .none else { continue }
-            steps.append(
-                Step(
-                    id: id, action: action, local: mine, localBytes: file?.bytes,
-                    remote: keyValue, revision: revision))
+            let step = step(
+                key.string, local: (mine, file?.bytes), remote: remote[key], at: revision)
+            if step.action != .none { steps.append(step) }
         }
         try execute(steps, since: revision)
         state.dropDeletions(before: revision)

@@ -8,6 +8,7 @@ extension DirectoryMirror {
     func startWatch(from revision: Int64) throws {
         generation += 1
         let generation = self.generation
+        watching.withLock { $0.generation = generation }
         let token = try client.freshAuthToken()
         let endpoint = client.endpoints[client.currentIndex]
         let (prefix, tls, timeout) = (layout.keyPrefix, tls, client.timeout)
@@ -18,11 +19,14 @@ extension DirectoryMirror {
                     timeout: timeout)
                 defer {
                     // Out of reach of `interrupt` first, then closed: never both at once.
-                    self.watch.withLock { if $0 === watch { $0 = nil } }
+                    watching.withLock { if $0.watch === watch { $0.watch = nil } }
                     watch.close()
                 }
-                self.watch.withLock { $0 = watch }
-                if isStopped { watch.interrupt() }
+                let current = watching.withLock {
+                    $0.watch = watch
+                    return $0.generation == generation
+                }
+                if !current || isStopped { watch.interrupt() }  // given up while connecting
                 while true {
                     let response = try watch.next(timeout: .infinity)
                     if let compacted = response.compactRevision {

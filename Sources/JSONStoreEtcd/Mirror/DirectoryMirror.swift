@@ -36,13 +36,19 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
     /// Counts the watches started, so a report of an old one is dropped.
     var generation = 0
     var backoff = 0.05
-    let watch = Locked<EtcdWatch?>(nil)
+    /// What was said when syncing last failed, so it is said once.
+    var lastProblem: String?
+    /// The watch running, and the generation it must have to go on: the watch thread
+    /// stores its watch here and `lost` moves the generation on, under one lock, so a
+    /// watch that connects after it was given up interrupts itself.
+    let watching = Locked<(watch: EtcdWatch?, generation: Int)>((nil, 0))
     let stopped = Locked(false)
     /// What it has done: for messages and tests.
     var tally = Tally()
-    /// Called after a write reached a side and before it is recorded: `true` when it went
-    /// to etcd, `false` when into the directory. For tests that kill the mirror there.
-    package var _written: (@Sendable (_ toEtcd: Bool) -> Void)?
+    /// Called around a write to a side (`toEtcd`, else the directory): after its intent
+    /// is journaled and before it goes (`done` false), and after it reached that side and
+    /// before it is recorded (`done` true). For tests that kill the mirror there.
+    package var _written: (@Sendable (_ toEtcd: Bool, _ done: Bool) -> Void)?
 
     package struct Tally: Sendable, Equatable {
         package var sent = 0
@@ -84,7 +90,7 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
         self.tls = context
         self.host = host
         self.say = say
-        state = try MirrorState(folder: folder, address: address.description)
+        state = try MirrorState(folder: folder, prefix: address.prefix)
     }
 
     /// Starts: reconciles the directory with etcd (or says etcd cannot be reached, and
@@ -118,7 +124,7 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
     /// Stops following both sides and folds the state's journal; returns when done.
     package func stop() {
         stopped.withLock { $0 = true }
-        watch.withLock { $0?.interrupt() }
+        watching.withLock { $0.watch?.interrupt() }
         queue.sync {
             observation?.invalidate()
             do {
@@ -131,9 +137,6 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
 
     var isStopped: Bool { stopped.withLock { $0 } }
 
-    /// What it has done so far.
-    package var done: Tally { queue.sync { tally } }
-
     /// Reconciles with etcd and starts the watch; when etcd cannot be reached, says so
     /// once and tries again later.
     func connect() {
@@ -141,9 +144,11 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
         do {
             let before = tally
             let revision = try reconcile()
+            try state.compact(sync: false)  // state.json says what is synced (doctor reads it)
             let wasOffline = online == false
             online = true
             backoff = 0.05
+            lastProblem = nil
             let sent = tally.sent - before.sent
             let received = tally.received - before.received
             let conflicts = tally.conflicts - before.conflicts
@@ -157,17 +162,24 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
         }
     }
 
-    /// etcd stopped answering: say so once, and reconnect with a capped backoff.
+    /// etcd stopped answering, or a sync failed here: say so once, and try again with a
+    /// capped backoff.
     func lost(_ error: any Error) {
         guard !isStopped else { return }
-        if online != false {
-            say(
-                "mirror: etcd is unreachable (\(error)); edits stay in \(store.path) and are sent when it is back"
-            )
-        }
+        let unreachable = (error as? EtcdError).map { $0.status == nil } ?? false
+        let problem =
+            unreachable
+            ? "mirror: etcd is unreachable (\(error)); edits stay in \(store.path) and are sent when it is back"
+            : "mirror: could not sync (\(error)); trying again"
+        if !(unreachable && online == false), problem != lastProblem { say(problem) }
+        lastProblem = problem
         online = false
         generation += 1
-        watch.withLock { $0?.interrupt() }
+        let generation = generation
+        watching.withLock {
+            $0.generation = generation
+            $0.watch?.interrupt()
+        }
         queue.asyncAfter(deadline: .now() + backoff) { [self] in connect() }
         backoff = min(backoff * 2, 2)
     }
