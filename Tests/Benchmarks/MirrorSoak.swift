@@ -81,6 +81,15 @@ enum MirrorSoak {
                 for n in ids { try stores[side]!.put(EtcdBench.id(n), item(n)) }
             }
             invalid = [a: [], b: []]
+            // A copy made of a file while it was invalid is invalid too: made valid.
+            for side in [a, b] {
+                for (name, bytes) in itemFiles(side) ?? [:] where name.contains("-copy-") {
+                    if (try? JSONReader().read(Array(bytes))) == nil {
+                        try Data(JSONWriter.pretty(.object(item(0)))).write(
+                            to: URL(fileURLWithPath: side + "/" + name))
+                    }
+                }
+            }
             let deadline = now() + 30
             var ok = false
             while now() < deadline {
@@ -94,6 +103,9 @@ enum MirrorSoak {
             }
             let conflicts = try stores[a]!.conflicts().count + stores[b]!.conflicts().count
             ok = ok && conflicts == 0
+            if !ok {
+                report(itemFiles(a) ?? [:], itemFiles(b) ?? [:], (try? etcdValues(server)) ?? [:])
+            }
             if ok { checks.passed += 1 } else { checks.failed += 1 }
             print(
                 "check at \(Int(now() - end + minutes * 60)) s: \(ok ? "passed" : "FAILED"), \(itemFiles(a)?.count ?? 0) items, \(conflicts) conflicts"
@@ -112,6 +124,23 @@ enum MirrorSoak {
         }
         server.stop()
         if checks.failed > 0 { exit(1) }
+    }
+
+    /// Where the sides differ: names on one side only, and names whose bytes differ.
+    static func report(_ a: [String: Data], _ b: [String: Data], _ etcd: [String: Data]) {
+        let names = Set(a.keys).union(b.keys).union(etcd.keys)
+        var lines: [String] = []
+        for name in names.sorted() where !(a[name] == b[name] && b[name] == etcd[name]) {
+            let show = { (d: Data?) in
+                d.map {
+                    String(decoding: $0.prefix(60), as: UTF8.self).replacingOccurrences(
+                        of: "\n", with: " ")
+                } ?? "(none)"
+            }
+            lines.append(
+                "  \(name): a \(show(a[name])) | b \(show(b[name])) | etcd \(show(etcd[name]))")
+        }
+        print("  \(lines.count) differ:\n" + lines.prefix(6).joined(separator: "\n"))
     }
 
     /// The item files of `directory` (`.json`, not hidden, not a kept conflict) by name.
