@@ -53,6 +53,8 @@ import JSONStoreCommand
 //                                     mirror of N items against 2 × a cold load + etcd's
 //                                     write of them, the download, then EDITS saves in one
 //                                     directory timed to an observer of the other.
+//   jsonstore-bench mirror-soak DIR 0 MINUTES  scripts/soak --mirror: both directories
+//                                     edited every way, checked equal to etcd every 30 s.
 //   jsonstore-bench etcd-transport - REQUESTS RUNS  a range round trip by URLSession against
 //                                     EtcdClient, and the RSS of each in fresh processes
 //                                     (etcd-rss HOST:PORT 0|1 1, RUNS of each).
