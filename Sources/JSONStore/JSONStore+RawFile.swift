@@ -1,5 +1,3 @@
-import Dispatch
-
 extension JSONStore {
     /// The bytes of the file `name` in the store directory, as they are on disk, or `nil`
     /// if there is no such file: for showing a person an item's file, valid or not.
@@ -73,35 +71,26 @@ extension JSONStore {
     package func _storedFiles() throws(StoreError) -> [StoredFile] {
         let dir = try openDirectory()
         defer { dir.close() }
-        let listing: StoreListing
-        do {
-            listing = try StoreListing(scanning: dir, path: path)
-        } catch {
-            throw StoreError.system(error, "could not list the store directory", file: path)
-        }
+        let listing = try listing(of: dir)
         let (ids, path, reader) = (listing.ids, path, reader)
-        let slots = Slots<StoredFile?>(count: ids.count, initial: nil)
-        let chunkCount = max(1, min(ids.count, Cores.count * 4))
-        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-            for i in (ids.count * chunk / chunkCount)..<(ids.count * (chunk + 1) / chunkCount) {
-                let (id, name) = (ids[i], ItemID.fileName(ids[i]))
-                let file = join(path, name)
-                let (read, _) = ItemFile.readBytes(
-                    named: name, in: dir, file: file, id: id, limit: reader.maxSize)
-                guard let read else { continue }  // gone meanwhile
-                guard case .success(let bytes) = read else {
-                    // A FIFO, a symlink, too large: there, but never sent.
-                    slots[i] = StoredFile(id: id, bytes: [], etag: "", isValid: false)
-                    continue
-                }
-                var isValid = false
-                if case .item = ItemFile.parse(bytes, id: id, file: file, reader: reader) {
-                    isValid = true
-                }
-                slots[i] = StoredFile(
-                    id: id, bytes: bytes, etag: Fingerprint(bytes).etag, isValid: isValid)
+        let files = ItemFile.parallelMap(
+            ids.count, parallelAbove: options.parallelLoadThreshold, initial: nil
+        ) { i -> StoredFile? in
+            let (id, name) = (ids[i], ItemID.fileName(ids[i]))
+            let file = join(path, name)
+            let (read, _) = ItemFile.readBytes(
+                named: name, in: dir, file: file, id: id, limit: reader.maxSize)
+            guard let read else { return nil }  // gone meanwhile
+            guard case .success(let bytes) = read else {
+                // A FIFO, a symlink, too large: there, but never sent.
+                return StoredFile(id: id, bytes: [], etag: "", isValid: false)
             }
+            var isValid = false
+            if case .item = ItemFile.parse(bytes, id: id, file: file, reader: reader) {
+                isValid = true
+            }
+            return StoredFile(id: id, bytes: bytes, etag: Fingerprint(bytes).etag, isValid: isValid)
         }
-        return slots.values.compactMap { $0 }
+        return files.compactMap { $0 }
     }
 }

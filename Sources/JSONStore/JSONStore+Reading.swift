@@ -31,12 +31,7 @@ extension JSONStore {
         if let remote { return try remote.forEachChunk(of: size, reader: reader, body) }
         let dir = try openDirectory()
         defer { dir.close() }
-        let listing: StoreListing
-        do {
-            listing = try StoreListing(scanning: dir, path: path)
-        } catch {
-            throw StoreError.system(error, "could not list the store directory", file: path)
-        }
+        let listing = try listing(of: dir)
         var invalid = Array(listing.badNames.values)
         for start in stride(from: 0, to: listing.ids.count, by: size) {
             let ids = Array(listing.ids[start..<min(listing.ids.count, start &+ size)])
@@ -147,6 +142,17 @@ extension JSONStore {
             var error = error
             error.file = filePath(item.id)
             throw error
+        }
+    }
+}
+
+extension JSONStore {
+    /// The listing of the store directory `dir`, as the store reads it.
+    func listing(of dir: FileDescriptor) throws(StoreError) -> StoreListing {
+        do {
+            return try StoreListing(scanning: dir, path: path)
+        } catch {
+            throw StoreError.system(error, "could not list the store directory", file: path)
         }
     }
 }

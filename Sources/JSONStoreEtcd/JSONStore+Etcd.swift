@@ -46,16 +46,7 @@ extension JSONStore {
         etcd address: EtcdAddress, credentials: EtcdClient.Credentials? = nil, tls: EtcdTLS? = nil,
         options: Options = Options(), timeout: Double = 5
     ) throws(StoreError) {
-        var context: TLSContext?
-        if address.secure {
-            do {
-                context = try TLSContext(tls ?? EtcdTLS())
-            } catch {
-                throw StoreError(
-                    code: .storeUnavailable, message: error.reason,
-                    file: address.description, underlying: error)
-            }
-        }
+        let context = try address.tlsContext(tls)
         let backend = EtcdBackend(
             endpoints: address.endpoints, prefix: address.prefix, timeout: timeout,
             credentials: credentials, tls: context)
@@ -70,5 +61,22 @@ extension JSONStore {
             try client.count(prefix: backend.layout.keyPrefix, modifiedAfter: .max - 1)
         }
         self.init(remote: backend, options: options)
+    }
+}
+
+extension EtcdAddress {
+    /// The TLS context an `etcds://` address connects with (`tls`, else the system's CA
+    /// certificates); `nil` for plain HTTP.
+    ///
+    /// - Throws: `StoreError` with code `.storeUnavailable` naming the address and why.
+    func tlsContext(_ tls: EtcdTLS?) throws(StoreError) -> TLSContext? {
+        guard secure else { return nil }
+        do {
+            return try TLSContext(tls ?? EtcdTLS())
+        } catch {
+            throw StoreError(
+                code: .storeUnavailable, message: error.reason, file: description,
+                underlying: error)
+        }
     }
 }

@@ -83,7 +83,7 @@ enum MirrorSoak {
             invalid = [a: [], b: []]
             // A copy made of a file while it was invalid is invalid too: made valid.
             for side in [a, b] {
-                for (name, bytes) in itemFiles(side) ?? [:] where name.contains("-copy-") {
+                for (name, bytes) in MirrorPair.itemFiles(in: side) where name.contains("-copy-") {
                     if (try? JSONReader().read(Array(bytes))) == nil {
                         try Data(JSONWriter.pretty(.object(item(0)))).write(
                             to: URL(fileURLWithPath: side + "/" + name))
@@ -93,9 +93,8 @@ enum MirrorSoak {
             let deadline = now() + 30
             var ok = false
             while now() < deadline {
-                if let items = itemFiles(a), items == itemFiles(b),
-                    items == (try? etcdValues(server))
-                {
+                let items = MirrorPair.itemFiles(in: a)
+                if items == MirrorPair.itemFiles(in: b), items == (try? etcdValues(server)) {
                     ok = true
                     break
                 }
@@ -104,11 +103,13 @@ enum MirrorSoak {
             let conflicts = try stores[a]!.conflicts().count + stores[b]!.conflicts().count
             ok = ok && conflicts == 0
             if !ok {
-                report(itemFiles(a) ?? [:], itemFiles(b) ?? [:], (try? etcdValues(server)) ?? [:])
+                report(
+                    MirrorPair.itemFiles(in: a), MirrorPair.itemFiles(in: b),
+                    (try? etcdValues(server)) ?? [:])
             }
             if ok { checks.passed += 1 } else { checks.failed += 1 }
             print(
-                "check at \(Int(now() - end + minutes * 60)) s: \(ok ? "passed" : "FAILED"), \(itemFiles(a)?.count ?? 0) items, \(conflicts) conflicts"
+                "check at \(Int(now() - end + minutes * 60)) s: \(ok ? "passed" : "FAILED"), \(MirrorPair.itemFiles(in: a).count) items, \(conflicts) conflicts"
             )
             nextCheck = now() + 30
         }
@@ -141,18 +142,6 @@ enum MirrorSoak {
                 "  \(name): a \(show(a[name])) | b \(show(b[name])) | etcd \(show(etcd[name]))")
         }
         print("  \(lines.count) differ:\n" + lines.prefix(6).joined(separator: "\n"))
-    }
-
-    /// The item files of `directory` (`.json`, not hidden, not a kept conflict) by name.
-    static func itemFiles(_ directory: String) -> [String: Data]? {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
-            return nil
-        }
-        var files: [String: Data] = [:]
-        for name in names where name.hasSuffix(".json") && !name.hasPrefix(".") {
-            files[name] = FileManager.default.contents(atPath: directory + "/" + name)
-        }
-        return files
     }
 
     /// etcd's values under the prefix, by the file name they mirror to.

@@ -17,12 +17,7 @@ public final class MirrorPair: @unchecked Sendable {  // used by one test at a t
     public init(prefix: String = "tasks") throws {
         server = try EtcdServer()
         self.prefix = prefix
-        var template = Array(
-            (URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
-                "jsonstore-mirror-XXXXXX"
-            ).path).utf8CString)
-        guard let made = mkdtemp(&template) else { throw Errno(rawValue: errno) }
-        root = String(cString: made)
+        root = try TemporaryStore.makeDirectory(named: "jsonstore-mirror")
     }
 
     deinit {
@@ -92,14 +87,17 @@ public final class MirrorPair: @unchecked Sendable {  // used by one test at a t
 
     /// The item files of `side` (names ending in `.json`, not hidden, not a conflict's
     /// kept version) with their bytes.
-    public func items(_ side: String) -> [String: Data] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path(side))) ?? []
+    public func items(_ side: String) -> [String: Data] { Self.itemFiles(in: path(side)) }
+
+    /// The item files of `directory`, as `items` takes them, with their bytes.
+    public static func itemFiles(in directory: String) -> [String: Data] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         var items: [String: Data] = [:]
         for name in names
         where name.hasSuffix(".json") && !name.hasPrefix(".")
             && !name.contains(".jsonstore-conflict-")
         {
-            items[name] = FileManager.default.contents(atPath: file(side, name))
+            items[name] = FileManager.default.contents(atPath: directory + "/" + name)
         }
         return items
     }

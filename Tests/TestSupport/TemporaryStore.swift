@@ -8,13 +8,17 @@ public final class TemporaryStore {
     public let store: JSONStore
 
     public init(options: JSONStore.Options = JSONStore.Options()) throws {
-        var template = Array(
-            (URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
-                "jsonstore-test-XXXXXX"
-            ).path).utf8CString)
-        guard let made = mkdtemp(&template) else { throw Errno(rawValue: errno) }
-        path = String(cString: made)
+        path = try Self.makeDirectory(named: "jsonstore-test")
         store = try JSONStore(directory: path, options: options)
+    }
+
+    /// A new directory of the temporary directory, `NAME-XXXXXX` (`mkdtemp`); its path.
+    public static func makeDirectory(named name: String) throws -> String {
+        var template = Array(
+            URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(name + "-XXXXXX")
+                .path.utf8CString)
+        guard let made = mkdtemp(&template) else { throw Errno(rawValue: errno) }
+        return String(cString: made)
     }
 
     /// A store of three tasks, `tea`, `bike` and `taxes`, each with a title, a status and

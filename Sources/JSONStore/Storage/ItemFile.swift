@@ -110,12 +110,21 @@ package enum ItemFile {
     package static func outcomes(
         _ count: Int, parallelAbove threshold: Int, _ outcome: @Sendable (Int) -> Outcome
     ) -> [Outcome] {
-        guard count >= threshold else { return (0..<count).map(outcome) }
-        let slots = Slots<Outcome>(count: count, initial: .missing)
+        parallelMap(count, parallelAbove: threshold, initial: .missing, outcome)
+    }
+
+    /// `value(i)` for every `i` below `count`, on every core when there are at least
+    /// `threshold`.
+    static func parallelMap<Value>(
+        _ count: Int, parallelAbove threshold: Int, initial: Value,
+        _ value: @Sendable (Int) -> Value
+    ) -> [Value] {
+        guard count >= threshold else { return (0..<count).map(value) }
+        let slots = Slots<Value>(count: count, initial: initial)
         let chunkCount = min(count, Cores.count * 4)
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
             for i in (count * chunk / chunkCount)..<(count * (chunk + 1) / chunkCount) {
-                slots[i] = outcome(i)
+                slots[i] = value(i)
             }
         }
         return slots.values
@@ -220,7 +229,7 @@ package enum ItemFile {
 /// and read only after all iterations have returned, so no two threads touch one slot
 /// and `concurrentPerform`'s completion orders the writes before the reads. That is why
 /// the `@unchecked Sendable` is safe.
-final class Slots<Value>: @unchecked Sendable {
+private final class Slots<Value>: @unchecked Sendable {
     private let buffer: UnsafeMutableBufferPointer<Value>
 
     init(count: Int, initial: Value) {

@@ -32,18 +32,12 @@ struct BulkEdit {
         }
         guard !document.isEmpty else { return "the marked items are not in the store any more" }
         let original = JSONWriter.pretty(.object(document))
-        guard let (folder, file) = CopyEdit.privateCopy(named: "marked-items.json", original)
-        else { return "could not make a document to edit in a temporary directory" }
-        let kept = "your text is kept in \(file.path)"
-        switch runEditor(file.path) {
-        case .failure(let error): return "could not start the editor: \(error)"
-        case .success(let status) where status != 0:
-            return "the editor exited with status \(status); \(kept)"
-        case .success: break
+        let copy: CopyEdit.EditedCopy
+        switch CopyEdit.edit(named: "marked-items.json", original, runEditor: runEditor) {
+        case .failure(let refusal): return refusal.message
+        case .success(let edited): copy = edited
         }
-        guard let edited = try? [UInt8](Data(contentsOf: file)) else {
-            return "could not read the document back from \(file.path)"
-        }
+        let (folder, edited, kept) = (copy.folder, copy.edited, copy.kept)
         guard edited != original else {
             try? FileManager.default.removeItem(at: folder)
             return "\(document.count) items left as they were"

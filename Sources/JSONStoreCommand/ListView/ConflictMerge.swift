@@ -38,27 +38,17 @@ struct ConflictMerge {
                     merged, theirs: theirs, conflicts: differing, ours: "this item",
                     other: "the version from \(version.origin)"
                 ).utf8)
-        guard let (folder, file) = CopyEdit.privateCopy(named: "\(id)-merge.json", original)
-        else { return "could not make a document to edit in a temporary directory" }
-        let kept = "your text is kept in \(file.path)"
-        switch runEditor(file.path) {
-        case .failure(let error): return "could not start the editor: \(error)"
-        case .success(let status) where status != 0:
-            return "the editor exited with status \(status); \(kept)"
-        case .success: break
+        let copy: CopyEdit.EditedCopy
+        switch CopyEdit.edit(named: "\(id)-merge.json", original, runEditor: runEditor) {
+        case .failure(let refusal): return refusal.message
+        case .success(let edited): copy = edited
         }
-        guard let edited = try? [UInt8](Data(contentsOf: file)) else {
-            return "could not read the document back from \(file.path)"
-        }
-        do {
-            guard case .object = try JSONReader().read(edited) else {
-                return "not merged: the document is not a JSON object; \(kept)"
-            }
-        } catch {
+        let (folder, edited, kept) = (copy.folder, copy.edited, copy.kept)
+        let (object, why) = CopyEdit.object(edited)
+        guard object != nil else {
             let hint =
                 differing.isEmpty ? "" : " (remove the conflict markers, keeping one value each)"
-            return
-                "not merged: \(error.line):\(error.column): \(Display.escaped(error.reason))\(hint); \(kept)"
+            return "not merged: \(why)\(hint); \(kept)"
         }
         do {
             let ended = try store.resolve(id, keeping: .merged(edited))

@@ -89,6 +89,41 @@ struct CopyEdit {
         return (folder, file)
     }
 
+    /// A document edited in a private copy (`privateCopy`): its folder, its file, what
+    /// the editor left in it, and the notice's words for where the text is kept.
+    struct EditedCopy {
+        let folder: URL
+        let file: URL
+        let edited: [UInt8]
+        var kept: String { "your text is kept in \(file.path)" }
+    }
+
+    /// `bytes` as the private copy `name`, opened with `runEditor` and read back; or what
+    /// the footer should say when that could not be done.
+    static func edit(
+        named name: String, _ bytes: [UInt8], runEditor: (_ path: String) -> Result<Int32, Errno>
+    ) -> Result<EditedCopy, ListModel.Refusal> {
+        guard let (folder, file) = privateCopy(named: name, bytes) else {
+            return .failure(
+                .init(message: "could not make a document to edit in a temporary directory"))
+        }
+        switch runEditor(file.path) {
+        case .failure(let error):
+            return .failure(.init(message: "could not start the editor: \(error)"))
+        case .success(let status) where status != 0:
+            return .failure(
+                .init(
+                    message:
+                        "the editor exited with status \(status); your text is kept in \(file.path)"
+                ))
+        case .success: break
+        }
+        guard let edited = try? [UInt8](Data(contentsOf: file)) else {
+            return .failure(.init(message: "could not read the document back from \(file.path)"))
+        }
+        return .success(EditedCopy(folder: folder, file: file, edited: edited))
+    }
+
     /// `bytes` as an item's object, or why not (line and column where it applies).
     static func object(_ bytes: [UInt8]) -> (JSONObject?, String) {
         do {

@@ -71,16 +71,7 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
                 message: "a mirror keeps a directory; this store is not one",
                 file: store.path)
         }
-        var context: TLSContext?
-        if address.secure {
-            do {
-                context = try TLSContext(tls ?? EtcdTLS())
-            } catch {
-                throw StoreError(
-                    code: .storeUnavailable, message: error.reason, file: address.description,
-                    underlying: error)
-            }
-        }
+        let context = try address.tlsContext(tls)
         self.store = store
         self.address = address
         layout = EtcdLayout(prefix: address.prefix)

@@ -23,12 +23,10 @@ package struct EtcdHealth: Sendable {
     ) {
         var context: TLSContext?
         var problem: String?
-        if address.secure {
-            do {
-                context = try TLSContext(tls ?? EtcdTLS())
-            } catch {
-                problem = error.reason
-            }
+        do {
+            context = try address.tlsContext(tls)
+        } catch {
+            problem = error.message
         }
         members = address.endpoints.map { endpoint in
             if let problem { return Self.unreachable(endpoint.description, problem) }
