@@ -12,9 +12,12 @@ import Testing
 struct GitLockTests {
     /// A store of `a`, `b` and `c` in a work tree (a `.git` directory beside the items),
     /// observed; publications wait for git's lock `holdLimit` seconds at most.
-    func observedWorkTree(holdLimit: Double = 10) async throws -> LiveFixture {
+    func observedWorkTree(holdLimit: Double = 10, deletionGrace: Double = 0.05) async throws
+        -> LiveFixture
+    {
         var options = JSONStore.Options()
         options.gitHoldLimit = holdLimit
+        options.deletionGracePeriod = deletionGrace
         let f = try LiveFixture(options: options, startObserving: false)
         try FileManager.default.createDirectory(
             atPath: f.file(".git"), withIntermediateDirectories: false)
@@ -48,6 +51,38 @@ struct GitLockTests {
         #expect(updates.first?.modified.map(\.new.id) == ["a"])
         #expect(updates.first?.inserted.map(\.id) == ["d"])
         #expect(f.recorder.current.violations == [])
+    }
+
+    @Test("when git is done, what it removed is removed at once, in the one update")
+    func settledWhenGitIsDone() async throws {
+        // A grace period far longer than the wait below: a deletion git made is final when
+        // git is done, never an update of its own once the grace period is over. (Before,
+        // a deletion read late, as a slow machine reads git's events, was.)
+        let f = try await observedWorkTree(holdLimit: 120, deletionGrace: 60)
+        let lock = f.file(".git/index.lock")
+        #expect(FileManager.default.createFile(atPath: lock, contents: nil))
+        f.writeInPlace("a.json", "{\n  \"title\": \"a2\"\n}\n")
+        unlink(f.file("b.json"))
+        f.writeInPlace("d.json", "{\n  \"title\": \"d\"\n}\n")
+        #expect(await holdsForGit(f.store))
+        rename(lock, f.file(".git/index"))
+        #expect(await f.recorder.wait(timeout: 20) { $0.ids == ["a", "c", "d"] })
+        let updates = f.recorder.current.updates
+        #expect(updates.count == 1)
+        #expect(updates.first?.deleted.map(\.id) == ["b"])
+        #expect(updates.first?.modified.map(\.new.id) == ["a"])
+        #expect(updates.first?.inserted.map(\.id) == ["d"])
+        #expect(f.recorder.current.violations == [])
+    }
+
+    /// Waits (20 s at most) until the pipeline holds its publications for git.
+    func holdsForGit(_ store: JSONStore) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            if await store.engine.gitHold.since != nil { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return false
     }
 
     @Test("a lock left behind by a crashed git is waited for the hold limit at most, once")
@@ -110,7 +145,7 @@ struct GitLockTests {
             git checkout -q main && printf '{\\n  "title": "d"\\n}\\n' > d.json && \(git) add d.json &&
             \(git) commit -qm d && git checkout -q topic
             """
-        #expect(try JSONStoreBinary.shell(script).status == 0)
+        await #expect(try JSONStoreBinary.shell(script).status == 0)
         f.startObserving()
         #expect(await f.started())
         let rebase = try await blocking {

@@ -164,11 +164,19 @@ extension LiveEngine {
 
     /// Resolves the deletions whose grace period is over and reads the files whose
     /// writers never closed them.
-    private func deadlinesPassed() {
-        guard case .watching = phase, reducer.isLoaded else { return }
-        let (names, goneIfMissing) = reducer.takeDue(at: Self.now())
-        guard !names.isEmpty else { return }
-        readNames(names, goneIfMissing: goneIfMissing)
+    func deadlinesPassed() {
+        guard settleDeadlines(everything: false) else { return }
         publish()
+    }
+
+    /// Resolves the deletions and reads that are due (or all of them, with `everything`);
+    /// whether there were any.
+    @discardableResult
+    func settleDeadlines(everything: Bool) -> Bool {
+        guard case .watching = phase, reducer.isLoaded else { return false }
+        let (names, goneIfMissing) = reducer.takeDue(at: everything ? .infinity : Self.now())
+        guard !names.isEmpty else { return false }
+        readNames(names, goneIfMissing: goneIfMissing)
+        return true
     }
 }

@@ -14,6 +14,9 @@ extension LiveEngine {
         var stale: FileStatus?
         /// Whether a wake-up to look at git again is scheduled.
         var recheckScheduled = false
+        /// Whether the hold is ending: what git left is being read, and publications wait
+        /// until all of it is in.
+        var settling = false
 
         /// How often git is looked at while a hold lasts, in seconds.
         static let recheckInterval = 0.01
@@ -22,15 +25,16 @@ extension LiveEngine {
     /// Whether the publication due now must wait because git is at work (its index lock,
     /// or a merge, rebase or cherry-pick in progress): a checkout, a pull or a rebase then
     /// reaches observers as one update, however slowly git writes, and a file git removes
-    /// and writes anew is a modification. When git is done, the events it left queued are
-    /// read first, so they join it. A marker older than the hold limit (a minute) is not
-    /// waited for, and `JSONStore.watching` says so.
+    /// and writes anew is a modification. When git is done, what it left is settled first
+    /// (`settleAfterGit`), so all of it joins that update. A marker older than the hold
+    /// limit (a minute) is not waited for, and `JSONStore.watching` says so.
     func holdsForGit() -> Bool {
+        if gitHold.settling { return true }
         guard let git = gitHold.git, reducer.hasUnpublishedChanges else { return false }
         guard let (marker, status) = git.current(), status != gitHold.stale else {
             if gitHold.since != nil {
                 gitHold.since = nil
-                if case .watching(let watcher) = phase { watcher.pollNow() }
+                settleAfterGit()
             }
             return false
         }
@@ -57,5 +61,19 @@ extension LiveEngine {
             }
         }
         return true
+    }
+
+    /// git is done: the events it left queued are read, and every wait they started is
+    /// over at once (a file git removed is removed, a file it wrote is written: no grace
+    /// period, no later read), so the whole operation is one update. Before, a deletion
+    /// read only in this last drain waited out its grace period on its own and reached
+    /// observers as a second update when the machine was slow (ThreadSanitizer, a loaded
+    /// CI): the pipeline had fallen behind git's events.
+    private func settleAfterGit() {
+        guard case .watching(let watcher) = phase else { return }
+        gitHold.settling = true
+        defer { gitHold.settling = false }
+        watcher.pollNow()
+        settleDeadlines(everything: true)
     }
 }

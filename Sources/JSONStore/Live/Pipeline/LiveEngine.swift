@@ -174,7 +174,13 @@ actor LiveEngine {
         case .none:
             break
         case .wait(let until):
-            wake(at: until) { $0.publish() }
+            // What is due by then is settled first: timers due together may fire in any
+            // order, and a deletion's own wake-up after this one would make it an update
+            // of its own.
+            wake(at: until) { engine in
+                engine.settleDeadlines(everything: false)
+                engine.publish()
+            }
         case .publish(let snapshot, let ids, let names):
             recordHistory()
             for id in subscriptions.keys {
