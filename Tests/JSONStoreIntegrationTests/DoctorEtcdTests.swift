@@ -7,8 +7,8 @@ extension EtcdTests {
     struct Doctor {
         @Test("doctor on etcd: each endpoint's health and revision; one down is a problem")
         func doctorOnEtcd() async throws {
-            let server = try EtcdServer()
-            try server.etcdctl(["put", "tasks/tea", "{\"title\": \"Tea\"}"])
+            let server = try await blocking { try EtcdServer() }
+            try await server.etcdctl(["put", "tasks/tea", "{\"title\": \"Tea\"}"])
             let address = "etcd://\(server.endpoint)/tasks"
             let healthy = try await blocking {
                 try JSONStoreBinary.run(["--store", address, "doctor"])

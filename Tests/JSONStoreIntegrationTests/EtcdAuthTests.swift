@@ -49,7 +49,7 @@ extension EtcdTests {
             let token = store.observe(on: DispatchQueue(label: "observer"), recorder.callback)
             defer { token.invalidate() }
             #expect(await recorder.wait { $0.ids == ["tea"] })
-            try server.etcdctl(["--user", "root:secret", "put", "tasks/bread", "{}"])
+            try await server.etcdctl(["--user", "root:secret", "put", "tasks/bread", "{}"])
             #expect(await recorder.wait { $0.ids == ["bread", "tea"] })
             #expect(try store.load().items.count == 2)
             // A user that is not root, allowed only tasks/, writes there, also after etcd's
@@ -57,7 +57,7 @@ extension EtcdTests {
             let app = try JSONStore(
                 etcd: [server.endpoint], prefix: "tasks", user: "app", password: "app-secret")
             try app.put("kettle", ["title": "Descale"])
-            try server.etcdctl(["--user", "root:secret", "role", "add", "readers"])
+            try await server.etcdctl(["--user", "root:secret", "role", "add", "readers"])
             try app.put("jam", ["title": "Make jam"])
             #expect(await recorder.wait { $0.ids == ["bread", "jam", "kettle", "tea"] })
         }
@@ -66,7 +66,7 @@ extension EtcdTests {
         func command() async throws {
             let server = try await blocking { try Self.server() }
             let address = "etcd://\(server.endpoint)/tasks"
-            try server.etcdctl(["--user", "root:secret", "put", "tasks/tea", "{}"])
+            try await server.etcdctl(["--user", "root:secret", "put", "tasks/tea", "{}"])
             let listed = try await blocking {
                 try JSONStoreBinary.run(
                     ["--store", address, "--user", "root", "list", "-o", "ids"],

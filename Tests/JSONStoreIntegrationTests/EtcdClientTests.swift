@@ -39,7 +39,7 @@ extension EtcdTests {
                 prefix: bytes("tasks/"), revision: revision, pageSize: 700)
             #expect(same == revision)
             #expect(again == all)
-            let listed = try server.etcdctl(["get", "--prefix", "tasks/", "--keys-only"])
+            let listed = try await server.etcdctl(["get", "--prefix", "tasks/", "--keys-only"])
             #expect(listed.output.split(separator: "\n").count == 2_501)
         }
 
@@ -74,11 +74,12 @@ extension EtcdTests {
                 .init(host: "127.0.0.1", port: server.clientPort), prefix: bytes("tasks/"),
                 from: start + 1)
             defer { watch.close() }
-            try server.etcdctl(["put", "tasks/a", "2"])
-            try server.etcdctl(["del", "tasks/a"])
-            let txn = try server.etcdctl(["txn"], stdin: "\nput tasks/b x\nput tasks/c y\n\n\n")
+            try await server.etcdctl(["put", "tasks/a", "2"])
+            try await server.etcdctl(["del", "tasks/a"])
+            let txn = try await server.etcdctl(
+                ["txn"], stdin: "\nput tasks/b x\nput tasks/c y\n\n\n")
             #expect(txn.status == 0, "\(txn.output)")
-            try server.etcdctl(["put", "other/z", "not watched"])
+            try await server.etcdctl(["put", "other/z", "not watched"])
             var responses: [EtcdWatch.Response] = []
             while responses.flatMap(\.events).count < 4 {
                 let response = try watch.next(timeout: 10)
@@ -104,7 +105,7 @@ extension EtcdTests {
             let etcd = client(server)
             for i in 0..<5 { try etcd.put(bytes("tasks/k"), bytes("\(i)")) }
             let latest = try etcd.put(bytes("tasks/k"), bytes("last"))
-            #expect(try server.etcdctl(["compact", String(latest)]).status == 0)
+            await #expect(try server.etcdctl(["compact", String(latest)]).status == 0)
             var ended: EtcdWatch.Response?
             do {
                 let watch = try EtcdWatch(
@@ -142,7 +143,7 @@ extension EtcdTests {
             let server = try await blocking { try EtcdServer() }
             let etcd = client(server)
             try etcd.put(bytes("tasks/a"), bytes("1"))
-            server.stop(signal: SIGKILL)
+            await server.stop(signal: SIGKILL)
             #expect(throws: EtcdError.self) { try etcd.put(bytes("tasks/b"), bytes("2")) }
             try await blocking { try server.start() }
             try etcd.put(bytes("tasks/b"), bytes("2"))

@@ -37,7 +37,7 @@ extension EtcdTests {
             try store.put("a", ["n": 1])
             #expect(await recorder.wait { $0.ids == ["a"] })
             // The first endpoint is the one the watch and the clients use first.
-            cluster.stop(cluster.members[0], signal: SIGKILL)
+            await cluster.stop(cluster.members[0], signal: SIGKILL)
             let others = Array(cluster.endpoints.dropFirst())
             // If it was the leader, the two left elect another first: etcdctl waits 5 s at
             // most for that, so it is run again until the cluster takes the write.

@@ -28,8 +28,8 @@ extension EtcdTests {
 
             deinit { token.invalidate() }
 
-            func ctl(_ arguments: String...) throws {
-                let result = try server.etcdctl(arguments)
+            func ctl(_ arguments: String...) async throws {
+                let result = try await server.etcdctl(arguments)
                 #expect(result.status == 0, "etcdctl \(arguments): \(result.output)")
             }
 
@@ -42,18 +42,18 @@ extension EtcdTests {
         @Test("etcdctl put, del and txn: inserts, modifications, deletions, one txn one update")
         func changes() async throws {
             let f = try await blocking { try Fixture() }
-            try f.ctl("put", "tasks/a", #"{"n":1}"#)
+            try await f.ctl("put", "tasks/a", #"{"n":1}"#)
             #expect(await f.waitFor(["a"]))
-            try f.ctl("put", "tasks/b", #"{"n":2}"#)
-            try f.ctl("put", "tasks/a", #"{"n":10}"#)
+            try await f.ctl("put", "tasks/b", #"{"n":2}"#)
+            try await f.ctl("put", "tasks/a", #"{"n":10}"#)
             #expect(
                 await f.recorder.wait {
                     $0.results.first?["n"]?.intValue == 10 && $0.ids == ["a", "b"]
                 })
-            try f.ctl("del", "tasks/b")
+            try await f.ctl("del", "tasks/b")
             #expect(await f.waitFor(["a"]))
             let before = f.recorder.current.updates.count
-            let txn = try f.server.etcdctl(
+            let txn = try await f.server.etcdctl(
                 ["txn"], stdin: "\nput tasks/c {}\nput tasks/d {}\ndel tasks/a\n\n\n")
             #expect(txn.status == 0, "\(txn.output)")
             #expect(await f.waitFor(["c", "d"]))
@@ -63,7 +63,7 @@ extension EtcdTests {
             #expect(state.updates.count == before + 1)
             let last = try #require(state.updates.last)
             #expect(last.inserted.map(\.id) == ["c", "d"] && last.deleted.map(\.id) == ["a"])
-            try f.ctl("put", "other/x", "{}")  // outside the prefix: nothing
+            try await f.ctl("put", "other/x", "{}")  // outside the prefix: nothing
             try f.store.put("e", ["n": 5])
             await f.store.synchronize()
             #expect(f.recorder.current.ids == ["c", "d", "e"])
@@ -73,26 +73,26 @@ extension EtcdTests {
         @Test("a bad value keeps the last valid one, with its error; a bad key is reported")
         func invalidValues() async throws {
             let f = try await blocking { try Fixture() }
-            try f.ctl("put", "tasks/a", #"{"title":"good"}"#)
+            try await f.ctl("put", "tasks/a", #"{"title":"good"}"#)
             #expect(await f.waitFor(["a"]))
-            try f.ctl("put", "tasks/a", "{oops")
+            try await f.ctl("put", "tasks/a", "{oops")
             #expect(await f.recorder.wait { $0.results.error(for: "a") != nil })
             let error = try #require(f.recorder.current.results.error(for: "a"))
             #expect(error.file == "tasks/a" && error.line == 1 && error.column == 2, "\(error)")
             #expect(f.recorder.current.results.first?["title"] == "good")
-            try f.ctl("put", "tasks/x/y", "{}")
+            try await f.ctl("put", "tasks/x/y", "{}")
             #expect(
                 await f.recorder.wait {
                     $0.results.invalid.contains {
                         $0.name == "x/y" && $0.error.code == StoreError.Code.invalidID
                     }
                 })
-            try f.ctl("put", "tasks/a", #"{"title":"fixed"}"#)
+            try await f.ctl("put", "tasks/a", #"{"title":"fixed"}"#)
             #expect(
                 await f.recorder.wait {
                     $0.results.error(for: "a") == nil && $0.results.first?["title"] == "fixed"
                 })
-            try f.ctl("del", "tasks/x/y")
+            try await f.ctl("del", "tasks/x/y")
             #expect(await f.recorder.wait { $0.results.invalid.isEmpty })
             #expect(f.recorder.current.violations.isEmpty)
         }
@@ -100,14 +100,14 @@ extension EtcdTests {
         @Test("etcd killed and started again: resyncing, then resumed with nothing relisted")
         func restart() async throws {
             let f = try await blocking { try Fixture() }
-            try f.ctl("put", "tasks/a", "{}")
+            try await f.ctl("put", "tasks/a", "{}")
             #expect(await f.waitFor(["a"]))
-            f.server.stop(signal: SIGKILL)
+            await f.server.stop(signal: SIGKILL)
             #expect(await f.states.wait { $0.last?.name == "resyncing" })
             #expect(throws: StoreError.self) { try f.store.put("lost", [:]) }
             try await blocking { try f.server.start() }
             #expect(await f.states.wait { $0.last == .live })
-            try f.ctl("put", "tasks/b", "{}")
+            try await f.ctl("put", "tasks/b", "{}")
             #expect(await f.waitFor(["a", "b"]))
             let states = f.states.states
             #expect(
@@ -120,21 +120,22 @@ extension EtcdTests {
         @Test("changes compacted away behind the follower: one relist, exactly the changes")
         func compaction() async throws {
             let f = try await blocking { try Fixture() }
-            for id in ["a", "b", "c"] { try f.ctl("put", "tasks/\(id)", #"{"v":0}"#) }
+            for id in ["a", "b", "c"] { try await f.ctl("put", "tasks/\(id)", #"{"v":0}"#) }
             #expect(await f.waitFor(["a", "b", "c"]))
             let before = f.recorder.current.updates.count
             f.store._setWatcherSuspended(true)
-            try f.ctl("put", "tasks/a", #"{"v":1}"#)
-            try f.ctl("put", "tasks/a", #"{"v":2}"#)
-            try f.ctl("del", "tasks/b")
-            try f.ctl("put", "tasks/d", #"{"v":0}"#)
-            try f.ctl("put", "tasks/c", #"{"v":0}"#)  // the same value again: no change
-            let revision = try f.server.etcdctl(["put", "tasks/zz", "{}", "-w", "json"]).output
+            try await f.ctl("put", "tasks/a", #"{"v":1}"#)
+            try await f.ctl("put", "tasks/a", #"{"v":2}"#)
+            try await f.ctl("del", "tasks/b")
+            try await f.ctl("put", "tasks/d", #"{"v":0}"#)
+            try await f.ctl("put", "tasks/c", #"{"v":0}"#)  // the same value again: no change
+            let revision = try await f.server.etcdctl(["put", "tasks/zz", "{}", "-w", "json"])
+                .output
             let header = try #require(
                 try JSONSerialization.jsonObject(with: Data(revision.utf8)) as? [String: Any])
             let at = try #require((header["header"] as? [String: Any])?["revision"] as? Int)
-            try f.ctl("del", "tasks/zz")
-            try f.ctl("compact", String(at))
+            try await f.ctl("del", "tasks/zz")
+            try await f.ctl("compact", String(at))
             f.store._setWatcherSuspended(false)
             #expect(await f.waitFor(["a", "c", "d"]))
             let state = f.recorder.current
@@ -161,7 +162,7 @@ extension EtcdTests {
             #expect(await recorder.wait { $0.initialCount == 1 })
             await store.synchronize()
             #expect(live.isLoaded && live.results.map(\.id) == ["a"] && live.state == .live)
-            try server.etcdctl(["put", "tasks/b", #"{"v":2}"#])
+            try await server.etcdctl(["put", "tasks/b", #"{"v":2}"#])
             #expect(await recorder.wait { $0.ids == ["a", "b"] })
             await store.synchronize()
             #expect(live.results.map(\.id) == ["a", "b"])
@@ -171,8 +172,8 @@ extension EtcdTests {
         @Test("ids are bytes: the two spellings of café are two keys and two items")
         func twinIDs() async throws {
             let f = try await blocking { try Fixture() }
-            try f.ctl("put", "tasks/" + TwinIDs.composed, #"{"n":1}"#)
-            try f.ctl("put", "tasks/" + TwinIDs.decomposed, #"{"n":2}"#)
+            try await f.ctl("put", "tasks/" + TwinIDs.composed, #"{"n":1}"#)
+            try await f.ctl("put", "tasks/" + TwinIDs.decomposed, #"{"n":2}"#)
             #expect(await f.recorder.wait { $0.ids.count == 2 })
             let ids = f.recorder.current.ids
             #expect(
@@ -197,7 +198,7 @@ extension EtcdTests {
                 return
             }
             #expect(results.map(\.title) == ["first"])
-            try server.etcdctl(["put", "tasks/two", #"{"title":"second"}"#])
+            try await server.etcdctl(["put", "tasks/two", #"{"title":"second"}"#])
             guard case .update(let now, let changes)? = await iterator.next() else {
                 Issue.record("no update")
                 return

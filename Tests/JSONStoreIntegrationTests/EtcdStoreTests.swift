@@ -29,7 +29,7 @@ extension EtcdTests {
             try store.update("tea", as: Todo.self) { $0.done = true }
             #expect(try store.item("tea")?["done"] == true)
             // The bytes a file would hold: 2-space pretty, a newline at the end, no "id".
-            let shown = try server.etcdctl(["get", "tasks/tea", "--print-value-only"])
+            let shown = try await server.etcdctl(["get", "tasks/tea", "--print-value-only"])
             #expect(shown.output == "{\n  \"title\": \"Make tea\",\n  \"done\": true\n}\n\n")
             #expect(try store.load().items.map(\.id) == ["bread", "tea"])
             #expect(try store.delete("bread"))
@@ -43,12 +43,12 @@ extension EtcdTests {
         func foreignValues() async throws {
             let server = try await blocking { try EtcdServer() }
             let store = try Self.open(server)
-            try server.etcdctl(["put", "tasks/compact", #"{"title":"from etcdctl","n":1}"#])
-            try server.etcdctl(["put", "tasks/broken", "{\n  \"title\": \"x\",\n  oops\n}"])
-            try server.etcdctl(["put", "tasks/list", "[1, 2]"])
-            try server.etcdctl(["put", "tasks/a/b", "{}"])
-            try server.etcdctl(["put", "tasks/.hidden", "{}"])
-            try server.etcdctl(["put", "tasksX", "{}"])  // not under the prefix
+            try await server.etcdctl(["put", "tasks/compact", #"{"title":"from etcdctl","n":1}"#])
+            try await server.etcdctl(["put", "tasks/broken", "{\n  \"title\": \"x\",\n  oops\n}"])
+            try await server.etcdctl(["put", "tasks/list", "[1, 2]"])
+            try await server.etcdctl(["put", "tasks/a/b", "{}"])
+            try await server.etcdctl(["put", "tasks/.hidden", "{}"])
+            try await server.etcdctl(["put", "tasksX", "{}"])  // not under the prefix
             let contents = try store.load()
             #expect(contents.items.map(\.id) == ["compact"])
             #expect(contents.items.first?["title"] == "from etcdctl")
@@ -75,7 +75,7 @@ extension EtcdTests {
                 try tx.put("b", ["n": 2])
                 try tx.delete("old")
             }
-            let json = try server.etcdctl(["get", "tasks/", "--prefix", "-w", "json"]).output
+            let json = try await server.etcdctl(["get", "tasks/", "--prefix", "-w", "json"]).output
             let revisions = try Self.modRevisions(json)
             #expect(revisions.count == 2 && Set(revisions).count == 1, "\(json)")
             struct Refused: Error {}

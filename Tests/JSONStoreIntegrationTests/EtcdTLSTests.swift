@@ -24,7 +24,7 @@ extension EtcdTests {
             let token = store.observe(on: DispatchQueue(label: "observer"), recorder.callback)
             defer { token.invalidate() }
             #expect(await recorder.wait { $0.ids == ["tea"] })
-            try server.etcdctl(["put", "tasks/bread", #"{"title":"Buy bread"}"#])
+            try await server.etcdctl(["put", "tasks/bread", #"{"title":"Buy bread"}"#])
             #expect(await recorder.wait { $0.ids == ["bread", "tea"] })
             await store.synchronize()
             #expect(try store.load().items.count == 2)
@@ -69,7 +69,7 @@ extension EtcdTests {
         func command() async throws {
             let certificates = try TestCertificates()
             let server = try await blocking { try EtcdServer(certificates: certificates) }
-            try server.etcdctl(["put", "tasks/tea", "{}"])
+            try await server.etcdctl(["put", "tasks/tea", "{}"])
             let files = [
                 "--cacert", certificates.ca, "--cert", certificates.clientCertificate, "--key",
                 certificates.clientKey,

@@ -67,7 +67,7 @@ extension EtcdTests {
             try store.put("x", ["n": 1])
             let etag = try #require(try store.item("x")).etag
             #expect(Int(etag) != nil)
-            try server.etcdctl(["put", "tasks/x", #"{"n":2}"#])  // another client
+            try await server.etcdctl(["put", "tasks/x", #"{"n":2}"#])  // another client
             #expect(throws: StoreError.self) {
                 try store.put("x", ["n": 3], expecting: .etag(etag))
             }

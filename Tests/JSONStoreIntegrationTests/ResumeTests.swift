@@ -85,9 +85,9 @@ extension EtcdTests {
                 return
             }
             #expect(Int(kept.revision.token) != nil)
-            try server.etcdctl(["put", "tasks/a", #"{"n":1}"#])
-            try server.etcdctl(["del", "tasks/b"])
-            try server.etcdctl(["put", "tasks/d", "{}"])
+            try await server.etcdctl(["put", "tasks/a", #"{"n":1}"#])
+            try await server.etcdctl(["del", "tasks/b"])
+            try await server.etcdctl(["put", "tasks/d", "{}"])
             // Another store value, as another process would open: etcd's revisions are
             // everyone's.
             let other = try JSONStore(etcd: [server.endpoint], prefix: "tasks")
@@ -106,7 +106,7 @@ extension EtcdTests {
             #expect(results.map(\.id) == ["a", "c", "d"])
             #expect(changes.modified.map(\.new.id) == ["a"] && changes.deleted.map(\.id) == ["b"])
             let latest = try #require(Int(results.revision.token))
-            try server.etcdctl(["compact", String(latest)])
+            try await server.etcdctl(["compact", String(latest)])
             let third = try JSONStore(etcd: [server.endpoint], prefix: "tasks")
             guard case .initial(let fresh)? = await ResumeTests.first(third, since: kept.revision)
             else {

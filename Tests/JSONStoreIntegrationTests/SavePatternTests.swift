@@ -149,7 +149,7 @@ struct SavePatternTests {
     func realVim() async throws {
         let f = try LiveFixture()
         #expect(await f.started())
-        let status = try Tool.run(
+        let status = try await Tool.run(
             "vim",
             [
                 "-es", "-N", "-u", "NONE", "-i", "NONE",
@@ -164,7 +164,7 @@ struct SavePatternTests {
     func realSed() async throws {
         let f = try LiveFixture()
         #expect(await f.started())
-        #expect(try Tool.run("sed", ["-i", "s/\"b\"/\"B2\"/", f.file("b.json")]) == 0)
+        await #expect(try Tool.run("sed", ["-i", "s/\"b\"/\"B2\"/", f.file("b.json")]) == 0)
         expectOneModification(await f.settledUpdates(), "b", title: "B2")
     }
 }
@@ -181,6 +181,7 @@ enum Tool {
     static func run(_ name: String, _ arguments: [String], in directory: String? = nil) throws
         -> Int32
     {
+        PoolGuard.check("running \(name) to its end")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [name] + arguments
@@ -191,5 +192,16 @@ enum Tool {
         try process.run()
         process.waitUntilExit()
         return process.terminationStatus
+    }
+}
+
+extension Tool {
+    /// Runs `name` to completion on a thread of its own (`blocking { }`): what a test's
+    /// task calls, so that no thread of the cooperative pool waits on the tool.
+    @discardableResult
+    static func run(_ name: String, _ arguments: [String], in directory: String? = nil)
+        async throws -> Int32
+    {
+        try await blocking { try run(name, arguments, in: directory) }
     }
 }

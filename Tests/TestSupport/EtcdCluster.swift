@@ -32,6 +32,7 @@ public final class EtcdCluster: @unchecked Sendable {
 
     /// Starts three members and waits until the cluster answers (60 s at most).
     public init() throws {
+        PoolGuard.check("starting an etcd cluster")
         var ports: Set<UInt16> = []
         func fresh() throws -> UInt16 {
             var port = try EtcdServer.freePort()
@@ -55,6 +56,7 @@ public final class EtcdCluster: @unchecked Sendable {
         for member in members {
             stop(member)
             try? FileManager.default.removeItem(atPath: member.dataDirectory)
+            ServerReaper.removed(member.dataDirectory)
         }
     }
 
@@ -73,6 +75,7 @@ public final class EtcdCluster: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
+        ServerReaper.started(process, directory: member.dataDirectory)
         member.process = process
     }
 
@@ -90,7 +93,9 @@ public final class EtcdCluster: @unchecked Sendable {
 
     /// Stops `member` with `signal` and waits for it.
     public func stop(_ member: Member, signal: Int32 = SIGTERM) {
-        guard let process = member.process, process.isRunning else { return }
+        guard let process = member.process else { return }
+        defer { ServerReaper.stopped(process) }
+        guard process.isRunning else { return }
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
         member.process = nil
@@ -98,6 +103,7 @@ public final class EtcdCluster: @unchecked Sendable {
 
     /// Starts `member` again on its data, and waits until it answers.
     public func start(_ member: Member) throws {
+        PoolGuard.check("starting an etcd member")
         try launch(member)
         try waitUntilHealthy([member])
     }

@@ -48,10 +48,12 @@ public final class EtcdServer: @unchecked Sendable {
     deinit {
         stop()
         try? FileManager.default.removeItem(atPath: dataDirectory)
+        ServerReaper.removed(dataDirectory)
     }
 
     /// Starts (or starts again, on the same data) the server, waiting until it answers.
     public func start() throws {
+        PoolGuard.check("starting etcd")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/etcd")
         let client = "\(certificates == nil ? "http" : "https")://127.0.0.1:\(clientPort)"
@@ -71,6 +73,7 @@ public final class EtcdServer: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
+        ServerReaper.started(process, directory: dataDirectory)
         self.process = process
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
@@ -84,7 +87,9 @@ public final class EtcdServer: @unchecked Sendable {
 
     /// Stops the server with `signal` and waits for it.
     public func stop(signal: Int32 = SIGTERM) {
-        guard let process, process.isRunning else { return }
+        guard let process else { return }
+        defer { ServerReaper.stopped(process) }
+        guard process.isRunning else { return }
         kill(process.processIdentifier, signal)
         let deadline = Date().addingTimeInterval(10)
         while process.isRunning && Date() < deadline { usleep(10_000) }
@@ -112,6 +117,7 @@ public final class EtcdServer: @unchecked Sendable {
     public static func etcdctl(_ arguments: [String], endpoints: [String], stdin: String = "")
         throws -> (status: Int32, output: String)
     {
+        PoolGuard.check("running etcdctl to its end")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/etcdctl")
         process.arguments =

@@ -45,6 +45,7 @@ public enum HelperProcess {
 
     /// Runs the worker to completion; returns its exit status and stdout.
     public static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        PoolGuard.check("running the worker to its end")
         let (process, pipe) = try start(arguments)
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -131,6 +132,7 @@ public enum JSONStoreBinary {
         executable: String, _ arguments: [String], stdin: String,
         environment: [String: String], in directory: String?
     ) throws -> Result {
+        PoolGuard.check("running \((executable as NSString).lastPathComponent) to its end")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -162,5 +164,27 @@ public enum JSONStoreBinary {
         return Result(
             status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
             stderr: errorData.withLock { String(decoding: $0, as: UTF8.self) })
+    }
+}
+
+// What a test's task calls: the same runs on a thread of their own (`blocking { }`), so
+// that no thread of the cooperative pool waits on the command. In an async context Swift
+// picks these; inside `blocking { }` the synchronous ones.
+extension JSONStoreBinary {
+    /// Runs `jsonstore arguments…` with `stdin` as its input, in `directory`.
+    public static func run(
+        _ arguments: [String], stdin: String = "", environment: [String: String] = [:],
+        in directory: String? = nil
+    ) async throws -> Result {
+        try await blocking {
+            try run(arguments, stdin: stdin, environment: environment, in: directory)
+        }
+    }
+
+    /// Runs `script` with bash, `$JSONSTORE` naming the built binary.
+    public static func shell(
+        _ script: String, stdin: String = "", environment: [String: String] = [:]
+    ) async throws -> Result {
+        try await blocking { try shell(script, stdin: stdin, environment: environment) }
     }
 }

@@ -16,6 +16,7 @@ public final class LineReader {
     /// The next line; at the end, what is left of an unterminated one, then `nil`. Also
     /// `nil` when no line is complete within `seconds`.
     public func next(within seconds: Double = .infinity) -> String? {
+        PoolGuard.check("waiting for a line")
         let deadline = Date().addingTimeInterval(seconds)
         while true {
             if let newline = buffer.firstIndex(of: 0x0A) {

@@ -117,6 +117,7 @@ public final class MirrorPair: @unchecked Sendable {  // used by one test at a t
     /// Waits until `condition` holds, checking every few milliseconds, for `seconds` at
     /// most; whether it came.
     public func wait(_ seconds: Double = 20, until condition: () -> Bool) -> Bool {
+        PoolGuard.check("polling the mirrored directories")
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if condition() { return true }

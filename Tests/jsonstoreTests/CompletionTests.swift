@@ -16,10 +16,18 @@ func executable(_ name: String) -> String? {
 /// their shell, that really complete commands, options, values and the store's ids.
 @Suite("Completion scripts")
 struct CompletionTests {
+    /// Runs `shell arguments…` on a thread of its own (`blocking { }`).
+    static func run(_ shell: String, _ arguments: [String]) async throws -> (
+        status: Int32, output: String
+    ) {
+        try await blocking { try run(shell, arguments) }
+    }
+
     /// Runs `shell arguments…` with the built binary's directory first on the PATH.
     static func run(_ shell: String, _ arguments: [String]) throws -> (
         status: Int32, output: String
     ) {
+        PoolGuard.check("running \(shell) to its end")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: shell)
         process.arguments = arguments
@@ -87,7 +95,7 @@ struct CompletionTests {
     func bash() async throws {
         let temp = try sampleStore()
         let script = try await Self.scriptFile("bash", in: temp)
-        #expect(try Self.run(executable("bash")!, ["-n", script]).status == 0)
+        await #expect(try Self.run(executable("bash")!, ["-n", script]).status == 0)
         let program = JSONStoreBinary.path
         let probe = """
             source \(script)
@@ -100,7 +108,7 @@ struct CompletionTests {
             t jsonstore help ch
             t jsonstore completion z
             """
-        let result = try Self.run(executable("bash")!, ["-c", probe])
+        let result = try await Self.run(executable("bash")!, ["-c", probe])
         #expect(result.status == 0)
         #expect(
             result.output == """
@@ -122,7 +130,9 @@ struct CompletionTests {
             "etcd is not installed: apt-get install etcd-server etcd-client"))
     func etcdIDs() async throws {
         let server = try await blocking { try EtcdServer() }
-        for id in ["tea", "taxes", "bike"] { try server.etcdctl(["put", "tasks/\(id)", "{}"]) }
+        for id in ["tea", "taxes", "bike"] {
+            try await server.etcdctl(["put", "tasks/\(id)", "{}"])
+        }
         let temp = try TemporaryStore()
         let address = "etcd://\(server.endpoint)/tasks"
         let bash = try await Self.scriptFile("bash", in: temp)
@@ -132,11 +142,11 @@ struct CompletionTests {
             t \(JSONStoreBinary.path) --store \(address) get t
             t \(JSONStoreBinary.path) get --store=\(address) b
             """
-        let result = try Self.run(executable("bash")!, ["-c", probe])
+        let result = try await Self.run(executable("bash")!, ["-c", probe])
         #expect(result.output == "[taxes tea]\n[bike]\n", "\(result.output)")
         guard let shell = executable("fish") else { return }  // .ci/run installs fish
         let fish = try await Self.scriptFile("fish", in: temp)
-        let fished = try Self.run(
+        let fished = try await Self.run(
             shell,
             [
                 "--no-config", "-c",
@@ -154,7 +164,7 @@ struct CompletionTests {
     func zsh() async throws {
         let temp = try sampleStore()
         let script = try await Self.scriptFile("zsh", in: temp)
-        #expect(try Self.run(executable("zsh")!, ["-n", script]).status == 0)
+        await #expect(try Self.run(executable("zsh")!, ["-n", script]).status == 0)
         // The completion system itself needs a terminal; its builtins are stubbed to print
         // what the script offers (zsh filters by the prefix afterwards).
         let probe = """
@@ -167,7 +177,7 @@ struct CompletionTests {
             t jsonstore --dir \(temp.path) get t
             t jsonstore list --color ''
             """
-        let result = try Self.run(executable("zsh")!, ["-f", "-c", probe])
+        let result = try await Self.run(executable("zsh")!, ["-f", "-c", probe])
         #expect(result.status == 0)
         let lines = result.output.split(separator: "\n")
         #expect(lines.count == 3, "\(result.output)")
@@ -182,14 +192,14 @@ struct CompletionTests {
     func fish() async throws {
         let temp = try sampleStore()
         let script = try await Self.scriptFile("fish", in: temp)
-        #expect(try Self.run(executable("fish")!, ["--no-execute", script]).status == 0)
+        await #expect(try Self.run(executable("fish")!, ["--no-execute", script]).status == 0)
         let probe = """
             source \(script)
             complete -C 'jsonstore de'
             complete -C 'jsonstore --dir \(temp.path) get t'
             complete -C 'jsonstore list -o nd'
             """
-        let result = try Self.run(executable("fish")!, ["--no-config", "-c", probe])
+        let result = try await Self.run(executable("fish")!, ["--no-config", "-c", probe])
         #expect(result.status == 0)
         let lines = result.output.split(separator: "\n").map {
             $0.split(separator: "\t").first.map(String.init) ?? ""

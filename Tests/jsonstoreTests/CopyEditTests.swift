@@ -45,19 +45,25 @@ struct CopyEditTests {
         let server = try await blocking { try EtcdServer() }
         let store = try JSONStore(etcd: [server.endpoint], prefix: "tasks")
         try store.put("tea", ["title": "Make tea"])
-        var rounds: [[String]] = []
-        let notice = CopyEdit(store: store, id: "tea") { paths in
-            rounds.append(paths)
-            if rounds.count == 1 {
-                Self.write("{\"title\": \"mine\"}", paths[0])
-                // Another client writes while the editor is open.
-                _ = try? server.etcdctl(["put", "tasks/tea", #"{"title":"theirs"}"#])
-            } else {
-                #expect(Self.text(paths[1]) == #"{"title":"theirs"}"#)
-                Self.write("{\"title\": \"mine and theirs\"}", paths[0])
-            }
-            return .success(0)
-        }.run()
+        // On a thread of its own: the editor's stand-in runs etcdctl.
+        let (notice, rounds, beside) = try await blocking {
+            var rounds: [[String]] = []
+            var beside: String?
+            let notice = CopyEdit(store: store, id: "tea") { paths in
+                rounds.append(paths)
+                if rounds.count == 1 {
+                    Self.write("{\"title\": \"mine\"}", paths[0])
+                    // Another client writes while the editor is open.
+                    _ = try? server.etcdctl(["put", "tasks/tea", #"{"title":"theirs"}"#])
+                } else {
+                    beside = Self.text(paths[1])
+                    Self.write("{\"title\": \"mine and theirs\"}", paths[0])
+                }
+                return .success(0)
+            }.run()
+            return (notice, rounds, beside)
+        }
+        #expect(beside == #"{"title":"theirs"}"#)
         #expect(notice == nil)
         #expect(rounds.count == 2 && rounds[1].count == 2)
         #expect(rounds.last?.last?.hasSuffix("tea.now-in-the-store.json") == true)
@@ -69,17 +75,20 @@ struct CopyEditTests {
         let server = try await blocking { try EtcdServer() }
         let store = try JSONStore(etcd: [server.endpoint], prefix: "tasks")
         try store.put("tea", ["title": "Make tea"])
-        var rounds = 0
-        var copy = ""
-        let notice = CopyEdit(store: store, id: "tea") { paths in
-            rounds += 1
-            copy = paths[0]
-            if rounds == 1 {
-                Self.write("{\"title\": \"mine\"}", paths[0])
-                _ = try? server.etcdctl(["put", "tasks/tea", #"{"title":"theirs"}"#])
-            }  // the second time, the user reads theirs and quits without saving
-            return .success(0)
-        }.run()
+        let (notice, rounds, copy) = try await blocking {
+            var rounds = 0
+            var copy = ""
+            let notice = CopyEdit(store: store, id: "tea") { paths in
+                rounds += 1
+                copy = paths[0]
+                if rounds == 1 {
+                    Self.write("{\"title\": \"mine\"}", paths[0])
+                    _ = try? server.etcdctl(["put", "tasks/tea", #"{"title":"theirs"}"#])
+                }  // the second time, the user reads theirs and quits without saving
+                return .success(0)
+            }.run()
+            return (notice, rounds, copy)
+        }
         #expect(rounds == 2)
         #expect(
             notice?.contains("tea not saved: it changed meanwhile") == true,
@@ -115,7 +124,7 @@ struct CopyEditTests {
     func fixBroken() async throws {
         let server = try await blocking { try EtcdServer() }
         let store = try JSONStore(etcd: [server.endpoint], prefix: "tasks")
-        try server.etcdctl(["put", "tasks/tea", "{broken"])
+        try await server.etcdctl(["put", "tasks/tea", "{broken"])
         let notice = CopyEdit(store: store, id: "tea") { paths in
             #expect(Self.text(paths[0]) == "{broken")
             Self.write("{\"title\": \"fixed\"}", paths[0])

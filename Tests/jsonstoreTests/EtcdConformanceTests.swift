@@ -106,7 +106,7 @@ struct EtcdConformanceTests {
         }
         // And the bytes: etcd holds what the files hold.
         for id in ["new", "tea", "owned"] {
-            let value = try pair.server.etcdctl(["get", "tasks/" + id, "--print-value-only"])
+            let value = try await pair.server.etcdctl(["get", "tasks/" + id, "--print-value-only"])
             #expect(value.output == (pair.directory.readFile(id + ".json") ?? "") + "\n", "\(id)")
         }
     }

@@ -123,5 +123,10 @@ struct ListViewConflictTests {
         #expect(refused.hasPrefix("not merged: "), "\(refused)")
         #expect(refused.contains("remove the conflict markers"))
         #expect(try temp.store.conflicts().count == 1)
+        // The text is the user's, kept where the notice says; the test removes it.
+        let kept = try #require(refused.range(of: "your text is kept in "))
+        let file = String(refused[kept.upperBound...])
+        #expect(FileManager.default.fileExists(atPath: file))
+        try? FileManager.default.removeItem(atPath: (file as NSString).deletingLastPathComponent)
     }
 }

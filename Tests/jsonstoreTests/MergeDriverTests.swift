@@ -49,7 +49,11 @@ struct MergeDriverTests {
 
     /// Runs `git` in `directory`; returns its status.
     @discardableResult
-    func git(_ arguments: [String], in directory: String) throws -> Int32 {
+    func git(_ arguments: [String], in directory: String) async throws -> Int32 {
+        try await blocking { try Self.git(arguments, in: directory) }
+    }
+
+    static func git(_ arguments: [String], in directory: String) throws -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
         process.arguments = arguments
@@ -75,39 +79,39 @@ struct MergeDriverTests {
         let temp = try TemporaryStore()
         let dir = temp.path
         let binary = HelperProcess.buildDirectory.appendingPathComponent("jsonstore").path
-        try git(["init", "-q", "-b", "main"], in: dir)
+        try await git(["init", "-q", "-b", "main"], in: dir)
         try temp.writeFile(".gitattributes", "*.json merge=jsonstore\n")
-        try git(
+        try await git(
             ["config", "merge.jsonstore.driver", "\(binary) merge-driver %O %A %B %P"], in: dir)
         let base = "{\n  \"title\": \"Make tea\",\n  \"status\": \"todo\",\n  \"priority\": 2\n}\n"
         try temp.writeFile("tea.json", base)
-        try git(["add", "."], in: dir)
-        try git(["commit", "-qm", "base"], in: dir)
-        try git(["checkout", "-qb", "other"], in: dir)
+        try await git(["add", "."], in: dir)
+        try await git(["commit", "-qm", "base"], in: dir)
+        try await git(["checkout", "-qb", "other"], in: dir)
         try temp.writeFile("tea.json", base.replacingOccurrences(of: "todo", with: "done"))
-        try git(["commit", "-qam", "theirs: status"], in: dir)
-        try git(["checkout", "-q", "main"], in: dir)
+        try await git(["commit", "-qam", "theirs: status"], in: dir)
+        try await git(["checkout", "-q", "main"], in: dir)
         try temp.writeFile(
             "tea.json", base.replacingOccurrences(of: "Make tea", with: "Make green tea"))
-        try git(["commit", "-qam", "ours: title"], in: dir)
-        #expect(try git(["merge", "-q", "--no-edit", "other"], in: dir) == 0)
+        try await git(["commit", "-qam", "ours: title"], in: dir)
+        #expect(try await git(["merge", "-q", "--no-edit", "other"], in: dir) == 0)
         let merged = try #require(try temp.store.item("tea"))
         #expect(merged["title"] == "Make green tea" && merged["status"] == "done")
         #expect(
             (temp.readFile("tea.json") ?? "").hasPrefix("{\n  \"title\": \"Make green tea\",\n"))
         // Both change the status differently: git reports the conflict, and the file says
         // what each side wanted, an invalid file until it is resolved.
-        try git(["checkout", "-qb", "again"], in: dir)
+        try await git(["checkout", "-qb", "again"], in: dir)
         try temp.writeFile(
             "tea.json",
             (temp.readFile("tea.json") ?? "").replacingOccurrences(of: "done", with: "doing"))
-        try git(["commit", "-qam", "theirs: doing"], in: dir)
-        try git(["checkout", "-q", "main"], in: dir)
+        try await git(["commit", "-qam", "theirs: doing"], in: dir)
+        try await git(["checkout", "-q", "main"], in: dir)
         try temp.writeFile(
             "tea.json",
             (temp.readFile("tea.json") ?? "").replacingOccurrences(of: "done", with: "dropped"))
-        try git(["commit", "-qam", "ours: dropped"], in: dir)
-        #expect(try git(["merge", "-q", "--no-edit", "again"], in: dir) != 0)
+        try await git(["commit", "-qam", "ours: dropped"], in: dir)
+        #expect(try await git(["merge", "-q", "--no-edit", "again"], in: dir) != 0)
         let text = (temp.readFile("tea.json") ?? "")
         #expect(
             text.contains(

@@ -83,7 +83,7 @@ struct RevisionStreamTests {
     func etcd() async throws {
         let server = try await blocking { try EtcdServer() }
         let address = "etcd://\(server.endpoint)/tasks"
-        for id in ["a", "b", "c"] { try server.etcdctl(["put", "tasks/\(id)", #"{"n":0}"#]) }
+        for id in ["a", "b", "c"] { try await server.etcdctl(["put", "tasks/\(id)", #"{"n":0}"#]) }
         // A reader keeps the initial list and its revision, and goes away.
         let mirror = NDJSONMirror()
         var token = ""
@@ -94,9 +94,9 @@ struct RevisionStreamTests {
             token = try #require(try JSONValue(parsing: initial)["revision"]?.stringValue)
         }
         #expect(Int(token) != nil, "\(token)")
-        try server.etcdctl(["put", "tasks/a", #"{"n":1}"#])
-        try server.etcdctl(["del", "tasks/b"])
-        try server.etcdctl(["put", "tasks/d", #"{"n":0}"#])
+        try await server.etcdctl(["put", "tasks/a", #"{"n":1}"#])
+        try await server.etcdctl(["del", "tasks/b"])
+        try await server.etcdctl(["put", "tasks/d", #"{"n":0}"#])
         // It comes back with its revision: one update brings its list up to date.
         let resumed = try Stream([
             "--store", address, "list", "--follow", "--json", "--since", token,
@@ -111,7 +111,7 @@ struct RevisionStreamTests {
         #expect(.array(mirror.items) == (try JSONValue(parsing: now.stdout)))
         // Bookmarks: a write elsewhere in etcd moves its revision; the stream's bookmark
         // catches up with it while the prefix stays as it is.
-        let elsewhere = try server.etcdctl(["put", "other/x", "1", "-w", "json"]).output
+        let elsewhere = try await server.etcdctl(["put", "other/x", "1", "-w", "json"]).output
         let moved = try #require(try JSONValue(parsing: elsewhere)["header"]?["revision"]?.intValue)
         let quiet = try Stream([
             "--store", address, "list", "--follow", "--json", "--bookmarks", "1",
@@ -128,7 +128,7 @@ struct RevisionStreamTests {
         }
         #expect(fresh != nil, "no bookmark at revision \(moved) or later: \(quiet.reader.lines)")
         // Compacted past the token: reset, then a fresh initial.
-        try server.etcdctl(["compact", String(moved)])
+        try await server.etcdctl(["compact", String(moved)])
         let late = try Stream(["--store", address, "list", "--follow", "--json", "--since", token])
         let reset = try #require(
             await blocking { late.reader.next(within: 20) }.flatMap { try? JSONValue(parsing: $0) })
