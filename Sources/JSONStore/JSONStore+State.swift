@@ -58,7 +58,7 @@ extension JSONStore {
     /// ```
     ///
     /// Deletions are delivered after the deletion grace period, and nothing is delivered
-    /// while git holds its index lock in the store's repository (10 s at most), so this
+    /// while git holds its index lock in the store's repository (a minute at most), so this
     /// can take that long. Returns at once when nothing observes the store.
     public func synchronize() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
