@@ -35,7 +35,7 @@ public struct JSONObject: Sendable, Hashable {
     }
 
     /// Members known to have distinct keys (the reader checks this).
-    init(uniqueMembers: [Member]) {
+    package init(uniqueMembers: [Member]) {
         members = uniqueMembers
     }
 
