@@ -32,7 +32,7 @@ struct LoadTests {
         let follower = Process()
         follower.executableURL = URL(fileURLWithPath: JSONStoreBinary.path)
         follower.arguments = ["--dir", path, "list", "--follow", "--json"]
-        let pipe = Pipe()
+        let pipe = ChildOutput.pipe()
         follower.standardOutput = pipe
         try follower.run()
         defer { follower.terminate() }

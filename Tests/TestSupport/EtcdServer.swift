@@ -125,15 +125,14 @@ public final class EtcdServer: @unchecked Sendable {
         var environment = ProcessInfo.processInfo.environment
         environment["ETCDCTL_API"] = "3"
         process.environment = environment
-        let (input, output) = (Pipe(), Pipe())
+        let (input, output) = (ChildOutput.pipe(), ChildOutput.pipe())
         process.standardInput = input
         process.standardOutput = output
         process.standardError = output
         try process.run()
         try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
         try? input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = ChildOutput.collect(process, [output])[0]
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 

@@ -20,7 +20,7 @@ public enum HelperProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: workerPath)
         process.arguments = arguments
-        let output = Pipe()
+        let output = ChildOutput.pipe()
         process.standardOutput = output
         try process.run()
         return (process, output)
@@ -47,8 +47,7 @@ public enum HelperProcess {
     public static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
         PoolGuard.check("running the worker to its end")
         let (process, pipe) = try start(arguments)
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = ChildOutput.collect(process, [pipe])[0]
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }
@@ -83,7 +82,7 @@ public enum JSONStoreBinary {
         init(_ arguments: [String]) throws {
             process.executableURL = URL(fileURLWithPath: JSONStoreBinary.path)
             process.arguments = arguments
-            let pipe = Pipe()
+            let pipe = ChildOutput.pipe()
             process.standardOutput = pipe
             reader = LineReader(pipe)
             try process.run()
@@ -142,7 +141,7 @@ public enum JSONStoreBinary {
         for (key, value) in environment { env[key] = value }
         process.environment = env
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let (input, output, error) = (Pipe(), Pipe(), Pipe())
+        let (input, output, error) = (ChildOutput.pipe(), ChildOutput.pipe(), ChildOutput.pipe())
         process.standardInput = input
         process.standardOutput = output
         process.standardError = error
@@ -151,19 +150,11 @@ public enum JSONStoreBinary {
         try process.run()
         try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
         try? input.fileHandleForWriting.close()
-        // Read both pipes to the end before waiting, so a full pipe cannot stall the child.
-        let errorData = Locked(Data())
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            errorData.withLock { $0 = error.fileHandleForReading.readDataToEndOfFile() }
-            done.signal()
-        }
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        done.wait()
+        // Both pipes are read while it runs, so a full pipe cannot stall the child.
+        let data = ChildOutput.collect(process, [output, error])
         return Result(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: errorData.withLock { String(decoding: $0, as: UTF8.self) })
+            status: process.terminationStatus, stdout: String(decoding: data[0], as: UTF8.self),
+            stderr: String(decoding: data[1], as: UTF8.self))
     }
 }
 

@@ -263,7 +263,7 @@ struct CommandTests {
             process.arguments =
                 ["--dir", path, "demo", "--interval", "0.05", "--count", "5"]
                 + (keep ? ["--keep"] : [])
-            let pipe = Pipe()
+            let pipe = ChildOutput.pipe()
             process.standardOutput = pipe
             try process.run()
             // Wait for the third round's line (or give up after a minute), then SIGTERM.

@@ -36,13 +36,11 @@ struct CompletionTests {
             HelperProcess.buildDirectory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         environment["JSONSTORE_DIR"] = nil
         process.environment = environment
-        let pipe = Pipe()
+        let pipe = ChildOutput.pipe()
         process.standardOutput = pipe
         process.standardError = pipe
         try process.run()
-        let output = String(
-            decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let output = String(decoding: ChildOutput.collect(process, [pipe])[0], as: UTF8.self)
         return (process.terminationStatus, output)
     }
 

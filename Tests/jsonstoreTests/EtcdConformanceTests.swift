@@ -119,7 +119,7 @@ struct EtcdConformanceTests {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: JSONStoreBinary.path)
             process.arguments = store + ["demo", "--count", "3", "--interval", "0.2"]
-            let pipe = Pipe()
+            let pipe = ChildOutput.pipe()
             process.standardOutput = pipe
             try process.run()
             nonisolated(unsafe) let reader = LineReader(pipe)  // read by one thread at a time
@@ -153,7 +153,7 @@ struct EtcdConformanceTests {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: JSONStoreBinary.path)
             process.arguments = store + ["list", "--follow", "--json"]
-            let pipe = Pipe()
+            let pipe = ChildOutput.pipe()
             process.standardOutput = pipe
             try process.run()
             let line = try await blocking { HelperProcess.lines(of: pipe).first { _ in true } }

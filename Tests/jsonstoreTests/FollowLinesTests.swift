@@ -16,7 +16,7 @@ struct FollowLinesTests {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: JSONStoreBinary.path)
             process.arguments = ["--dir", path, "list", "--follow", "--no-headers", "-o", "ids"]
-            let pipe = Pipe()
+            let pipe = ChildOutput.pipe()
             process.standardOutput = pipe
             try process.run()
             defer { HelperProcess.stop(process) }

@@ -128,7 +128,7 @@ struct ListCommandTests {
                 process.executableURL = URL(fileURLWithPath: JSONStoreBinary.path)
                 process.arguments =
                     ["--dir", path, "list", "--follow"] + (format == "tsv" ? [] : ["-o", format])
-                let pipe = Pipe()
+                let pipe = ChildOutput.pipe()
                 process.standardOutput = pipe
                 try process.run()
                 defer { HelperProcess.stop(process) }

@@ -59,7 +59,7 @@ struct ReadmeExampleTests {
         // must print as it goes, not when a full buffer is flushed.
         process.executableURL = HelperProcess.buildDirectory.appendingPathComponent(name)
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        let pipe = Pipe()
+        let pipe = ChildOutput.pipe()
         process.standardOutput = pipe
         process.standardError = pipe
         try process.run()

@@ -19,7 +19,7 @@ struct RevisionStreamTests {
             environment["JSONSTORE_DIR"] = nil
             environment["JSONSTORE_STORE"] = nil
             process.environment = environment
-            let pipe = Pipe()
+            let pipe = ChildOutput.pipe()
             process.standardOutput = pipe
             process.standardError = FileHandle.nullDevice
             reader = LineReader(pipe)
