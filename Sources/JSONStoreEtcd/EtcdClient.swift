@@ -75,10 +75,19 @@ package final class EtcdClient {
     package func authToken() throws(EtcdError) -> String? {
         guard let credentials else { return nil }
         if let token { return token }
-        let answer = try send(
-            "/v3/auth/authenticate",
-            ["name": .string(credentials.user), "password": .string(credentials.password)],
-            token: nil)
+        let answer: JSONValue
+        do {
+            answer = try send(
+                "/v3/auth/authenticate",
+                ["name": .string(credentials.user), "password": .string(credentials.password)],
+                token: nil)
+        } catch let error where error.status == 400 || error.status == 401 {
+            // etcd refused the name or the password (gRPC's InvalidArgument, as 400).
+            throw EtcdError(
+                endpoint: error.endpoint,
+                reason: "authentication failed for the user \(credentials.user) (\(error.reason))",
+                status: error.status, kind: .authenticationFailed)
+        }
         guard let made = answer["token"]?.stringValue else {
             throw EtcdError(
                 endpoint: endpoints[current].description, reason: "etcd gave no auth token")
@@ -132,18 +141,20 @@ package final class EtcdClient {
         while tries > 0 {
             tries -= 1
             var sent = false
+            // The whole request, connecting included, however slowly a server answers.
+            let deadline = Deadline(seconds: timeout)
             do throws(EtcdError) {
-                var connection = try connected()
+                var connection = try connected(until: deadline)
                 if connection.responses > 0 && connection.socket.isClosedByPeer {
                     // Kept alive, but the server has closed it meanwhile: a fresh one, before
                     // anything goes out on a connection that may be dead.
                     self.connection = nil
-                    connection = try connected()
+                    connection = try connected(until: deadline)
                 }
-                try connection.post(path, body: bytes, token: token, timeout: timeout)
+                try connection.post(path, body: bytes, token: token, until: deadline)
                 sent = true  // from here etcd may have applied it
-                let head = try connection.head(timeout: timeout)
-                let answer = try connection.body(of: head, timeout: timeout)
+                let head = try connection.head(until: deadline)
+                let answer = try connection.body(of: head, until: deadline)
                 let value = try? JSONReader(maxDepth: 64, maxSize: .max).read(answer)
                 guard head.status == 200, let value else {
                     let said =
@@ -175,11 +186,11 @@ package final class EtcdClient {
         throw lastError!
     }
 
-    private func connected() throws(EtcdError) -> HTTPConnection {
+    private func connected(until deadline: Deadline) throws(EtcdError) -> HTTPConnection {
         if let connection { return connection }
         let endpoint = endpoints[current]
         let made = try HTTPConnection(
-            host: endpoint.host, port: endpoint.port, tls: tls, timeout: timeout)
+            host: endpoint.host, port: endpoint.port, tls: tls, until: deadline)
         connection = made
         return made
     }

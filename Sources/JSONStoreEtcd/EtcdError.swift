@@ -1,16 +1,48 @@
+import JSONStore
+
 /// A failure talking to etcd: which endpoint, and what went wrong or what etcd said.
 package struct EtcdError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure it is, for callers that act on it (a mirror gives up on a
+    /// permanent one, `doctor` picks its fix), so none of them reads the message.
+    package enum Kind: Sendable, Equatable {
+        /// Nothing listens at the endpoint.
+        case connectionRefused
+        /// The host name does not resolve.
+        case unknownHost
+        /// The server's TLS certificate is not trusted.
+        case untrustedCertificate
+        /// etcd refused the user's name or password.
+        case authenticationFailed
+        /// No whole answer within the request's deadline.
+        case timedOut
+        /// What the server sent is not an answer this client reads (a broken or hostile
+        /// server): a malformed head, a bad length, a line or body over its cap.
+        case badResponse
+        /// Anything else: a connection lost, a system call failing, etcd's own error (then
+        /// `status` is set).
+        case other
+
+        /// Whether trying again cannot help until a person changes something: the host, the
+        /// trusted certificates, the user or the password.
+        package var isPermanent: Bool {
+            self == .unknownHost || self == .untrustedCertificate || self == .authenticationFailed
+        }
+    }
+
     /// The endpoint, `host:port`.
     package let endpoint: String
-    /// What happened: a system call's failure, a timeout, or etcd's own message.
+    /// What happened: a system call's failure, a timeout, or etcd's own message, safe for a
+    /// terminal (every byte a server sent is escaped).
     package let reason: String
     /// The HTTP status etcd answered with, when it answered.
     package let status: Int?
+    package let kind: Kind
 
-    package init(endpoint: String, reason: String, status: Int? = nil) {
+    package init(endpoint: String, reason: String, status: Int? = nil, kind: Kind = .other) {
         self.endpoint = endpoint
-        self.reason = reason
+        self.reason = Display.escaped(reason)
         self.status = status
+        self.kind = kind
     }
 
     package var description: String { "etcd at \(endpoint): \(reason)" }

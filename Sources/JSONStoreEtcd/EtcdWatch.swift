@@ -39,8 +39,10 @@ package final class EtcdWatch {
         _ endpoint: EtcdClient.Endpoint, prefix: [UInt8], from revision: Int64,
         token: String? = nil, tls: TLSContext? = nil, timeout: Double = 5
     ) throws(EtcdError) {
+        // Its creation within `timeout` as a whole; its answers then as `next` is told.
+        let deadline = Deadline(seconds: timeout)
         connection = try HTTPConnection(
-            host: endpoint.host, port: endpoint.port, tls: tls, timeout: timeout)
+            host: endpoint.host, port: endpoint.port, tls: tls, until: deadline)
         let request: JSONValue = [
             "create_request": [
                 "key": .string(Base64.encode(prefix)),
@@ -53,25 +55,29 @@ package final class EtcdWatch {
         // it open and silent, so the follower moves to another member.
         try connection.post(
             "/v3/watch", body: JSONWriter.compact(request), token: token,
-            headers: ["Grpc-Metadata-hasleader: true"], timeout: timeout)
-        let head = try connection.head(timeout: timeout)
+            headers: ["Grpc-Metadata-hasleader: true"], until: deadline)
+        let head = try connection.head(until: deadline)
         guard head.status == 200, head.chunked else {
-            let body = try? connection.body(of: head, timeout: timeout)
+            let body = try? connection.body(of: head, until: deadline)
             throw EtcdError(
                 endpoint: connection.endpoint,
                 reason: "the watch was refused: \(String(decoding: body ?? [], as: UTF8.self))",
                 status: head.status)
         }
         // The first answer says the watch was created (or why not).
-        let first = try next(timeout: timeout)
+        let first = try next(until: deadline)
         if let reason = first.cancelReason {
             throw EtcdError(
                 endpoint: connection.endpoint, reason: "the watch was cancelled: \(reason)")
         }
     }
 
-    /// The next answer of the stream, waiting at most `timeout` seconds for it.
+    /// The next answer of the stream, waiting at most `timeout` seconds for it (all of it).
     package func next(timeout: Double) throws(EtcdError) -> Response {
+        try next(until: Deadline(seconds: timeout))
+    }
+
+    private func next(until deadline: Deadline) throws(EtcdError) -> Response {
         var chunk: [UInt8] = []
         while true {
             if let newline = pending.firstIndex(of: 0x0A) {
@@ -80,8 +86,14 @@ package final class EtcdWatch {
                 if chunk.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
                 break
             }
-            guard let more = try connection.chunk(timeout: timeout) else {
+            guard let more = try connection.chunk(until: deadline) else {
                 throw EtcdError(endpoint: connection.endpoint, reason: "the watch stream ended")
+            }
+            guard pending.count + more.count <= HTTPConnection.maxBody else {
+                throw EtcdError(
+                    endpoint: connection.endpoint,
+                    reason: "an answer of the watch over \(HTTPConnection.maxBody >> 20) MiB",
+                    kind: .badResponse)
             }
             pending += more
         }

@@ -135,7 +135,11 @@ extension EtcdTests {
             let nobody = EtcdClient(endpoints: [.init(host: "127.0.0.1", port: dead)], timeout: 2)
             let error = #expect(throws: EtcdError.self) { try nobody.put(bytes("k"), bytes("v")) }
             #expect(error?.endpoint == "127.0.0.1:\(dead)")
-            #expect(error?.description.contains("cannot connect") == true)
+            #expect(error?.kind == .connectionRefused)
+            #expect(
+                error?.description.contains(
+                    "connection refused: is etcd running at 127.0.0.1:\(dead)?") == true,
+                "\(error?.description ?? "")")
         }
 
         @Test("etcd killed and started again: the client reconnects on the next request")

@@ -44,16 +44,43 @@ struct MirrorCommand: Command {
         let mirror = try DirectoryMirror(
             store: store, address: etcd, credentials: try context.credentials(),
             tls: context.tls, host: ProcessInfo.processInfo.hostName,
-            say: { Output.error($0) })
+            say: { Output.error(Display.escaped($0)) })
         mirror._written = Self.killHook(context.environment["JSONSTORE_TEST_KILL_MIRROR"])
         let stop = DispatchSemaphore(value: 0)
+        let failure = Locked<EtcdError?>(nil)
+        mirror.onPermanentError = { error in
+            failure.withLock { $0 = error }
+            stop.signal()
+        }
         Signals.handle([SIGINT, SIGTERM, SIGHUP], on: .global()) { _ in stop.signal() }
         Output.error(
             "mirror: keeping \(Display.escaped(context.store)) and \(etcd.description) equal"
         )
         mirror.start()
         stop.wait()
-        mirror.stop()
+        // A request in flight holds the mirror's queue until its deadline: the state is
+        // given a moment to be folded, and the command ends at once either way (what was
+        // not recorded is the journal's, as after a crash).
+        let stopped = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            mirror.stop()
+            stopped.signal()
+        }
+        _ = stopped.wait(timeout: .now() + 0.5)
+        if let error = failure.withLock({ $0 }) { throw Self.failure(error, address: etcd) }
+    }
+
+    /// The failure a mirror ends with when etcd cannot be reached until a person acts.
+    static func failure(_ error: EtcdError, address: EtcdAddress) -> CommandFailure {
+        let fix =
+            switch error.kind {
+            case .authenticationFailed:
+                "check the user (--user NAME) and its password ($JSONSTORE_ETCD_PASSWORD)"
+            case .untrustedCertificate:
+                "give the CA certificate that signed the server's with --cacert FILE"
+            default: "check the host names in \(address.description)"
+            }
+        return CommandFailure("mirror: \(error); stopped: \(fix)")
     }
 
     /// For the tests: `etcd:N` or `files:N` kills the mirror with SIGKILL right after its

@@ -2,11 +2,11 @@
 protocol ByteStream: AnyObject {
     /// `host:port`, for messages.
     var endpoint: String { get }
-    /// Sends all of `bytes` within `timeout` seconds.
-    func send(_ bytes: [UInt8], timeout: Double) throws(EtcdError)
-    /// Appends what arrives to `buffer`, waiting at most `timeout` seconds for something;
+    /// Sends all of `bytes` by `deadline`.
+    func send(_ bytes: [UInt8], until deadline: Deadline) throws(EtcdError)
+    /// Appends what arrives to `buffer`, waiting until `deadline` at most for something;
     /// returns how many bytes arrived, 0 when the peer closed the connection.
-    func receive(into buffer: inout [UInt8], timeout: Double) throws(EtcdError) -> Int
+    func receive(into buffer: inout [UInt8], until deadline: Deadline) throws(EtcdError) -> Int
     /// Whether the peer has closed the connection (or sent what an idle connection never
     /// gets), without waiting: a kept-alive connection to replace before a request.
     var isClosedByPeer: Bool { get }

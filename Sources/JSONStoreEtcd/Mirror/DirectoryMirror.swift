@@ -43,6 +43,10 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
     /// watch that connects after it was given up interrupts itself.
     let watching = Locked<(watch: EtcdWatch?, generation: Int)>((nil, 0))
     let stopped = Locked(false)
+    /// Called once, from the mirror's queue, when etcd fails in a way trying again cannot
+    /// mend (an unknown host, an untrusted certificate, refused credentials): the mirror
+    /// has stopped trying, and its owner ends with the error.
+    package var onPermanentError: (@Sendable (EtcdError) -> Void)?
     /// What it has done: for messages and tests.
     var tally = Tally()
     /// Called around a write to a side (`toEtcd`, else the directory): after its intent
@@ -157,6 +161,12 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
     /// capped backoff.
     func lost(_ error: any Error) {
         guard !isStopped else { return }
+        let etcd = error as? EtcdError ?? (error as? StoreError)?.underlying as? EtcdError
+        if let etcd, etcd.kind.isPermanent, let onPermanentError {
+            stopped.withLock { $0 = true }
+            onPermanentError(etcd)
+            return
+        }
         let unreachable = (error as? EtcdError).map { $0.status == nil } ?? false
         let problem =
             unreachable

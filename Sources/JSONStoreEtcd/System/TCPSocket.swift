@@ -10,22 +10,29 @@ final class TCPSocket: ByteStream {
     /// The descriptor, for a TLS session over it.
     var descriptor: CInt { fd }
 
-    /// Connects to `host:port` (a name, an IPv4 or an IPv6 address) within `timeout` seconds.
+    /// Connects to `host:port` (a name, an IPv4 or an IPv6 address) by `deadline`.
+    ///
+    /// - Throws: `EtcdError`, of kind `.unknownHost` when the name does not resolve and
+    ///   `.connectionRefused` when nothing listens at the port.
     ///
     /// The corresponding C functions are `getaddrinfo`, `socket`, `connect` and `poll`.
-    init(host: String, port: UInt16, timeout: Double) throws(EtcdError) {
+    init(host: String, port: UInt16, until deadline: Deadline) throws(EtcdError) {
         endpoint = "\(host):\(port)"
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var list: UnsafeMutablePointer<addrinfo>?
         let found = getaddrinfo(host, String(port), &hints, &list)
         guard found == 0, let first = list else {
+            // A name that does not exist stays so; a resolver that failed may come back.
+            let permanent = found == EAI_NONAME || found == -5  // EAI_NODATA, a GNU extension
             throw EtcdError(
                 endpoint: endpoint,
-                reason: "cannot resolve the host: \(String(cString: gai_strerror(found)))")
+                reason: "cannot resolve the host: \(String(cString: gai_strerror(found)))",
+                kind: permanent ? .unknownHost : .other)
         }
         defer { freeaddrinfo(list) }
         var lastError = "no address"
+        var refused = false
         var entry: UnsafeMutablePointer<addrinfo>? = first
         while let info = entry {
             entry = info.pointee.ai_next
@@ -37,19 +44,32 @@ final class TCPSocket: ByteStream {
                 lastError = Self.errnoText()
                 continue
             }
-            if connect(socketFD, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0
-                || (errno == EINPROGRESS && Self.wait(socketFD, for: Int16(POLLOUT), timeout) == nil
-                    && Self.socketError(socketFD) == 0)
-            {
+            // The connection's error, read once: reading `SO_ERROR` clears it.
+            var code: CInt = 0
+            if connect(socketFD, info.pointee.ai_addr, info.pointee.ai_addrlen) != 0 {
+                code = errno
+                if code == EINPROGRESS {
+                    code =
+                        Self.wait(socketFD, for: Int16(POLLOUT), deadline.remaining) == nil
+                        ? Self.socketError(socketFD) : ETIMEDOUT
+                }
+            }
+            if code == 0 {
                 Self.configure(socketFD)
                 fd = socketFD
                 return
             }
-            let code = Self.socketError(socketFD)
-            lastError = code != 0 ? String(cString: strerror(code)) : "connection timed out"
             Glibc.close(socketFD)
+            refused = refused || code == ECONNREFUSED
+            lastError =
+                code == ECONNREFUSED
+                ? "connection refused: is etcd running at \(endpoint)?"
+                : code == ETIMEDOUT
+                    ? "cannot connect: no answer within \(deadline.text)"
+                    : "cannot connect: \(String(cString: strerror(code)))"
         }
-        throw EtcdError(endpoint: endpoint, reason: "cannot connect: \(lastError)")
+        throw EtcdError(
+            endpoint: endpoint, reason: lastError, kind: refused ? .connectionRefused : .other)
     }
 
     deinit { close() }
@@ -94,10 +114,10 @@ final class TCPSocket: ByteStream {
         fd = -1
     }
 
-    /// Sends all of `bytes` within `timeout` seconds.
+    /// Sends all of `bytes` by `deadline`.
     ///
     /// The corresponding C functions are `send` (with `MSG_NOSIGNAL`) and `poll`.
-    func send(_ bytes: [UInt8], timeout: Double) throws(EtcdError) {
+    func send(_ bytes: [UInt8], until deadline: Deadline) throws(EtcdError) {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes {
@@ -106,22 +126,20 @@ final class TCPSocket: ByteStream {
             if sent > 0 {
                 offset += sent
             } else if sent < 0 && (errno == EAGAIN || errno == EINTR) {
-                if let failure = Self.wait(fd, for: Int16(POLLOUT), timeout) {
-                    throw EtcdError(endpoint: endpoint, reason: "cannot send: \(failure)")
-                }
+                try wait(for: Int16(POLLOUT), until: deadline, doing: "cannot send: ")
             } else {
                 throw EtcdError(endpoint: endpoint, reason: "cannot send: \(Self.errnoText())")
             }
         }
     }
 
-    /// Appends what arrives to `buffer`, waiting at most `timeout` seconds for something.
+    /// Appends what arrives to `buffer`, waiting until `deadline` at most for something.
     ///
     /// - Returns: how many bytes arrived; 0 when the peer closed the connection.
-    /// - Throws: `EtcdError` on a timeout or a failure.
+    /// - Throws: `EtcdError` when the deadline passes (`.timedOut`) or on a failure.
     ///
     /// The corresponding C functions are `recv` and `poll`.
-    func receive(into buffer: inout [UInt8], timeout: Double) throws(EtcdError) -> Int {
+    func receive(into buffer: inout [UInt8], until deadline: Deadline) throws(EtcdError) -> Int {
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         while true {
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
@@ -132,16 +150,28 @@ final class TCPSocket: ByteStream {
             guard errno == EAGAIN || errno == EINTR else {
                 throw EtcdError(endpoint: endpoint, reason: "cannot receive: \(Self.errnoText())")
             }
-            if let failure = Self.wait(fd, for: Int16(POLLIN), timeout) {
-                throw EtcdError(endpoint: endpoint, reason: failure)
-            }
+            try wait(for: Int16(POLLIN), until: deadline, doing: "")
         }
+    }
+
+    /// Waits until the socket is ready for `events`, or throws: `.timedOut` once
+    /// `deadline` passed.
+    func wait(for events: Int16, until deadline: Deadline, doing what: String) throws(EtcdError) {
+        guard let failure = Self.wait(fd, for: events, deadline.remaining) else { return }
+        if deadline.hasPassed {
+            throw EtcdError(
+                endpoint: endpoint, reason: "\(what)no whole answer within \(deadline.text)",
+                kind: .timedOut)
+        }
+        throw EtcdError(endpoint: endpoint, reason: what + failure)
     }
 
     /// Waits until `fd` is ready for `events`; the reason when it is not within `timeout`.
     static func wait(_ fd: CInt, for events: Int16, _ timeout: Double) -> String? {
         var entry = pollfd(fd: fd, events: events, revents: 0)
-        let milliseconds = timeout.isFinite ? Int32(max(0, min(timeout * 1000, 1e9))) : -1
+        // Rounded up, so a wait until a deadline never ends before it.
+        let milliseconds =
+            timeout.isFinite ? Int32(max(0, min((timeout * 1000).rounded(.up), 1e9))) : -1
         while true {
             let ready = poll(&entry, 1, milliseconds)
             if ready > 0 { return nil }

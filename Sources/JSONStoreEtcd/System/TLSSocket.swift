@@ -66,9 +66,11 @@ final class TLSSocket: ByteStream {
 
     var endpoint: String { tcp.endpoint }
 
-    /// Connects to `host:port` and completes the handshake within `timeout` seconds.
-    init(host: String, port: UInt16, context: TLSContext, timeout: Double) throws(EtcdError) {
-        tcp = try TCPSocket(host: host, port: port, timeout: timeout)
+    /// Connects to `host:port` and completes the handshake by `deadline`.
+    init(host: String, port: UInt16, context: TLSContext, until deadline: Deadline)
+        throws(EtcdError)
+    {
+        tcp = try TCPSocket(host: host, port: port, until: deadline)
         library = context.library
         guard let session = library.new(context.context) else {
             throw EtcdError(endpoint: tcp.endpoint, reason: "TLS: \(library.errors())")
@@ -91,16 +93,19 @@ final class TLSSocket: ByteStream {
         while true {
             let result = Self.withoutBrokenPipeSignal { library.connect(session) }
             if result == 1 { return }
-            try wait(after: result, timeout: timeout, doing: "TLS handshake")
+            try wait(after: result, until: deadline, doing: "TLS handshake")
         }
     }
 
     deinit { close() }
 
     /// Waits for what OpenSSL needs after a call returned `result`, or throws its error.
-    private func wait(after result: CInt, timeout: Double, doing what: String) throws(EtcdError) {
+    private func wait(after result: CInt, until deadline: Deadline, doing what: String)
+        throws(EtcdError)
+    {
         let code = library.error(session, result)
         let events: Int16
+        var kind = EtcdError.Kind.other
         switch code {
         case OpenSSL.wantRead: events = Int16(POLLIN)
         case OpenSSL.wantWrite: events = Int16(POLLOUT)
@@ -109,17 +114,16 @@ final class TLSSocket: ByteStream {
             var reason = library.errors()
             if verify != 0, let text = library.verifyErrorString(verify) {
                 reason = "the server's certificate is not trusted (\(String(cString: text)))"
+                kind = .untrustedCertificate
             } else if reason.isEmpty {
                 reason = code == OpenSSL.syscallError ? TCPSocket.errnoText() : "error \(code)"
             }
-            throw EtcdError(endpoint: endpoint, reason: "\(what) failed: \(reason)")
+            throw EtcdError(endpoint: endpoint, reason: "\(what) failed: \(reason)", kind: kind)
         }
-        if let failure = TCPSocket.wait(tcp.descriptor, for: events, timeout) {
-            throw EtcdError(endpoint: endpoint, reason: "\(what): \(failure)")
-        }
+        try tcp.wait(for: events, until: deadline, doing: "\(what): ")
     }
 
-    func send(_ bytes: [UInt8], timeout: Double) throws(EtcdError) {
+    func send(_ bytes: [UInt8], until deadline: Deadline) throws(EtcdError) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { bytes in
@@ -130,12 +134,14 @@ final class TLSSocket: ByteStream {
             if written > 0 {
                 offset += Int(written)
             } else {
-                try wait(after: written, timeout: timeout, doing: "sending")
+                try wait(after: written, until: deadline, doing: "sending")
             }
         }
     }
 
-    func receive(into buffer: inout [UInt8], timeout: Double) throws(EtcdError) -> Int {
+    func receive(into buffer: inout [UInt8], until deadline: Deadline) throws(EtcdError)
+        -> Int
+    {
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         while true {
             let count = chunk.withUnsafeMutableBytes { chunk in
@@ -150,7 +156,7 @@ final class TLSSocket: ByteStream {
             let code = library.error(session, count)
             if code == OpenSSL.zeroReturn { return 0 }  // the peer ended the session
             if code == OpenSSL.syscallError && errno == 0 { return 0 }  // closed without it
-            try wait(after: count, timeout: timeout, doing: "receiving")
+            try wait(after: count, until: deadline, doing: "receiving")
         }
     }
 

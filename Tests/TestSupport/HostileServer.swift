@@ -1,0 +1,177 @@
+import Foundation
+import Glibc
+import JSONStore
+
+/// A server on a free loopback port that answers every HTTP request with what a test
+/// scripts: a broken or hostile etcd (a negative length, an endless header, a byte a
+/// second, escape sequences). It reads each request's head and body, then plays its steps;
+/// `stop` closes everything and waits for its threads.
+public final class HostileServer: @unchecked Sendable {  // state under `lock`
+    /// What the server does after reading a request.
+    public enum Step: Sendable {
+        /// Sends these bytes at once.
+        case send([UInt8])
+        /// Sends these bytes one at a time, `interval` seconds apart.
+        case trickle([UInt8], interval: Double)
+        /// Sends `byte` forever (until the client goes), in pieces of 64 KiB.
+        case flood(UInt8)
+        /// Keeps the connection open without sending anything, until `stop`.
+        case hang
+    }
+
+    public let port: UInt16
+    private let listener: CInt
+    private let steps: [Step]
+    private let lock = Locked<(stopped: Bool, clients: [CInt], threads: Int)>((false, [], 0))
+    /// How many requests it has read.
+    public var requests: Int { served.withLock { $0 } }
+    private let served = Locked(0)
+
+    /// Starts listening on `127.0.0.1` at a free port.
+    public init(_ steps: [Step]) throws {
+        self.steps = steps
+        let listener = socket(
+            AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(listener, 16) == 0 else {
+            Glibc.close(listener)
+            throw POSIXError(.EADDRINUSE)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                getsockname(listener, $0, &length)
+            }
+        }
+        self.listener = listener
+        port = UInt16(bigEndian: address.sin_port)
+        lock.withLock { $0.threads += 1 }
+        Thread.detachNewThread { [self] in acceptLoop() }
+    }
+
+    /// `etcd://127.0.0.1:PORT/PREFIX`.
+    public func address(_ prefix: String = "p") -> String { "etcd://127.0.0.1:\(port)/\(prefix)" }
+
+    /// Closes the listener and every connection, and waits for the threads to end.
+    public func stop() {
+        let clients = lock.withLock {
+            $0.stopped = true
+            return $0.clients
+        }
+        Glibc.shutdown(listener, CInt(SHUT_RDWR))
+        for client in clients { Glibc.shutdown(client, CInt(SHUT_RDWR)) }
+        while lock.withLock({ $0.threads }) > 0 { usleep(1_000) }
+        Glibc.close(listener)
+    }
+
+    deinit { stop() }
+
+    private var isStopped: Bool { lock.withLock { $0.stopped } }
+
+    private func acceptLoop() {
+        defer { lock.withLock { $0.threads -= 1 } }
+        while !isStopped {
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else {
+                if errno == EINTR { continue }
+                return
+            }
+            let accepted = lock.withLock {
+                guard !$0.stopped else { return false }
+                $0.clients.append(client)
+                $0.threads += 1
+                return true
+            }
+            guard accepted else {
+                Glibc.close(client)
+                return
+            }
+            Thread.detachNewThread { [self] in serve(client) }
+        }
+    }
+
+    private func serve(_ client: CInt) {
+        defer {
+            lock.withLock {
+                $0.clients.removeAll { $0 == client }
+                $0.threads -= 1
+            }
+            Glibc.close(client)
+        }
+        var received: [UInt8] = []
+        while !isStopped {
+            guard readRequest(client, &received) else { return }
+            served.withLock { $0 += 1 }
+            for step in steps {
+                guard play(step, on: client) else { return }
+            }
+        }
+    }
+
+    /// Reads one request's head and its `Content-Length` body from `client`.
+    private func readRequest(_ client: CInt, _ received: inout [UInt8]) -> Bool {
+        let end: [UInt8] = Array("\r\n\r\n".utf8)
+        while true {
+            if let range = received.firstRange(of: end) {
+                let head = String(decoding: received[..<range.lowerBound], as: UTF8.self)
+                let length =
+                    head.split(separator: "\r\n").first {
+                        $0.lowercased().hasPrefix("content-length:")
+                    }.flatMap {
+                        Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces))
+                    }
+                    ?? 0
+                if received.count >= range.upperBound + length {
+                    received.removeFirst(range.upperBound + length)
+                    return true
+                }
+            }
+            var chunk = [UInt8](repeating: 0, count: 64 << 10)
+            let count = recv(client, &chunk, chunk.count, 0)
+            guard count > 0 else { return false }
+            received += chunk[..<count]
+        }
+    }
+
+    private func play(_ step: Step, on client: CInt) -> Bool {
+        switch step {
+        case .send(let bytes):
+            return write(bytes, to: client)
+        case .trickle(let bytes, let interval):
+            for byte in bytes {
+                guard !isStopped, write([byte], to: client) else { return false }
+                usleep(UInt32(interval * 1_000_000))
+            }
+            return true
+        case .flood(let byte):
+            let piece = [UInt8](repeating: byte, count: 64 << 10)
+            while !isStopped {
+                guard write(piece, to: client) else { return false }
+            }
+            return false
+        case .hang:
+            while !isStopped { usleep(10_000) }
+            return false
+        }
+    }
+
+    private func write(_ bytes: [UInt8], to client: CInt) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes {
+                send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            guard sent > 0 else { return false }
+            offset += sent
+        }
+        return true
+    }
+}
