@@ -88,5 +88,35 @@ extension EtcdTests {
                 unasked.status == 1 && unasked.stderr.contains("needs a password"),
                 "\(unasked.stderr)")
         }
+
+        @Test("a wrong password: doctor says so with the fix; mirror ends with it")
+        func wrongPassword() async throws {
+            let server = try await blocking { try Self.server() }
+            let address = "etcd://\(server.endpoint)/tasks"
+            let doctor = try await blocking {
+                try JSONStoreBinary.run(
+                    ["--store", address, "--user", "root", "doctor"],
+                    environment: ["JSONSTORE_ETCD_PASSWORD": "nope"])
+            }
+            #expect(doctor.status == 1)
+            #expect(
+                doctor.stdout.contains("endpoint  \(server.endpoint): authentication failed"),
+                "\(doctor.stdout)")
+            #expect(!doctor.stdout.contains("unreachable"), "\(doctor.stdout)")
+            #expect(
+                doctor.stdout.contains(
+                    "fix: check the user (--user NAME) and its password ($JSONSTORE_ETCD_PASSWORD)"),
+                "\(doctor.stdout)")
+            let temp = try TemporaryStore()
+            let path = temp.path
+            let mirror = try await blocking {
+                try JSONStoreBinary.shell(
+                    "timeout -s KILL 20 \"$JSONSTORE\" --dir '\(path)' --user root mirror '\(address)'",
+                    environment: ["JSONSTORE_ETCD_PASSWORD": "nope"])
+            }
+            #expect(mirror.status == 1, "\(mirror.stderr)")
+            #expect(mirror.stderr.contains("authentication failed"), "\(mirror.stderr)")
+            #expect(mirror.stderr.contains("--user"), "\(mirror.stderr)")
+        }
     }
 }

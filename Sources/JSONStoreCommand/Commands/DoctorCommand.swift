@@ -31,10 +31,10 @@ struct DoctorCommand: Command {
                 address: address, credentials: try context.credentials(), tls: context.tls)
             for member in health.members {
                 if let problem = member.problem {
-                    report.line("endpoint", "\(member.endpoint): unreachable")
+                    let (state, fix) = Self.diagnosis(member.kind)
+                    report.line("endpoint", "\(member.endpoint): \(state)")
                     report.problem(
-                        "etcd at \(member.endpoint): \(Display.escaped(problem))",
-                        fix: "start that member, or leave it out of the address")
+                        "etcd at \(member.endpoint): \(Display.escaped(problem))", fix: fix)
                 } else {
                     let role = member.isLeader ? ", the leader" : ""
                     report.line(
@@ -85,6 +85,26 @@ struct DoctorCommand: Command {
             )
         }
         try report.finish()
+    }
+
+    /// What an endpoint's problem of `kind` is called, and its fix.
+    static func diagnosis(_ kind: EtcdError.Kind?) -> (state: String, fix: String) {
+        switch kind {
+        case .authenticationFailed:
+            (
+                "authentication failed",
+                "check the user (--user NAME) and its password ($JSONSTORE_ETCD_PASSWORD)"
+            )
+        case .untrustedCertificate:
+            (
+                "certificate not trusted",
+                "give the CA certificate that signed the server's with --cacert FILE"
+            )
+        case .unknownHost: ("unknown host", "check the host name in the address")
+        case .badResponse:
+            ("not etcd", "check the address: what answers there does not speak etcd's API")
+        default: ("unreachable", "start that member, or leave it out of the address")
+        }
     }
 
     /// The store's first results, as an observer gets them (which starts its watch), or

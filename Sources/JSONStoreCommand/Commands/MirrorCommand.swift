@@ -30,6 +30,7 @@ struct MirrorCommand: Command {
                 "mirror takes one etcd address: etcd://HOST:PORT/PREFIX", command: "mirror")
         }
         address = arguments.positionals[0]
+        _ = try Context.etcdAddress(address, command: "mirror")
     }
 
     func run(_ context: Context) throws {

@@ -60,6 +60,18 @@ struct Context {
         if let color = try arguments.choice("--color") {
             self.color = ColorChoice(rawValue: color) ?? .auto
         }
+        if isEtcd { _ = try Self.etcdAddress(store) }
+    }
+
+    /// `text` as an etcd address; a malformed one is a usage error (exit 64).
+    static func etcdAddress(_ text: String, command: String? = nil) throws(UsageError)
+        -> EtcdAddress
+    {
+        do {
+            return try EtcdAddress(parsing: text)
+        } catch {
+            throw UsageError(error.description, command: command)
+        }
     }
 
     /// Opens the store.

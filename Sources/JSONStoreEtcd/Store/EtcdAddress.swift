@@ -20,6 +20,10 @@ package struct EtcdAddress: Sendable, Equatable {
 
     /// Parses `etcd://HOST:PORT[,HOST:PORT…]/PREFIX`.
     ///
+    /// An address with credentials (`etcd://user:password@HOST…`) is refused without being
+    /// repeated: they go through `--user` and `$JSONSTORE_ETCD_PASSWORD`, never an
+    /// argument others can read in the process list.
+    ///
     /// - Throws: `StoreError` (`.storeUnavailable`) saying what is wrong with it.
     package init(parsing text: String) throws(StoreError) {
         func refuse(_ why: String) -> StoreError {
@@ -32,6 +36,13 @@ package struct EtcdAddress: Sendable, Equatable {
             throw refuse("it must start with etcd:// (or etcds:// for TLS)")
         }
         let rest = text.dropFirst(secure ? "etcds://".count : "etcd://".count)
+        guard !rest.prefix(while: { $0 != "/" }).contains("@") else {
+            throw StoreError(
+                code: .storeUnavailable,
+                message:
+                    "an etcd address takes no user or password (USER:PASSWORD@); give the user with --user and the password in $JSONSTORE_ETCD_PASSWORD"
+            )
+        }
         guard let slash = rest.firstIndex(of: "/") else {
             throw refuse(
                 "it needs a key prefix after the endpoints, as in etcd://127.0.0.1:2379/tasks")
@@ -74,7 +85,11 @@ package struct EtcdAddress: Sendable, Equatable {
                 port = number
                 host = host[..<colon]
             }
-            guard !host.isEmpty, !host.contains(where: { $0 == "/" || $0 == " " || $0 == "," })
+            // A host name or an address: nothing a terminal would interpret, no `@`.
+            guard !host.isEmpty,
+                !host.unicodeScalars.contains(where: {
+                    Display.isUnsafe($0) || "/ ,@".unicodeScalars.contains($0)
+                })
             else {
                 throw bad(text)
             }
@@ -84,7 +99,14 @@ package struct EtcdAddress: Sendable, Equatable {
     }
 
     private static func bad(_ text: String) -> StoreError {
-        StoreError(
+        guard !text.contains("@") else {
+            return StoreError(
+                code: .storeUnavailable,
+                message:
+                    "an etcd endpoint takes no user or password (USER:PASSWORD@); give the user with --user and the password in $JSONSTORE_ETCD_PASSWORD"
+            )
+        }
+        return StoreError(
             code: .storeUnavailable,
             message:
                 "not an etcd endpoint: \"\(Display.escaped(text))\" (expected HOST:PORT, as in 127.0.0.1:2379)"

@@ -8,6 +8,8 @@ package struct EtcdHealth: Sendable {
         package let endpoint: String
         /// What went wrong reaching it; `nil` when it answered.
         package let problem: String?
+        /// The kind of that problem (refused credentials are not a member down).
+        package let kind: EtcdError.Kind?
         package let version: String
         package let revision: Int64
         package let isLeader: Bool
@@ -29,27 +31,31 @@ package struct EtcdHealth: Sendable {
             problem = error.message
         }
         members = address.endpoints.map { endpoint in
-            if let problem { return Self.unreachable(endpoint.description, problem) }
+            if let problem {
+                return Self.unreachable(endpoint.description, problem, .other)
+            }
             let client = EtcdClient(
                 endpoints: [endpoint], timeout: timeout, credentials: credentials, tls: context)
             do throws(EtcdError) {
                 let (_, answer) = try client.status()
                 let member = answer["header"]?["member_id"]?.stringValue
                 return Member(
-                    endpoint: endpoint.description, problem: nil,
+                    endpoint: endpoint.description, problem: nil, kind: nil,
                     version: answer["version"]?.stringValue ?? "?",
                     revision: EtcdClient.revision(of: answer),
                     isLeader: member != nil && answer["leader"]?.stringValue == member,
                     databaseBytes: EtcdClient.int64(answer["dbSize"]) ?? 0)
             } catch {
-                return Self.unreachable(endpoint.description, error.reason)
+                return Self.unreachable(endpoint.description, error.reason, error.kind)
             }
         }
     }
 
-    private static func unreachable(_ endpoint: String, _ problem: String) -> Member {
+    private static func unreachable(_ endpoint: String, _ problem: String, _ kind: EtcdError.Kind)
+        -> Member
+    {
         Member(
-            endpoint: endpoint, problem: problem, version: "", revision: 0, isLeader: false,
-            databaseBytes: 0)
+            endpoint: endpoint, problem: problem, kind: kind, version: "", revision: 0,
+            isLeader: false, databaseBytes: 0)
     }
 }
