@@ -26,10 +26,11 @@ extension JSONStore {
     ///
     /// - Throws: what `body` throws, or a `StoreError` naming the file that could not be
     ///   written (the old file is then intact): `.conflict` when a file was replaced by a
-    ///   writer that takes no lock on every one of 20 tries.
+    ///   writer that takes no lock on every one of 20 tries (on etcd: when other writers
+    ///   changed what it read on every try for 30 s, with a growing pause between tries).
     @discardableResult
     public func write<R>(_ body: (Transaction) throws -> R) throws -> R {
-        if let remote { return try attempts(body) { remote.makeBatch(reader: reader) } }
+        if let remote { return try remoteAttempts(body, remote) }
         let dir = try openDirectory()
         defer { dir.close() }
         let lock: FileDescriptor
@@ -71,6 +72,21 @@ extension JSONStore {
                 return result
             }
             attempt += 1
+        }
+    }
+
+    /// Runs the batch `body` on a fresh storage of `remote` until it commits: again when
+    /// another writer changed what it read, after a pause with jitter, for 30 s at most
+    /// (`ConflictBackoff`).
+    private func remoteAttempts<R>(_ body: (Transaction) throws -> R, _ remote: any RemoteBackend)
+        throws -> R
+    {
+        var backoff = ConflictBackoff()
+        while true {
+            let transaction = Transaction(store: self, storage: remote.makeBatch(reader: reader))
+            let result = try body(transaction)
+            if try transaction.commit(lastAttempt: backoff.isLastTry) { return result }
+            WallClock.pause(backoff.nextPause())
         }
     }
 

@@ -118,6 +118,51 @@ extension EtcdTests {
             #expect(try store.item("counter")?["n"]?.intValue == 100)
         }
 
+        @Test("8 writers × 40 updates of one key: each waits its turn, none gives up")
+        func heavyContention() async throws {
+            let server = try await blocking { try EtcdServer() }
+            let store = try Self.open(server)
+            try store.put("counter", ["n": 0])
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        try await blocking {
+                            let mine = try Self.open(server)
+                            for _ in 0..<40 {
+                                try mine.update("counter") {
+                                    $0["n"] = .number(JSONNumber(($0["n"]?.intValue ?? 0) + 1))
+                                }
+                            }
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try store.item("counter")?["n"]?.intValue == 320)
+        }
+
+        @Test("8 processes running set on one key: every set succeeds")
+        func contendingProcesses() async throws {
+            let server = try await blocking { try EtcdServer() }
+            let address = "etcd://\(server.endpoint)/tasks"
+            let result = try await blocking {
+                try JSONStoreBinary.shell(
+                    """
+                    for w in 1 2 3 4 5 6 7 8; do
+                      ( for i in $(seq 1 15); do
+                          "$JSONSTORE" --store '\(address)' set tea "w$w:=$i" || echo "failed: $w $i"
+                        done ) &
+                    done
+                    wait
+                    """)
+            }
+            #expect(!result.stdout.contains("failed"), "\(result.stdout)\(result.stderr)")
+            #expect(result.stderr.isEmpty, "\(result.stderr)")
+            let store = try Self.open(server)
+            let item = try #require(try store.item("tea"))
+            for w in 1...8 { #expect(item["w\(w)"]?.intValue == 15) }
+        }
+
         @Test("etcd's limits are named, never split around: 129 writes, a 2 MiB item")
         func limits() async throws {
             let server = try await blocking { try EtcdServer() }

@@ -55,6 +55,9 @@ enum Syscall {
     static func clockGettime(_ clock: clockid_t, _ time: inout timespec) -> CInt {
         Glibc.clock_gettime(clock, &time)
     }
+    static func nanosleep(_ time: inout timespec, _ rest: inout timespec) -> CInt {
+        Glibc.nanosleep(&time, &rest)
+    }
     static func sysconf(_ name: CInt) -> Int { Glibc.sysconf(name) }
     static func getrlimit(_ resource: __rlimit_resource_t, _ limit: inout rlimit) -> CInt {
         Glibc.getrlimit(resource, &limit)

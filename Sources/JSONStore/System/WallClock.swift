@@ -32,3 +32,16 @@ extension WallClock {
             + "\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))"
     }
 }
+
+extension WallClock {
+    /// Waits `seconds` (a backoff's pause), whatever signals interrupt it.
+    ///
+    /// The corresponding C function is `nanosleep`.
+    static func pause(_ seconds: Double) {
+        guard seconds > 0 else { return }
+        var left = timespec(
+            tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+        var rest = timespec()
+        while Syscall.nanosleep(&left, &rest) != 0 && errno == EINTR { left = rest }
+    }
+}

@@ -74,7 +74,7 @@ final class EtcdBatch: BatchStorage {
         throw StoreError(
             code: .conflict,
             message:
-                "was changed in etcd by another writer while it was being written, again and again; nothing was written",
+                "was changed in etcd by other writers on every try for 30 s; nothing was written",
             file: layout.location(of: id), id: id)
     }
 
