@@ -30,6 +30,19 @@ extension EtcdClient {
             let answer = try call("/v3/kv/range", .object(request))
             if at == nil { at = Self.revision(of: answer) }
             let page = answer["kvs"]?.arrayValue?.compactMap(Self.keyValue) ?? []
+            // A page starts at `start` and stays before `end`: a server that sends a page
+            // again (or keys out of order) would otherwise be read forever.
+            guard
+                page.allSatisfy({ !$0.key.lexicographicallyPrecedes(start) })
+                    && zip(page, page.dropFirst()).allSatisfy({
+                        $0.key.lexicographicallyPrecedes($1.key)
+                    })
+            else {
+                throw EtcdError(
+                    endpoint: endpoints[currentIndex].description,
+                    reason: "a page of a range that does not move past the keys already read",
+                    kind: .badResponse)
+            }
             found += page
             bytesSeen += page.reduce(0) { $0 + $1.key.count + $1.value.count }
             let average = max(1, bytesSeen / max(found.count, 1))

@@ -100,6 +100,18 @@ struct HostileServerTests {
         #expect(seconds < 12, "\(seconds) s")
     }
 
+    @Test("a server that sends the same page of a range again is not read forever")
+    func samePageAgain() async throws {
+        // `p/a`, and "more" forever.
+        let body =
+            #"{"header":{"revision":"5"},"kvs":[{"key":"cC9h","value":"e30=","mod_revision":"5"}],"more":true,"count":"1"}"#
+        let response = Self.head + "Content-Length: \(body.utf8.count)\r\n\r\n" + body
+        let (result, seconds) = try await list([.send(Array(response.utf8))])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("does not move past"), "\(result.stderr)")
+        #expect(seconds < 10, "\(seconds) s")
+    }
+
     @Test("a server's escape sequences arrive escaped, in its status line and its body")
     func escapes() async throws {
         let title = "\u{1B}]0;pwned\u{07}\u{1B}[2J"
