@@ -65,6 +65,35 @@ extension EtcdTests {
             }
         }
 
+        @Test("an untrusted certificate: doctor names it; mirror ends with it, no retrying")
+        func untrustedCommands() async throws {
+            let certificates = try TestCertificates()
+            let server = try await blocking { try EtcdServer(certificates: certificates) }
+            let files = [
+                "--cacert", certificates.otherCA, "--cert", certificates.clientCertificate,
+                "--key", certificates.clientKey,
+            ]
+            let address = "etcds://\(server.endpoint)/tasks"
+            let doctor = try await blocking {
+                try JSONStoreBinary.run(["--store", address] + files + ["doctor"])
+            }
+            #expect(doctor.status == 1)
+            #expect(
+                doctor.stdout.contains("endpoint  \(server.endpoint): certificate not trusted"),
+                "\(doctor.stdout)")
+            let temp = try TemporaryStore()
+            let arguments = (["--dir", temp.path] + files + ["mirror", address]).map { "'\($0)'" }
+            let mirror = try await blocking {
+                try JSONStoreBinary.shell(
+                    "timeout -s KILL 20 \"$JSONSTORE\" \(arguments.joined(separator: " "))")
+            }
+            #expect(mirror.status == 1, "\(mirror.stderr)")
+            #expect(
+                mirror.stderr.contains("the server's certificate is not trusted"),
+                "\(mirror.stderr)")
+            #expect(mirror.stderr.contains("--cacert"), "\(mirror.stderr)")
+        }
+
         @Test("the command: etcds:// with --cacert, --cert and --key")
         func command() async throws {
             let certificates = try TestCertificates()
