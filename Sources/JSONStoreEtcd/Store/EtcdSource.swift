@@ -126,7 +126,8 @@ final class EtcdSource: LiveSource {
     /// connection failing): tried again all the same, in case they are given back.
     static func isRefusal(_ error: StoreError) -> Bool {
         guard let etcd = error.underlying as? EtcdError else { return false }
-        return etcd.status == 401 || etcd.status == 403 || etcd.reason.contains("permission denied")
+        return etcd.kind == .authenticationFailed || etcd.status == 401 || etcd.status == 403
+            || etcd.reason.contains("permission denied")
             || etcd.reason.contains("authentication failed")
             || etcd.reason.contains("user name is empty")
     }
