@@ -133,6 +133,36 @@ struct FileDescriptor: Hashable, Sendable {
         _ = try valueOrErrno { Syscall.flock(rawValue, LOCK_EX) }
     }
 
+    /// Takes an advisory lock on the whole file if no other descriptor holds one that
+    /// excludes it; whether it was taken. Never waits.
+    ///
+    /// The corresponding C function is `flock` with `LOCK_NB`.
+    func tryLock(exclusive: Bool) throws(Errno) -> Bool {
+        do {
+            _ = try valueOrErrno {
+                Syscall.flock(rawValue, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB)
+            }
+            return true
+        } catch .wouldBlock {
+            return false
+        }
+    }
+
+    /// Creates the directory `name` in this directory, with `permissions` as filtered by
+    /// the umask.
+    ///
+    /// The corresponding C function is `mkdirat`.
+    func makeDirectory(_ name: String, permissions: mode_t) throws(Errno) {
+        _ = try valueOrErrno { Syscall.mkdirat(rawValue, name, permissions) }
+    }
+
+    /// Cuts the file to `length` bytes.
+    ///
+    /// The corresponding C function is `ftruncate`.
+    func truncate(to length: Int) throws(Errno) {
+        _ = try valueOrErrno { Syscall.ftruncate(rawValue, off_t(length)) }
+    }
+
     /// Reads the whole file, refusing to read more than `limit` bytes.
     ///
     /// A regular file returns less than asked only at its end, so for one a short read

@@ -13,4 +13,9 @@ enum ProcessLimits {
         }
         return UInt64(limit.rlim_cur)
     }
+
+    /// This process's id.
+    ///
+    /// The corresponding C function is `getpid`.
+    static var processID: Int32 { Syscall.getpid() }
 }

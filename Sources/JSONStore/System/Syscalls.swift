@@ -42,6 +42,11 @@ enum Syscall {
         Glibc.renameat(oldDir, old, newDir, new)
     }
     static func mkdir(_ path: String, _ mode: mode_t) -> CInt { Glibc.mkdir(path, mode) }
+    static func mkdirat(_ dir: CInt, _ path: String, _ mode: mode_t) -> CInt {
+        Glibc.mkdirat(dir, path, mode)
+    }
+    static func ftruncate(_ fd: CInt, _ length: off_t) -> CInt { Glibc.ftruncate(fd, length) }
+    static func getpid() -> pid_t { Glibc.getpid() }
     static func unlinkat(_ dir: CInt, _ path: String, _ flags: CInt) -> CInt {
         Glibc.unlinkat(dir, path, flags)
     }

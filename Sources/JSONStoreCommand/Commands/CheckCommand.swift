@@ -7,7 +7,9 @@ struct CheckCommand: Command {
         discussion: """
             Validates every file of the store and lists the problems on stdout \
             (file:line:column: reason), then every conflict (ID: conflict: the version from \
-            WHERE, kept in FILE; see jsonstore resolve), then a count on stderr (on etcd, \
+            WHERE, kept in FILE; see jsonstore resolve), then a private folder \
+            (DIR/.jsonstore, or a folder in it) that is a symbolic link, never followed, \
+            then a count on stderr (on etcd, \
             then the server and the limits it puts on items and batches). Exit status 1 if \
             there are any.
             """)
@@ -20,13 +22,19 @@ struct CheckCommand: Command {
         let store = try context.open()
         let contents = try store.load()
         let conflicts = try store.conflicts()
-        Output.lines(contents.invalid.map(\.error.description) + conflicts.map(\.description))
+        // The store's own folder as a link is never followed, and is said.
+        let folder = store._privateFolder?.problems() ?? []
+        Output.lines(
+            contents.invalid.map(\.error.description) + conflicts.map(\.description)
+                + folder.map(\.description))
         let files = contents.items.count + contents.invalid.count
         let conflicted =
             conflicts.isEmpty
             ? "" : ", \(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s")"
         Output.error("\(files) files, \(contents.invalid.count) invalid\(conflicted)")
         if let server = store._serverSummary() { Output.error(server) }
-        if !contents.invalid.isEmpty || !conflicts.isEmpty { throw ExitCode.failure }
+        if !contents.invalid.isEmpty || !conflicts.isEmpty || !folder.isEmpty {
+            throw ExitCode.failure
+        }
     }
 }
