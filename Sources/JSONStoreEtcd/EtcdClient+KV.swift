@@ -15,6 +15,17 @@ extension EtcdClient {
         prefix: [UInt8], revision: Int64? = nil, pageSize: Int = 1_000,
         pageBytes: Int = 4 << 20
     ) throws(EtcdError) -> (revision: Int64, keyValues: [KeyValue]) {
+        let listed = try listing(
+            prefix: prefix, revision: revision, pageSize: pageSize, pageBytes: pageBytes)
+        return (listed.revision, listed.keyValues)
+    }
+
+    /// `range`, with the cluster id of the etcd that answered (its response header's).
+    func listing(
+        prefix: [UInt8], revision: Int64? = nil, pageSize: Int = 1_000,
+        pageBytes: Int = 4 << 20
+    ) throws(EtcdError) -> (revision: Int64, cluster: String?, keyValues: [KeyValue]) {
+        var cluster: String?
         let end = Self.rangeEnd(ofPrefix: prefix)
         var start = prefix
         var at = revision
@@ -29,6 +40,7 @@ extension EtcdClient {
             if let at { request["revision"] = .string(String(at)) }
             let answer = try call("/v3/kv/range", .object(request))
             if at == nil { at = Self.revision(of: answer) }
+            if cluster == nil { cluster = Self.cluster(of: answer) }
             let page = answer["kvs"]?.arrayValue?.compactMap(Self.keyValue) ?? []
             // A page starts at `start` and stays before `end`: a server that sends a page
             // again (or keys out of order) would otherwise be read forever.
@@ -50,7 +62,13 @@ extension EtcdClient {
             guard answer["more"] == .bool(true), let last = page.last else { break }
             start = last.key + [0]  // the smallest key after the last one read
         }
-        return (at ?? 0, found)
+        return (at ?? 0, cluster, found)
+    }
+
+    /// The cluster id of a response's header.
+    static func cluster(of response: JSONValue) -> String? {
+        guard let id = response["header"]?["cluster_id"] else { return nil }
+        return id.stringValue ?? int64(id).map(String.init)
     }
 
     /// Writes `value` at `key`; returns the revision of the write.
@@ -78,8 +96,22 @@ extension EtcdClient {
 
     /// The value of `key`, with the revision it was read at.
     package func get(_ key: [UInt8]) throws(EtcdError) -> (revision: Int64, keyValue: KeyValue?) {
-        let answer = try call("/v3/kv/range", ["key": .string(Base64.encode(key))])
-        return (Self.revision(of: answer), answer["kvs"]?.arrayValue?.first.flatMap(Self.keyValue))
+        let read = try read(key)
+        return (read.revision, read.keyValue)
+    }
+
+    /// `get`, with the cluster id of the etcd that answered; at `revision` (`nil`: the
+    /// newest), as etcd's history holds it then.
+    func read(_ key: [UInt8], revision: Int64? = nil) throws(EtcdError) -> (
+        revision: Int64, cluster: String?, keyValue: KeyValue?
+    ) {
+        var request: JSONObject = ["key": .string(Base64.encode(key))]
+        if let revision { request["revision"] = .string(String(revision)) }
+        let answer = try call("/v3/kv/range", .object(request))
+        return (
+            Self.revision(of: answer), Self.cluster(of: answer),
+            answer["kvs"]?.arrayValue?.first.flatMap(Self.keyValue)
+        )
     }
 
     /// How many keys start with `prefix`, and how many of them were written after

@@ -35,12 +35,16 @@ public final class MirrorPair: @unchecked Sendable {  // used by one test at a t
     public func file(_ side: String, _ name: String) -> String { path(side) + "/" + name }
 
     /// Starts the mirror of `side` (creating its directory if needed), with `environment`
-    /// added to this process's.
-    public func start(_ side: String, environment: [String: String] = [:]) throws {
-        precondition(mirrors[side]?.isRunning != true, "the mirror of \(side) runs already")
+    /// added to this process's; `name` (the side's by default) names the process and its
+    /// log, so a second mirror of one side can be started beside the first.
+    public func start(
+        _ side: String, as name: String? = nil, environment: [String: String] = [:]
+    ) throws {
+        let name = name ?? side
+        precondition(mirrors[name]?.isRunning != true, "the mirror \(name) runs already")
         try FileManager.default.createDirectory(
             atPath: path(side), withIntermediateDirectories: true)
-        let log = root + "/\(side).log"
+        let log = root + "/\(name).log"
         if !FileManager.default.fileExists(atPath: log) {
             _ = FileManager.default.createFile(atPath: log, contents: nil)
         }
@@ -54,7 +58,22 @@ public final class MirrorPair: @unchecked Sendable {  // used by one test at a t
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         try process.run()
         try? handle.close()
-        mirrors[side] = process
+        mirrors[name] = process
+    }
+
+    /// The process id of the mirror `name`, while it runs.
+    public func pid(_ name: String) -> Int32? {
+        mirrors[name].flatMap { $0.isRunning ? $0.processIdentifier : nil }
+    }
+
+    /// The exit status of the mirror `name` if it exits within `seconds` (it is forgotten
+    /// then); `nil` if it still runs.
+    public func exitStatus(_ name: String, within seconds: Double = 20) -> Int32? {
+        guard let process = mirrors[name] else { return nil }
+        guard wait(seconds, until: { !process.isRunning }) else { return nil }
+        process.waitUntilExit()
+        mirrors[name] = nil
+        return process.terminationStatus
     }
 
     /// Stops the mirror of `side` with `signal` (SIGTERM: it exits 0) and waits; returns

@@ -18,7 +18,13 @@ struct MirrorCommand: Command {
             restart, or etcd coming back, reconciles: a change on one side is copied, a \
             deletion stays a deletion, and an item changed on both sides keeps etcd's version \
             and keeps this directory's as a conflict (see jsonstore check and jsonstore \
-            resolve). The etcd options (--user, --cacert, --cert, --key) apply.
+            resolve). A deletion is only sent for a file gone from the very directory the \
+            mirror started on: if the directory is replaced under it (moved, unmounted, \
+            restored), it stops with exit 1 and deletes nothing; and an etcd that is not \
+            the one last synced with (wiped, another cluster, an older snapshot) never makes \
+            a file deleted here: the directory is uploaded to it. One mirror a directory: a \
+            second refuses, naming the first one's pid. The etcd options (--user, --cacert, \
+            --cert, --key) apply.
             """)
 
     var address: String
@@ -48,9 +54,13 @@ struct MirrorCommand: Command {
             say: { Output.error(Display.escaped($0)) })
         mirror._written = Self.killHook(context.environment["JSONSTORE_TEST_KILL_MIRROR"])
         let stop = DispatchSemaphore(value: 0)
-        let failure = Locked<EtcdError?>(nil)
-        mirror.onPermanentError = { error in
+        let failure = Locked<(any Error)?>(nil)
+        mirror.onFailure = { error in
             failure.withLock { $0 = error }
+            stop.signal()
+        }
+        mirror.onPermanentError = { error in
+            failure.withLock { $0 = Self.failure(error, address: etcd) }
             stop.signal()
         }
         Signals.handle([SIGINT, SIGTERM, SIGHUP], on: .global()) { _ in stop.signal() }
@@ -68,7 +78,7 @@ struct MirrorCommand: Command {
             stopped.signal()
         }
         _ = stopped.wait(timeout: .now() + 0.5)
-        if let error = failure.withLock({ $0 }) { throw Self.failure(error, address: etcd) }
+        if let error = failure.withLock({ $0 }) { throw error }
     }
 
     /// The failure a mirror ends with when etcd cannot be reached until a person acts.

@@ -29,6 +29,7 @@ extension DirectoryMirror {
     /// - Parameter since: the revision etcd's side was listed at (a reconcile's), so keys
     ///   that were absent then are created with one compare for a whole transaction.
     func execute(_ steps: [Step], settling: Bool = true, since: Int64? = nil) throws {
+        try checkDirectory()
         var adopted: [(id: String, record: MirrorState.Record)] = []
         var pulls: [Write] = []
         var pushes: [Write] = []
@@ -198,7 +199,11 @@ extension DirectoryMirror {
     /// Decides `id` again from both sides read now, and does it, once: what changes again
     /// meanwhile comes back as an event of its own.
     func settle(_ id: String) throws {
-        let (revision, keyValue) = try client.get(layout.key(of: id))
+        let (revision, cluster, keyValue) = try client.read(layout.key(of: id))
+        if let why = state.foreignness(of: MirrorState.Origin(cluster: cluster, revision: revision))
+        {
+            throw AnotherEtcd(why: why)  // the reconnection's reconcile sets the records aside
+        }
         try execute([step(id, remote: keyValue, at: revision)], settling: false)
     }
 }

@@ -75,14 +75,37 @@ extension DirectoryMirror {
 
     /// Reads etcd's whole prefix and every file, and makes both sides equal; returns the
     /// revision etcd was read at.
+    ///
+    /// Records synced with another etcd are set aside first (`check`), and again when a
+    /// key the records would delete here has no trace in etcd's history at the revision
+    /// it was synced at (`vanished`): an etcd wiped and written past that revision since.
     func reconcile() throws -> Int64 {
-        let (revision, keyValues) = try client.range(prefix: layout.keyPrefix)
+        let (revision, cluster, keyValues) = try client.listing(prefix: layout.keyPrefix)
+        let origin = MirrorState.Origin(cluster: cluster, revision: revision)
+        try check(origin)
         var remote: [UTF8Key: EtcdClient.KeyValue] = [:]
         for keyValue in keyValues {
             if let id = itemID(of: keyValue.key) { remote[UTF8Key(id)] = keyValue }
         }
         var local: [UTF8Key: JSONStore.StoredFile] = [:]
         for file in try store._storedFiles() { local[UTF8Key(file.id)] = file }
+        var steps = self.steps(remote: remote, local: local, at: revision)
+        if let deletion = steps.first(where: { $0.action == .deleteLocal }),
+            let why = try vanished(deletion.id)
+        {
+            try check(origin, foreign: why)
+            steps = self.steps(remote: remote, local: local, at: revision)
+        }
+        try execute(steps, since: revision)
+        state.dropDeletions(before: revision)
+        return revision
+    }
+
+    /// The steps that make both sides equal, from all of etcd's items and every file.
+    private func steps(
+        remote: [UTF8Key: EtcdClient.KeyValue], local: [UTF8Key: JSONStore.StoredFile],
+        at revision: Int64
+    ) -> [Step] {
         let ids = Set(remote.keys).union(local.keys).union(state.records.keys)
         var steps: [Step] = []
         for key in ids.sorted(by: { UTF8Key.less($0.string, $1.string) }) {
@@ -93,9 +116,24 @@ extension DirectoryMirror {
                 key.string, local: (mine, file?.bytes), remote: remote[key], at: revision)
             if step.action != .none { steps.append(step) }
         }
-        try execute(steps, since: revision)
-        state.dropDeletions(before: revision)
-        return revision
+        return steps
+    }
+
+    /// Why etcd is not the one the record of `id` was synced with, if its history shows
+    /// it: the key did not hold that value at the revision it was synced at. `nil` when
+    /// it did, or when that revision was compacted away (nothing to tell by).
+    func vanished(_ id: String) throws -> String? {
+        guard let record = state[id], record.etag != nil, record.revision > 0 else { return nil }
+        let found: EtcdClient.KeyValue?
+        do {
+            found = try client.read(layout.key(of: id), revision: record.revision).keyValue
+        } catch {
+            guard error.status == nil else { return nil }  // compacted: history cannot tell
+            throw error
+        }
+        guard found?.modRevision != record.revision else { return nil }
+        return
+            "its history has no trace of \(Display.escaped(id)) at revision \(record.revision), where it was synced"
     }
 
     /// The directory's first results: what changed in it since the reconcile read it goes

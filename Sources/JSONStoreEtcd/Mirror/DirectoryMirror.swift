@@ -28,6 +28,18 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
     let watchQueue = DispatchQueue(label: "jsonstore.mirror.watch")
 
     var state: MirrorState
+    /// The directory's private folder, and the mirror's hold on it (`MirrorState.holdFile`):
+    /// one mirror a directory, and a way to tell the folder is still this one.
+    let folder: PrivateFolder
+    let hold: FolderHold
+    /// The directory mirrored, as it was when the mirror started: a deletion is only sent
+    /// for a file gone from this very directory.
+    let directory: PrivateFolder.Identity
+    /// Called once when the mirror stops on its own (the directory was replaced): the
+    /// mirror does nothing more, the error says why.
+    package var onFailure: (@Sendable (StoreError) -> Void)?
+    /// Whether it stopped on its own: the state is not written again then.
+    var failed = false
     /// The directory's results as last delivered.
     var results = Results<Item>()
     var observation: ObservationToken?
@@ -85,7 +97,22 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
         self.tls = context
         self.host = host
         self.say = say
-        state = try MirrorState(folder: folder, prefix: address.prefix)
+        guard let directory = folder.storeIdentity() else {
+            throw StoreError(
+                code: .storeUnavailable, message: "no such directory", file: store.path)
+        }
+        do {
+            hold = try FolderHold(MirrorState.holdFile, in: folder)
+        } catch  where error.code == .conflict {
+            throw StoreError(
+                code: .conflict, message: "mirrored already: the mirror is \(error.message)",
+                file: store.path)
+        }
+        self.folder = folder
+        self.directory = directory
+        state = try MirrorState(folder: folder, prefix: address.prefix, directory: directory)
+        state.address = address.description
+        if let setAside = state.setAside { say("mirror: \(setAside)") }
     }
 
     /// Starts: reconciles the directory with etcd (or says etcd cannot be reached, and
@@ -111,7 +138,12 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
                     + changes.deleted.map(\.id)
                 localChanged(ids)
             case .error(let error):
-                say("mirror: \(error)")
+                do {
+                    try checkDirectory()
+                    say("mirror: \(error)")
+                } catch {
+                    lost(error)
+                }
             }
         }
     }
@@ -122,6 +154,7 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
         watching.withLock { $0.watch?.interrupt() }
         queue.sync {
             observation?.invalidate()
+            guard !failed else { return }  // the folder may be another directory's now
             do {
                 try state.compact()
             } catch {
@@ -161,6 +194,7 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
     /// capped backoff.
     func lost(_ error: any Error) {
         guard !isStopped else { return }
+        if let stop = error as? Stop { return fail(stop.error) }
         let etcd = error as? EtcdError ?? (error as? StoreError)?.underlying as? EtcdError
         if let etcd, etcd.kind.isPermanent, let onPermanentError {
             stopped.withLock { $0 = true }
