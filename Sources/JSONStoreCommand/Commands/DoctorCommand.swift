@@ -11,7 +11,8 @@ struct DoctorCommand: Command {
         discussion: """
             Prints the store's address; for a directory how it is watched and why (inotify, \
             or polling on a network file system), inotify's limits and how many watches and \
-            instances this user's processes hold, and the mirror it is kept equal to; for \
+            instances this user's processes hold, and the mirror it is kept equal to (its \
+            etcd address, whether a mirror runs, how many local changes are not sent); for \
             etcd each endpoint's health, version and revision; then the items, invalid files \
             and conflicts. Exit status 1 when something is wrong, each problem followed by \
             its fix.
@@ -61,7 +62,15 @@ struct DoctorCommand: Command {
             let inotify = InotifyUsage()
             report.line("inotify", inotify.summary)
             if let (problem, fix) = inotify.problem { report.problem(problem, fix: fix) }
-            if let mirror = MirrorSummary(store) { report.line("mirror", mirror.text) }
+            let folder = store._privateFolder?.problems() ?? []
+            for problem in folder {
+                report.problem(
+                    problem.description,
+                    fix:
+                        "rm \(Display.escaped(problem.file ?? "")): jsonstore makes the folder again when it needs it"
+                )
+            }
+            if folder.isEmpty { MirrorDiagnosis(store, results: results).report(into: &report) }
         }
         if let failure {
             report.problem(failure, fix: "see the message; jsonstore check reads every file")

@@ -30,18 +30,3 @@ extension String {
         count >= length ? self + " " : self + String(repeating: " ", count: length - count)
     }
 }
-
-/// The mirror a directory is kept equal to, from its state (`jsonstore mirror`).
-struct MirrorSummary {
-    let text: String
-
-    init?(_ store: JSONStore) {
-        guard let bytes = try? store._privateFolder?.read("mirror/state.json"),
-            case .object(let state)? = try? JSONReader(maxSize: .max).read(bytes),
-            let prefix = state["prefix"]?.stringValue
-        else { return nil }
-        let items = state["items"]?.arrayValue?.filter { $0.arrayValue?.last != .null }.count ?? 0
-        text =
-            "with the etcd prefix \(Display.escaped(prefix)) (\(items) items synced when it last wrote its state)"
-    }
-}
