@@ -131,4 +131,31 @@ extension EtcdTests.Mirror {
             }
         }
     }
+
+    @Test(
+        "killed right after writing a pulled file, etcd moving on before the restart: no conflict")
+    func killedAfterPullWhileEtcdMoves() async throws {
+        try await blocking {
+            let pair = try Self.started()
+            #expect(pair.stop("b") == 0)
+            try pair.start("b", environment: ["JSONSTORE_TEST_KILL_MIRROR": "files:1"])
+            #expect(pair.wait { pair.log("b").components(separatedBy: "in sync").count >= 3 })
+            try pair.write("a", "tea.json", Self.task("tea", "first"))
+            #expect(pair.killedItself("b"), "\(pair.log("b"))")
+            #expect(pair.text("b", "tea.json")?.contains("first") == true, "b wrote it, then died")
+            // etcd moves on while b is down.
+            let last = Self.task("tea", "second, while b was down")
+            try pair.write("a", "tea.json", last)
+            #expect(
+                pair.wait {
+                    (try? pair.server.etcdctl(["get", "tasks/tea"]))?.output.contains("second")
+                        == true
+                })
+            try pair.start("b")
+            #expect(
+                pair.converge { _ in pair.text("b", "tea.json") == last }, "\(pair.log("b"))")
+            let check = try pair.jsonstore("b", ["check"])
+            #expect(check.status == 0, "b recognises its own write: \(check.stdout)")
+        }
+    }
 }

@@ -7,7 +7,7 @@ import JSONStore
 /// sync writes one short line. Before a sync writes a side, its intent goes in the journal:
 /// the side, and what that side will hold. A mirror killed after the write and before the
 /// record finds, on its next start, that side holding what it meant (etcd the value it
-/// sent; the file the value it pulled, etcd still at that value's revision), and takes it
+/// sent; the file the bytes it pulled, whatever etcd did since), and takes it
 /// for synced rather than for another writer's edit; a side that does not hold it was not
 /// written. A line cut short by a kill is ignored. When the journal grows past the records,
 /// it is folded into `state.json` (replaced atomically) and emptied; a kill between the
@@ -167,20 +167,22 @@ package struct MirrorState {
 
     /// The record of `id` given what each side holds now (etcd's `mod_revision` and the
     /// etag of its value, the file's etag; `nil` for none): when a side holds what an
-    /// unrecorded sync meant to write there, that sync happened.
+    /// unrecorded sync meant to write there, that sync happened (the latest such).
+    ///
+    /// A pull's intent names the revision and the bytes (their etag) it wrote: a file
+    /// that holds those bytes holds etcd's value at that revision, whatever etcd did
+    /// since, so a mirror killed right after writing it takes it for its own write (and
+    /// pulls what etcd has now), never for an edit that conflicts with it.
     func record(of id: String, remote: (revision: Int64, etag: String)?, local: String?)
         -> Record?
     {
         let record = records[UTF8Key(id)]
-        for intent in intents[UTF8Key(id)] ?? [] {
+        for intent in (intents[UTF8Key(id)] ?? []).reversed() {
             if intent.toEtcd, intent.etag == remote?.etag {
                 return Record(
                     revision: remote?.revision ?? record?.revision ?? 0, etag: intent.etag)
             }
-            if !intent.toEtcd, intent.etag == local,
-                remote.map({ $0.revision == intent.revision && $0.etag == intent.etag })
-                    ?? (intent.etag == nil)
-            {
+            if !intent.toEtcd, intent.etag == local {
                 return Record(revision: intent.revision, etag: intent.etag)
             }
         }
