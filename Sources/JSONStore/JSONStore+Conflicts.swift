@@ -40,7 +40,9 @@ extension JSONStore {
     static func readConflict(named name: String, in dir: FileDescriptor, path: String, limit: Int)
         -> Conflict?
     {
-        guard let (id, origin) = ConflictName.parse(name) else { return nil }
+        guard let (named, origin) = ConflictName.parse(name),
+            let id = ConflictStem.item(of: named, in: path)
+        else { return nil }
         let file = join(path, name)
         let (read, _) = ItemFile.readBytes(named: name, in: dir, file: file, id: id, limit: limit)
         guard let bytes = try? read?.get() else { return nil }
@@ -55,15 +57,16 @@ extension JSONStore {
 
     /// Keeps `bytes` as a conflict of `id` that came from `origin` (a host's name), beside
     /// the item: `<id>.jsonstore-conflict-<UTC time>-<origin>.json`, a name that is never
-    /// an item, synced to the disk.
+    /// an item, synced to the disk; a name that would not fit in 255 bytes is shortened
+    /// (`ConflictStem`).
     @discardableResult
     package func _keepConflict(of id: String, _ bytes: [UInt8], from origin: String)
         throws(StoreError) -> Conflict
     {
         try ItemID.validate(id)
         let slug = String(origin.unicodeScalars.map { Self.isPlain($0) ? Character($0) : "_" })
-        let stem =
-            id + ConflictName.mirrorMark + WallClock.stamp() + "-" + (slug.isEmpty ? "here" : slug)
+        let stem = ConflictStem.stem(
+            id: id, host: slug.isEmpty ? "here" : slug, stamp: WallClock.stamp())
         let dir = try openDirectory()
         defer { dir.close() }
         var name = stem + ".json"

@@ -158,4 +158,39 @@ extension EtcdTests.Mirror {
             #expect(check.status == 0, "b recognises its own write: \(check.stdout)")
         }
     }
+
+    @Test("a conflict of an item whose id is 200 bytes is kept, under a name that fits")
+    func longIDConflict() async throws {
+        try await blocking {
+            let pair = try Self.started()
+            let id = String(repeating: "a", count: 200)
+            try pair.write("a", "\(id).json", Self.task("long"))
+            #expect(pair.converge { $0["\(id).json"] != nil })
+            #expect(pair.stop("b") == 0)
+            try pair.write("a", "\(id).json", Self.task("long", "done on a"))
+            #expect(
+                pair.wait {
+                    (try? pair.server.etcdctl(["get", "tasks/\(id)"]))?.output.contains(
+                        "done on a") == true
+                })
+            let mine = Self.task("long", "done on b")
+            try pair.write("b", "\(id).json", mine)
+            try pair.start("b")
+            #expect(
+                pair.converge { _ in
+                    pair.text("b", "\(id).json")?.contains("done on a") == true
+                }, "\(pair.log("b"))")
+            let check = try pair.jsonstore("b", ["check"])
+            #expect(check.status == 1)
+            #expect(
+                check.stdout.hasPrefix("\(id): conflict: the version from the mirror on "),
+                "\(check.stdout)")
+            let kept = try #require(check.stdout.components(separatedBy: "kept in ").last)
+                .trimmingCharacters(in: .newlines)
+            #expect(try String(contentsOfFile: kept, encoding: .utf8) == mine)
+            let resolved = try pair.jsonstore("b", ["resolve", id, "--keep", "theirs"])
+            #expect(resolved.status == 0, "\(resolved.stderr)")
+            #expect(pair.converge { _ in pair.text("a", "\(id).json") == mine })
+        }
+    }
 }

@@ -110,4 +110,25 @@ struct ConflictCopyTests {
         #expect(temp.readFile("bike.json") == before)
         #expect(try temp.store.conflicts().isEmpty)
     }
+
+    @Test(
+        "a version kept of a 200-byte id from a long host name fits in a name, and is the item's",
+        arguments: [String(repeating: "a", count: 200), String(repeating: "é", count: 100)])
+    func longName(id: String) throws {
+        let temp = try TemporaryStore.tasks()
+        try temp.writeFile("\(id).json", "{\n  \"title\": \"long\"\n}\n")
+        let mine = Array("{\n  \"title\": \"kept\"\n}\n".utf8)
+        let host = String(repeating: "h", count: 300)
+        let first = try temp.store._keepConflict(of: id, mine, from: host)
+        let second = try temp.store._keepConflict(of: id, mine, from: host)
+        for kept in [first, second] {
+            #expect(kept.name.utf8.count <= 255, "\(kept.name.utf8.count) bytes")
+            #expect(kept.id == id)
+        }
+        let conflicts = try temp.store.conflicts(of: id)
+        #expect(conflicts.map(\.name).sorted() == [first.name, second.name].sorted())
+        #expect(try temp.store.load().items.count == 4, "a kept version is no item")
+        try temp.store.resolve(id, keeping: .merged(mine))
+        #expect(try temp.store.conflicts().isEmpty)
+    }
 }
