@@ -60,4 +60,50 @@ extension EtcdTests.Mirror {
             }
         }
     }
+
+    /// Whether `chattr +i` can make a directory immutable here (root on ext4, say): what
+    /// keeps even root from keeping a conflict in it.
+    static let canFreeze: Bool = {
+        guard let dir = try? TemporaryStore.makeDirectory(named: "jsonstore-freeze") else {
+            return false
+        }
+        defer {
+            _ = try? JSONStoreBinary.shell("chattr -i '\(dir)'")
+            try? FileManager.default.removeItem(atPath: dir)
+        }
+        guard (try? JSONStoreBinary.shell("chattr +i '\(dir)'"))?.status == 0 else { return false }
+        return !FileManager.default.createFile(atPath: dir + "/x", contents: nil)
+    }()
+
+    @Test(
+        "a conflict that cannot be kept is said: the mirror's summary, check and doctor",
+        .enabled(if: canFreeze, "chattr +i does not work here"))
+    func unkeptConflict() async throws {
+        try await blocking {
+            let pair = try Self.started()
+            #expect(pair.stop("b") == 0)
+            try pair.write("a", "tea.json", Self.task("tea", "done on a"))
+            #expect(
+                pair.wait {
+                    (try? pair.server.etcdctl(["get", "tasks/tea"]))?.output.contains("done on a")
+                        == true
+                })
+            try pair.write("b", "tea.json", Self.task("tea", "done on b"))
+            // Nothing can be made in b now, not even by root: no conflict can be kept.
+            try pair.shell("b", "chattr +i .")
+            defer { _ = try? pair.shell("b", "chattr -i .") }
+            try pair.start("b")
+            #expect(
+                pair.wait { pair.log("b").contains("could not be kept") },
+                "\(pair.log("b"))")
+            #expect(pair.log("b").contains("1 conflict could not be kept"), "\(pair.log("b"))")
+            let check = try pair.jsonstore("b", ["check"])
+            #expect(check.status == 1, "\(check.stdout)")
+            #expect(check.stdout.contains("tea: conflict: could not be kept"), "\(check.stdout)")
+            let doctor = try pair.jsonstore("b", ["doctor"])
+            #expect(doctor.status == 1)
+            #expect(doctor.stdout.contains("1 conflict could not be kept"), "\(doctor.stdout)")
+            #expect(pair.stop("b") == 0)
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import JSONStore
+import JSONStoreEtcd
 
 /// `jsonstore check`: every invalid file, with its line, column and reason.
 struct CheckCommand: Command {
@@ -7,7 +8,8 @@ struct CheckCommand: Command {
         discussion: """
             Validates every file of the store and lists the problems on stdout \
             (file:line:column: reason), then every conflict (ID: conflict: the version from \
-            WHERE, kept in FILE; see jsonstore resolve), then a private folder \
+            WHERE, kept in FILE; see jsonstore resolve), a mirror's conflict that could \
+            not be kept (ID: conflict: could not be kept…), then a private folder \
             (DIR/.jsonstore, or a folder in it) that is a symbolic link, never followed, \
             then a count on stderr (on etcd, \
             then the server and the limits it puts on items and batches). Exit status 1 if \
@@ -24,16 +26,21 @@ struct CheckCommand: Command {
         let conflicts = try store.conflicts()
         // The store's own folder as a link is never followed, and is said.
         let folder = store._privateFolder?.problems() ?? []
+        // A mirror's conflicts it could not keep: the item does not converge.
+        let unkept =
+            folder.isEmpty
+            ? (store._privateFolder.flatMap { try? MirrorState(reading: $0) }?.unkeptLines ?? [])
+            : []
         Output.lines(
             contents.invalid.map(\.error.description) + conflicts.map(\.description)
-                + folder.map(\.description))
+                + unkept + folder.map(\.description))
         let files = contents.items.count + contents.invalid.count
         let conflicted =
             conflicts.isEmpty
             ? "" : ", \(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s")"
         Output.error("\(files) files, \(contents.invalid.count) invalid\(conflicted)")
         if let server = store._serverSummary() { Output.error(server) }
-        if !contents.invalid.isEmpty || !conflicts.isEmpty || !folder.isEmpty {
+        if !contents.invalid.isEmpty || !conflicts.isEmpty || !folder.isEmpty || !unkept.isEmpty {
             throw ExitCode.failure
         }
     }

@@ -46,6 +46,14 @@ struct MirrorDiagnosis {
                 fix: start)
         }
         if let note = state.note { report.line("", Display.escaped(note)) }
+        let unkept = state.unkept.count
+        if unkept > 0 {
+            report.problem(
+                "\(unkept) conflict\(unkept == 1 ? "" : "s") could not be kept: the item\(unkept == 1 ? " does" : "s do") not converge",
+                fix:
+                    "jsonstore check says why for each; once that is fixed, restart the mirror: it keeps them then"
+            )
+        }
     }
 
     /// The directory's changes the state does not record as synced.

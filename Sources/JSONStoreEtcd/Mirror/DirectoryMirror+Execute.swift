@@ -70,8 +70,12 @@ extension DirectoryMirror {
     /// twice); whether it is kept.
     func keepConflict(_ id: String, _ bytes: [UInt8]) -> Bool {
         do {
-            if try store.conflicts(of: id).contains(where: { $0.bytes == bytes }) { return true }
+            if try store.conflicts(of: id).contains(where: { $0.bytes == bytes }) {
+                try state.unkept(id, nil)
+                return true
+            }
             let kept = try store._keepConflict(of: id, bytes, from: host)
+            try state.unkept(id, nil)
             tally.conflicts += 1
             say(
                 "mirror: \(Display.escaped(id)): conflict: etcd had another version first; this directory's is kept in \(Display.escaped(kept.file)) (jsonstore resolve \(Display.escaped(id)) --keep mine|theirs|FILE)"
@@ -79,6 +83,7 @@ extension DirectoryMirror {
             return true
         } catch {
             say("mirror: \(error); the file is left as it is")
+            try? state.unkept(id, "\(error)")
             return false
         }
     }

@@ -180,8 +180,13 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
             let sent = tally.sent - before.sent
             let received = tally.received - before.received
             let conflicts = tally.conflicts - before.conflicts
+            let unkept = state.unkept.count
+            let waiting =
+                unkept == 0
+                ? ""
+                : ", \(unkept) conflict\(unkept == 1 ? "" : "s") could not be kept (see jsonstore check)"
             say(
-                "mirror: \(wasOffline ? "etcd is back; " : "")in sync with \(address.description) at revision \(revision): \(state.records.values.count { $0.etag != nil }) items, \(sent) sent, \(received) received, \(conflicts) conflicts"
+                "mirror: \(wasOffline ? "etcd is back; " : "")in sync with \(address.description) at revision \(revision): \(state.records.values.count { $0.etag != nil }) items, \(sent) sent, \(received) received, \(conflicts) conflicts\(waiting)"
             )
             try startWatch(from: revision + 1)
             observeDirectory()

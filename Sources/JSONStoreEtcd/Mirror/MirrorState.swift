@@ -51,6 +51,9 @@ package struct MirrorState {
     private(set) var etcdRevision: Int64 = 0
     /// Why the records were last set aside (another etcd), for `doctor`.
     package private(set) var note: String?
+    /// The items whose conflict could not be kept (the file left as it is, the item not
+    /// converging), with why: for the mirror's summary, `check` and `doctor`.
+    package private(set) var unkept: [UTF8Key: String] = [:]
     /// Why the state found was set aside when it was read (made in another directory).
     private(set) var setAside: String?
     private(set) var records: [UTF8Key: Record] = [:]
@@ -116,6 +119,12 @@ package struct MirrorState {
         cluster = state["cluster"]?.stringValue
         etcdRevision = Int64(state["revision"]?.intValue ?? 0)
         note = state["note"]?.stringValue
+        for entry in state["unkept"]?.arrayValue ?? [] {
+            guard let pair = entry.arrayValue, pair.count == 2, let id = pair[0].stringValue,
+                let why = pair[1].stringValue
+            else { continue }
+            unkept[UTF8Key(id)] = why
+        }
         for entry in items { apply(entry) }
         let journal = try folder.read(Self.journalFile) ?? []
         for line in journal.split(separator: 0x0A) {
@@ -210,7 +219,9 @@ package struct MirrorState {
     mutating func set(_ changes: [(id: String, record: Record)]) throws(StoreError) {
         guard !changes.isEmpty else { return }
         var lines: [UInt8] = []
+        var settled = false
         for (id, record) in changes {
+            settled = unkept.removeValue(forKey: UTF8Key(id)) != nil || settled
             records[UTF8Key(id)] = record
             etcdRevision = max(etcdRevision, record.revision)
             intents[UTF8Key(id)] = nil
@@ -219,7 +230,7 @@ package struct MirrorState {
         }
         try folder.append(Self.journalFile, lines)
         journalLines += changes.count
-        if journalLines > max(4_096, 2 * records.count) { try compact(sync: false) }
+        if settled || journalLines > max(4_096, 2 * records.count) { try compact(sync: false) }
     }
 
     /// Notes that etcd answered as `origin` (the one the records are synced with).
@@ -241,6 +252,21 @@ package struct MirrorState {
         try compact()
     }
 
+    /// `check`'s line for each conflict that could not be kept, by id.
+    package var unkeptLines: [String] {
+        unkept.sorted { $0.key < $1.key }.map {
+            "\(Display.escaped($0.key.string)): conflict: could not be kept, so the mirror leaves this directory's version as the file and etcd's is not taken: \(Display.escaped($0.value))"
+        }
+    }
+
+    /// Notes that the conflict of `id` could not be kept (`why`), or that it no longer
+    /// waits (`nil`); written at once when it changes.
+    mutating func unkept(_ id: String, _ why: String?) throws(StoreError) {
+        guard unkept[UTF8Key(id)] != why else { return }
+        unkept[UTF8Key(id)] = why
+        try compact(sync: false)
+    }
+
     /// Forgets deletions older than `revision`: no event older than a fresh listing comes.
     mutating func dropDeletions(before revision: Int64) {
         records = records.filter { $0.value.etag != nil || $0.value.revision >= revision }
@@ -258,6 +284,12 @@ package struct MirrorState {
         if let directory { state["directory"] = .string("\(directory.device):\(directory.inode)") }
         if let cluster { state["cluster"] = .string(cluster) }
         if let note { state["note"] = .string(note) }
+        if !unkept.isEmpty {
+            state["unkept"] = .array(
+                unkept.sorted { $0.key < $1.key }.map {
+                    .array([.string($0.key.string), .string($0.value)])
+                })
+        }
         try folder.replace(Self.stateFile, with: JSONWriter.compact(.object(state)), sync: sync)
         // The intents not yet recorded stay, in the journal they start afresh.
         var lines: [UInt8] = []
