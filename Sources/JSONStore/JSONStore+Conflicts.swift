@@ -57,8 +57,8 @@ extension JSONStore {
 
     /// Keeps `bytes` as a conflict of `id` that came from `origin` (a host's name), beside
     /// the item: `<id>.jsonstore-conflict-<UTC time>-<origin>.json`, a name that is never
-    /// an item, synced to the disk; a name that would not fit in 255 bytes is shortened
-    /// (`ConflictStem`).
+    /// an item, synced to the disk, with the item file's mode; a name that would not fit
+    /// in 255 bytes is shortened (`ConflictStem`).
     @discardableResult
     package func _keepConflict(of id: String, _ bytes: [UInt8], from origin: String)
         throws(StoreError) -> Conflict
@@ -77,7 +77,10 @@ extension JSONStore {
         }
         let file = join(path, name)
         do {
-            let temp = try AtomicFile.stage(bytes, permissions: 0o644, in: dir)
+            // The item's mode: a 0600 item's other version is as private as it.
+            let item = try? dir.linkStatus(of: id + ".json")
+            let mode = item.flatMap { $0.kind == .regular ? $0.permissions : nil } ?? 0o644
+            let temp = try AtomicFile.stage(bytes, permissions: mode, in: dir)
             try dir.rename(temp, to: name)
             try dir.sync()
         } catch {

@@ -94,3 +94,31 @@ extension JSONStore {
         return files.compactMap { $0 }
     }
 }
+
+extension JSONStore {
+    /// Replaces the file at `path` with `bytes` atomically (a private temp file beside it,
+    /// synced, renamed over it), keeping the file's mode (0644 for a new one): for the
+    /// command's `merge-driver`, which writes git's file.
+    package static func _replaceFile(atPath path: String, with bytes: [UInt8]) throws(StoreError) {
+        let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
+        let folder = slash.map { String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        do {
+            let dir = try FileDescriptor.openDirectory(folder.isEmpty ? "/" : folder)
+            try dir.closeAfter { (dir) throws(Errno) in
+                let old = try? dir.linkStatus(of: name)
+                let mode = old.flatMap { $0.kind == .regular ? $0.permissions : nil } ?? 0o644
+                let temp = try AtomicFile.stage(bytes, permissions: mode, in: dir)
+                do throws(Errno) {
+                    try dir.rename(temp, to: name)
+                } catch {
+                    try? dir.unlink(temp)
+                    throw error
+                }
+                try dir.sync()
+            }
+        } catch {
+            throw StoreError.system(error, "could not write", file: path)
+        }
+    }
+}

@@ -131,4 +131,14 @@ struct ConflictCopyTests {
         try temp.store.resolve(id, keeping: .merged(mine))
         #expect(try temp.store.conflicts().isEmpty)
     }
+
+    @Test("a version kept of a 0600 item is 0600 too")
+    func keptMode() throws {
+        let temp = try TemporaryStore.tasks()
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o600], ofItemAtPath: temp.path + "/tea.json")
+        let kept = try temp.store._keepConflict(of: "tea", Array("{}\n".utf8), from: "h")
+        let mode = try FileManager.default.attributesOfItem(atPath: kept.file)[.posixPermissions]
+        #expect((mode as? Int) == 0o600, "\(String(describing: mode))")
+    }
 }

@@ -153,4 +153,21 @@ struct MergeDriverTests {
             #expect(error.line == 3)  // "<<<<<<< ours", after "{" and the title
         }
     }
+
+    @Test("the merged file keeps OURS' mode: 0600 stays 0600")
+    func keepsMode() throws {
+        let temp = try TemporaryStore()
+        let write = { (name: String, text: String) in try temp.writeFile(name, text) }
+        try write("base", "{\n  \"a\": 1,\n  \"b\": 1\n}\n")
+        try write("ours", "{\n  \"a\": 2,\n  \"b\": 1\n}\n")
+        try write("theirs", "{\n  \"a\": 1,\n  \"b\": 2\n}\n")
+        let ours = temp.path + "/ours"
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: ours)
+        let run = try JSONStoreBinary.run(
+            ["merge-driver", temp.path + "/base", ours, temp.path + "/theirs"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(temp.readFile("ours")?.contains("\"b\": 2") == true)
+        let mode = try FileManager.default.attributesOfItem(atPath: ours)[.posixPermissions]
+        #expect((mode as? Int) == 0o600, "\(String(describing: mode))")
+    }
 }

@@ -41,19 +41,20 @@ enum AtomicFile {
             let name = temporaryName()
             let fd: FileDescriptor
             do throws(Errno) {
+                // Private while it is written: the bytes may be a 0600 file's.
                 fd = try .open(
                     name, relativeTo: directory, flags: O_WRONLY | O_CREAT | O_EXCL,
-                    mode: permissions)
+                    mode: 0o600)
             } catch .fileExists {
                 continue  // 2^64 names; try another
             }
             do throws(Errno) {
                 try fd.closeAfter { (fd) throws(Errno) in
-                    // O_CREAT's mode is filtered by the umask; the file's own mode wins.
-                    try fd.setPermissions(permissions)
                     try bytes.withUnsafeBytes { raw in
                         Result { () throws(Errno) in try fd.writeAll(raw) }
                     }.get()
+                    // O_CREAT's mode is filtered by the umask; the file's own mode wins.
+                    try fd.setPermissions(permissions)
                     if sync { try fd.sync() }
                 }
             } catch {

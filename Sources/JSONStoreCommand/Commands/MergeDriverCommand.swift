@@ -64,7 +64,7 @@ struct MergeDriverCommand: Command {
                     other: "theirs"
                 ).utf8)
         }
-        try Data(text).write(to: URL(fileURLWithPath: ours), options: .atomic)
+        try JSONStore._replaceFile(atPath: ours, with: text)  // ours' mode kept
         for conflict in conflicts {
             let member = conflict.path.map(Display.escaped).joined(separator: ".")
             let describe = { (value: JSONValue?) in
