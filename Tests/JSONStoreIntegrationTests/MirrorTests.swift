@@ -172,5 +172,38 @@ extension EtcdTests {
                 #expect(try pair.jsonstore("b", ["check"]).status == 0)
             }
         }
+
+        @Test(
+            "an etcd transaction of 20 items reaches the other directory's observers as one update")
+        func transactionIsOneUpdate() async throws {
+            try await blocking {
+                let pair = try Self.started()
+                let follower = try JSONStoreBinary.start(
+                    ["--dir", pair.path("b"), "list", "--follow", "--json"])
+                defer { follower.stop() }
+                #expect(
+                    follower.reader.next(
+                        until: { $0.contains("\"event\":\"initial\"") }, within: 20)
+                        != nil)
+                var script = "\n"  // no compares; the puts; no failure requests
+                for n in 0..<20 {
+                    script += "put tasks/t\(n) \"{\\\"title\\\": \\\"t\(n)\\\"}\"\n"
+                }
+                script += "\n\n"
+                let txn = try pair.server.etcdctl(["txn"], stdin: script)
+                #expect(txn.status == 0 && txn.output.contains("SUCCESS"), "\(txn.output)")
+                var (inserted, updates) = (0, 0)
+                while inserted < 20, let line = follower.reader.next(within: 20) {
+                    guard line.contains("\"event\":\"update\""),
+                        let update = try? JSONSerialization.jsonObject(with: Data(line.utf8))
+                            as? [String: Any]
+                    else { continue }
+                    updates += 1
+                    inserted += (update["insertions"] as? [Any])?.count ?? 0
+                }
+                #expect(inserted == 20, "\(pair.log("b"))")
+                #expect(updates == 1, "one transaction, one update: \(updates)")
+            }
+        }
     }
 }

@@ -61,6 +61,8 @@ actor LiveEngine {
     nonisolated let quiet = Locked<(version: Int, revision: Int64)?>(nil)
     /// Publications held while git works in the store's repository (`LiveEngine+Git`).
     var gitHold = GitHold()
+    /// Publications held while a store batch commits (`LiveEngine+Batch`).
+    var batchHold = BatchHold()
 
     init(configuration: Configuration) {
         self.configuration = configuration
@@ -169,7 +171,7 @@ actor LiveEngine {
     ///
     /// - Complexity: O(k log n) per subscription for k changed ids.
     func publish() {
-        if holdsForGit() { return }
+        if holdsForGit() || holdsForBatch() { return }
         switch reducer.publish(at: Self.now()) {
         case .none:
             break
