@@ -61,23 +61,11 @@ extension EtcdTests.Mirror {
         }
     }
 
-    /// Whether `chattr +i` can make a directory immutable here (root on ext4, say): what
-    /// keeps even root from keeping a conflict in it.
-    static let canFreeze: Bool = {
-        guard let dir = try? TemporaryStore.makeDirectory(named: "jsonstore-freeze") else {
-            return false
-        }
-        defer {
-            _ = try? JSONStoreBinary.shell("chattr -i '\(dir)'")
-            try? FileManager.default.removeItem(atPath: dir)
-        }
-        guard (try? JSONStoreBinary.shell("chattr +i '\(dir)'"))?.status == 0 else { return false }
-        return !FileManager.default.createFile(atPath: dir + "/x", contents: nil)
-    }()
-
     @Test(
         "a conflict that cannot be kept is said: the mirror's summary, check and doctor",
-        .enabled(if: canFreeze, "chattr +i does not work here"))
+        .enabled(
+            if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr"),
+            "needs root and chattr"))
     func unkeptConflict() async throws {
         try await blocking {
             let pair = try Self.started()
@@ -90,8 +78,13 @@ extension EtcdTests.Mirror {
                 })
             try pair.write("b", "tea.json", Self.task("tea", "done on b"))
             // Nothing can be made in b now, not even by root: no conflict can be kept.
-            try pair.shell("b", "chattr +i .")
             defer { _ = try? pair.shell("b", "chattr -i .") }
+            guard try pair.shell("b", "chattr +i .").status == 0 else {
+                withKnownIssue("chattr +i is not supported by this file system") {
+                    Issue.record("b could not be made immutable")
+                }
+                return
+            }
             try pair.start("b")
             #expect(
                 pair.wait { pair.log("b").contains("could not be kept") },
