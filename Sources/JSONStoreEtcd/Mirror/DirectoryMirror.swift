@@ -103,7 +103,8 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
         }
         do {
             hold = try FolderHold(MirrorState.holdFile, in: folder)
-        } catch  where error.code == .conflict {
+        } catch {
+            guard error.code == .conflict else { throw error }
             throw StoreError(
                 code: .conflict, message: "mirrored already: the mirror is \(error.message)",
                 file: store.path)
