@@ -22,18 +22,16 @@ extension LiveEngine {
     }
 
     /// Whether the publication due now must wait for a store batch to finish committing;
-    /// when it has, the events its renames left queued are read first, so they join it.
+    /// when it has, what it left is settled first (`settleAfterHold`), so all of it joins.
     func holdsForBatch() -> Bool {
-        guard case .watching(let watcher) = phase, reducer.hasUnpublishedChanges else {
-            return false
-        }
+        guard case .watching = phase, reducer.hasUnpublishedChanges else { return false }
         let journal = join(configuration.path, BatchJournal.fileName)
         guard let status = FileStatus.of(atPath: journal, followingSymlinks: false),
             status != batchHold.stale
         else {
             if batchHold.since != nil {
                 batchHold.since = nil
-                watcher.pollNow()
+                settleAfterHold()
             }
             return false
         }

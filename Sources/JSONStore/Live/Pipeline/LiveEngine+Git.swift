@@ -26,7 +26,7 @@ extension LiveEngine {
     /// or a merge, rebase or cherry-pick in progress): a checkout, a pull or a rebase then
     /// reaches observers as one update, however slowly git writes, and a file git removes
     /// and writes anew is a modification. When git is done, what it left is settled first
-    /// (`settleAfterGit`), so all of it joins that update. A marker older than the hold
+    /// (`settleAfterHold`), so all of it joins that update. A marker older than the hold
     /// limit (a minute) is not waited for, and `JSONStore.watching` says so.
     func holdsForGit() -> Bool {
         if gitHold.settling { return true }
@@ -34,7 +34,7 @@ extension LiveEngine {
         guard let (marker, status) = git.current(), status != gitHold.stale else {
             if gitHold.since != nil {
                 gitHold.since = nil
-                settleAfterGit()
+                settleAfterHold()
             }
             return false
         }
@@ -63,13 +63,14 @@ extension LiveEngine {
         return true
     }
 
-    /// git is done: the events it left queued are read, and every wait they started is
-    /// over at once (a file git removed is removed, a file it wrote is written: no grace
-    /// period, no later read), so the whole operation is one update. Before, a deletion
+    /// git (or a store batch, `LiveEngine+Batch`) is done: the events it left queued are
+    /// read, and every wait they started is over at once (a file it removed is removed, a
+    /// file it wrote is written: no grace period, no later read), so the whole operation
+    /// is one update. Before, a deletion
     /// read only in this last drain waited out its grace period on its own and reached
     /// observers as a second update when the machine was slow (ThreadSanitizer, a loaded
     /// CI): the pipeline had fallen behind git's events.
-    private func settleAfterGit() {
+    func settleAfterHold() {
         guard case .watching(let watcher) = phase else { return }
         gitHold.settling = true
         defer { gitHold.settling = false }
