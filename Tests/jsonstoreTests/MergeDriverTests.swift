@@ -155,7 +155,7 @@ struct MergeDriverTests {
     }
 
     @Test("the merged file keeps OURS' mode: 0600 stays 0600")
-    func keepsMode() throws {
+    func keepsMode() async throws {
         let temp = try TemporaryStore()
         let write = { (name: String, text: String) in try temp.writeFile(name, text) }
         try write("base", "{\n  \"a\": 1,\n  \"b\": 1\n}\n")
@@ -163,7 +163,7 @@ struct MergeDriverTests {
         try write("theirs", "{\n  \"a\": 1,\n  \"b\": 2\n}\n")
         let ours = temp.path + "/ours"
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: ours)
-        let run = try JSONStoreBinary.run(
+        let run = try await JSONStoreBinary.run(
             ["merge-driver", temp.path + "/base", ours, temp.path + "/theirs"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(temp.readFile("ours")?.contains("\"b\": 2") == true)
