@@ -32,7 +32,7 @@ public enum ItemID {
             default: continue
             }
         }
-        if let (item, origin) = ConflictName.parse(id + ".json") {
+        if ConflictName.mayBeStem(id.utf8), let (item, origin) = ConflictName.parse(id + ".json") {
             return
                 "an id cannot be named like a conflict copy: a file of that name is the version from \(origin) of \"\(item)\""
         }
