@@ -30,6 +30,8 @@ import JSONStoreCommand
 //                                     an item) to an untyped and a typed observer's
 //                                     callback, in a store of 1,000 items and one of N,
 //                                     edits alternating between them.
+//   jsonstore-bench inotify-floor DIR N EDITS  edit → `list --follow --json` line in a store
+//                                     of N items against inotifywait's on the same edits.
 //   jsonstore-bench floor DIR THREADS 1  the read floor of `list`: read every file of DIR
 //                                     and write it to stdout (THREADS > 1: read on that
 //                                     many threads, writing nothing).
@@ -189,6 +191,9 @@ case "mirror":
     exit(0)
 case "mirror-soak":
     try MirrorSoak.run(directory: arguments[2], minutes: Double(runs))
+    exit(0)
+case "inotify-floor":
+    try InotifyFloorBenchmark.run(directory: arguments[2], count: n, edits: runs)
     exit(0)
 case "etcd-rss":
     try EtcdTransportBenchmark.Probe.run(endpoint: arguments[2], urlSession: n == 1)

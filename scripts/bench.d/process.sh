@@ -224,3 +224,67 @@ bench_million() {
     row "peak RSS, list --json (one-shot), $items items" "$once MiB" "written as read" \
         "<= 40 MiB" "$(verdict "$once <= 40")"
 }
+
+# The guard (`.ci/run`): the ratio benchmarks at ITEMS (default 20,000), each against a
+# limit well beyond noise, looser than its target (BENCHMARKS.md, "The guard"). Prints a
+# line per row and exits 1 naming every row over its limit, its figure and the limit.
+bench_guard() {
+    local started; started=$(date +%s)
+    local store=$dir/store; make_store "$store" "$items"
+    local failed=0
+    # check ROW FIGURE LIMIT PYTHON-EXPRESSION
+    check() {
+        if python3 -c "import sys; sys.exit(0 if ($4) else 1)"; then
+            echo "guard: ok      $1: $2 (limit $3)"
+        else
+            echo "guard: FAILED  $1: $2, over its limit $3" >&2
+            failed=1
+        fi
+    }
+    local t0; t0=$(date +%s)
+    echo "guard: $items items made in $(( t0 - started )) s"
+    # `list --json` against the read floor, alternating, wall-clock seconds.
+    local json=() floor=()
+    t() { local s; s=$(date +%s.%N); "$@" > /dev/null; python3 -c "print(round($(date +%s.%N)-$s,4))"; }
+    "$bin" --dir "$store" list --json > /dev/null  # the files in the page cache for both
+    for _ in 1 2 3 4 5; do
+        floor+=("$(t "$benchbin" floor "$store" 1 1)")
+        json+=("$(t "$bin" --dir "$store" list --json)")
+    done
+    local f j r; f=$(median_of "${floor[@]}"); j=$(median_of "${json[@]}")
+    r=$(python3 -c "print('%.2f' % ($j / $f))")
+    check "list --json, $items items" "${r}x the read floor ($j s against $f s)" "2.5x" "$j / $f <= 2.5"
+    # The one-shot listing's memory: written as read, flat.
+    local rss; rss=$(peak_rss_mib "$bin" --dir "$store" list --json)
+    check "peak RSS, list --json, $items items" "$rss MiB" "40 MiB" "$rss <= 40"
+    # Idle polling, its share of a core scaled to 100,000 items.
+    local out=$dir/poll.out
+    "$bin" --dir "$store" list --follow --json --poll 1 > "$out" &
+    local pid=$!
+    wait_for '"invalid"' "$out" 60 || { kill "$pid"; return 1; }
+    sleep 2
+    local c0 s0 c1 s1
+    c0=$(awk '{print $14+$15}' "/proc/$pid/stat"); s0=$(date +%s.%N)
+    sleep 8
+    c1=$(awk '{print $14+$15}' "/proc/$pid/stat"); s1=$(date +%s.%N)
+    kill "$pid"; wait "$pid" 2>/dev/null || true
+    local cpu scaled
+    cpu=$(python3 -c "print(round(100*($c1-$c0)/$(getconf CLK_TCK)/($s1-$s0),2))")
+    scaled=$(python3 -c "print(round($cpu * 100000 / $items, 1))")
+    check "polling, idle, $items items" "$cpu % of a core, $scaled % per 100,000 items" \
+        "20 % per 100,000 items" "$scaled <= 20"
+    # Edit -> observer against inotifywait on the same edits.
+    command -v inotifywait >/dev/null \
+        || { echo "guard: inotifywait is missing (apt-get install inotify-tools)" >&2; return 1; }
+    local live ratio
+    live=$("$benchbin" inotify-floor "$dir" "$items" 200)
+    echo "$live" | grep -v '^row | '
+    ratio=$(echo "$live" | sed -n 's/^follower \/ inotifywait: //p')
+    [ -n "$ratio" ] || { echo "guard: no edit -> follower figure (above)" >&2; return 1; }
+    check "edit -> list --follow --json line, p50, $items items" "${ratio}x inotifywait's" "6x" "$ratio <= 6"
+    echo "guard: measured in $(( $(date +%s) - t0 )) s"
+    if [ "$failed" != 0 ]; then
+        echo "guard: a benchmark is over its limit (above): a regression; see BENCHMARKS.md" >&2
+        return 1
+    fi
+}
