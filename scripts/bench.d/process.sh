@@ -243,16 +243,22 @@ bench_guard() {
     }
     local t0; t0=$(date +%s)
     echo "guard: $items items made in $(( t0 - started )) s"
-    # `list --json` against the read floor, alternating, wall-clock seconds.
-    local json=() floor=()
+    # `list --json` against the read floor, alternating, wall-clock seconds. Over the limit,
+    # measured once more: a burst of other work on the machine passes, a regression stays.
     t() { local s; s=$(date +%s.%N); "$@" > /dev/null; python3 -c "print(round($(date +%s.%N)-$s,4))"; }
     "$bin" --dir "$store" list --json > /dev/null  # the files in the page cache for both
-    for _ in 1 2 3 4 5; do
-        floor+=("$(t "$benchbin" floor "$store" 1 1)")
-        json+=("$(t "$bin" --dir "$store" list --json)")
+    local f j r
+    for attempt in 1 2; do
+        local json=() floor=()
+        for _ in 1 2 3 4 5; do
+            floor+=("$(t "$benchbin" floor "$store" 1 1)")
+            json+=("$(t "$bin" --dir "$store" list --json)")
+        done
+        f=$(median_of "${floor[@]}"); j=$(median_of "${json[@]}")
+        r=$(python3 -c "print('%.2f' % ($j / $f))")
+        python3 -c "import sys; sys.exit(0 if $j / $f <= 2.5 else 1)" && break
+        [ "$attempt" = 2 ] || echo "guard: list --json at ${r}x the floor, over 2.5x: once more"
     done
-    local f j r; f=$(median_of "${floor[@]}"); j=$(median_of "${json[@]}")
-    r=$(python3 -c "print('%.2f' % ($j / $f))")
     check "list --json, $items items" "${r}x the read floor ($j s against $f s)" "2.5x" "$j / $f <= 2.5"
     # The one-shot listing's memory: written as read, flat.
     local rss; rss=$(peak_rss_mib "$bin" --dir "$store" list --json)
@@ -273,7 +279,7 @@ bench_guard() {
     scaled=$(python3 -c "print(round($cpu * 100000 / $items, 1))")
     check "polling, idle, $items items" "$cpu % of a core, $scaled % per 100,000 items" \
         "20 % per 100,000 items" "$scaled <= 20"
-    # Edit -> observer against inotifywait on the same edits.
+    # Edit -> follower line against inotifywait on the same edits.
     command -v inotifywait >/dev/null \
         || { echo "guard: inotifywait is missing (apt-get install inotify-tools)" >&2; return 1; }
     local live ratio
