@@ -28,6 +28,17 @@ struct ConflictCommandTests {
             try JSONStoreBinary.run(["--dir", path, "list", "-o", "ids"])
         }
         #expect(list.stdout == "bike\ntaxes\ntea\n", "copies are no items")
+        // A merged FILE that is not valid JSON: the error names FILE, at its line and
+        // column, and nothing changes.
+        try temp.writeFile("broken.txt", "{\n  \"title\": \"Tea\",\n}\n")
+        let broken = try await JSONStoreBinary.run([
+            "--dir", path, "resolve", "tea", "--keep", path + "/broken.txt",
+        ])
+        #expect(broken.status == 1)
+        #expect(
+            broken.stderr.hasPrefix("jsonstore: \(path)/broken.txt:2:17: trailing comma"),
+            "\(broken.stderr)")
+        #expect(temp.readFile(Self.copy) != nil)
         try temp.writeFile("merged.txt", "{\n  \"title\": \"Tea for two\"\n}\n")
         let resolved = try await blocking {
             try JSONStoreBinary.run([

@@ -33,19 +33,7 @@ struct PutCommand: Command {
 
     func run(_ context: Context) throws {
         try ItemID.validate(id)
-        let name = file ?? "<stdin>"
-        let bytes = try InputFile.read(file, limit: JSONReader().maxSize)
-        let value: JSONValue
-        do {
-            value = try JSONReader().read(bytes)
-        } catch {
-            let location = "\(Display.escaped(name)):\(error.line):\(error.column)"
-            throw CommandFailure("\(location): \(Display.escaped(error.reason))")
-        }
-        guard case .object(let object) = value else {
-            throw CommandFailure(
-                "\(Display.escaped(name)): an item must be a JSON object, not \(value.typeName)")
-        }
+        let object = try ItemDocument.read(file, limit: JSONReader().maxSize).object
         try context.open().put(id, object, expecting: expected)
     }
 }

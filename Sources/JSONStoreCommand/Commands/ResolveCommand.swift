@@ -41,7 +41,8 @@ struct ResolveCommand: Command {
         switch keep {
         case "mine": choice = .mine
         case "theirs": choice = .theirs
-        default: choice = .merged(try InputFile.read(keep, limit: store.options.maxFileSize))
+        default:
+            choice = .merged(try ItemDocument.read(keep, limit: store.options.maxFileSize).bytes)
         }
         let ended = try store.resolve(id, keeping: choice)
         let which = keep == "mine" || keep == "theirs" ? keep : Display.escaped(keep)
