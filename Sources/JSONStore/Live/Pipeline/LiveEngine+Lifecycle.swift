@@ -48,7 +48,7 @@ extension LiveEngine {
         }
         phase = .watching(watcher)
         gitHold.git = GitActivity.find(forDirectory: configuration.path)
-        gitHold.since = nil
+        gitHold.hold.reset()
         watcher.start()
         rescan(reason: reason)
     }

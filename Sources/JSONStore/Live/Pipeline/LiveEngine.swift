@@ -62,7 +62,10 @@ actor LiveEngine {
     /// Publications held while git works in the store's repository (`LiveEngine+Git`).
     var gitHold = GitHold()
     /// Publications held while a store batch commits (`LiveEngine+Batch`).
-    var batchHold = BatchHold()
+    var batchHold = MarkerHold()
+    /// Whether a hold is ending: what it left is being read, and publications wait until
+    /// all of it is in (`settleAfterHold`).
+    var settlingHold = false
 
     init(configuration: Configuration) {
         self.configuration = configuration
