@@ -7,14 +7,7 @@ extension EtcdTests.Mirror {
     @Test("an edit on both sides while one mirror is stopped: one conflict, both kept, resolved")
     func conflictWhileApart() async throws {
         try await blocking {
-            let pair = try Self.started()
-            #expect(pair.stop("b") == 0)
-            try pair.write("a", "tea.json", Self.task("tea", "done on a"))
-            #expect(
-                pair.wait {
-                    (try? pair.server.etcdctl(["get", "tasks/tea"]))?.output.contains("done on a")
-                        == true
-                })
+            let pair = try Self.startedThenApart()
             let mine = Self.task("tea", "done on b")
             try pair.write("b", "tea.json", mine)
             try pair.start("b")

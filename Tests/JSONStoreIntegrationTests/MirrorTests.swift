@@ -12,6 +12,20 @@ extension EtcdTests {
             "{\n  \"title\": \"\(title)\",\n  \"status\": \"\(status)\"\n}\n"
         }
 
+        /// `started()`, then `b`'s mirror stopped and `tea` marked done on `a`, until etcd
+        /// holds that edit: the two sides apart, for a conflict.
+        static func startedThenApart() throws -> MirrorPair {
+            let pair = try started()
+            #expect(pair.stop("b") == 0)
+            try pair.write("a", "tea.json", task("tea", "done on a"))
+            #expect(
+                pair.wait {
+                    (try? pair.server.etcdctl(["get", "tasks/tea"]))?.output.contains("done on a")
+                        == true
+                })
+            return pair
+        }
+
         /// `a` with three tasks, mirrored first (uploading them), then an empty `b`
         /// (downloading them).
         static func started() throws -> MirrorPair {
