@@ -53,4 +53,19 @@ struct MarkerHoldTests {
         #expect(hold.decide(marker: marker, now: 100, limit: 1e-9) == .stale)
         #expect(hold.since == nil)
     }
+
+    @Test("an operation begun and ended between two looks ends a hold never seen")
+    func betweenLooks() throws {
+        // A slow pipeline reads the middle of a short checkout and looks at git only when
+        // it is over: git's index, replaced at its end, tells. Before, this was `.free`,
+        // and the rest of the checkout reached observers as a second update.
+        let (index, replaced) = try markers()
+        var hold = MarkerHold()
+        hold.reset(result: index)
+        #expect(hold.decide(marker: nil, result: index, now: 100, limit: 60) == .free)
+        #expect(hold.decide(marker: nil, result: replaced, now: 101, limit: 60) == .ended)
+        #expect(hold.decide(marker: nil, result: replaced, now: 102, limit: 60) == .free)
+        #expect(hold.decide(marker: nil, result: nil, now: 103, limit: 60) == .ended)
+        #expect(hold.decide(marker: nil, now: 104, limit: 60) == .free)
+    }
 }

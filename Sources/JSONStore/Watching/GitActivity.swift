@@ -32,6 +32,12 @@ struct GitActivity: Sendable, Equatable {
         return nil
     }
 
+    /// The status of git's index, which git replaces at the end of an operation that
+    /// changes it (renaming `index.lock` over it); `nil` when there is none.
+    func index() -> FileStatus? {
+        FileStatus.of(atPath: join(directory, "index"), followingSymlinks: false)
+    }
+
     /// The git directory of the repository whose work tree holds `directory`, or `nil`
     /// when it is in none. Looks for `.git` in the directory and each parent: a directory
     /// (an ordinary repository) or a file naming the git directory (`gitdir: …`, as a

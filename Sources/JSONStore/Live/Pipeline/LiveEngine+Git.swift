@@ -19,19 +19,23 @@ extension LiveEngine {
     /// or a merge, rebase or cherry-pick in progress): a checkout, a pull or a rebase then
     /// reaches observers as one update, however slowly git writes, and a file git removes
     /// and writes anew is a modification. When git is done, what it left is settled first
-    /// (`settleAfterHold`), so all of it joins that update. A marker older than the hold
+    /// (`settleAfterHold`), so all of it joins that update; so it is, too, when git began
+    /// and ended between two looks (its `index` was replaced), for what was read may have
+    /// come from the middle of its operation. A marker older than the hold
     /// limit (a minute) is not waited for, and `JSONStore.watching` says so.
     func holdsForGit() -> Bool {
         if settlingHold { return true }
         guard let git = gitHold.git, reducer.hasUnpublishedChanges else { return false }
         let current = git.current()
+        let index = current == nil ? git.index() : nil
         let (now, limit) = (Self.now(), configuration.gitHoldLimit)
-        switch gitHold.hold.decide(marker: current?.status, now: now, limit: limit) {
+        switch gitHold.hold.decide(marker: current?.status, result: index, now: now, limit: limit) {
         case .free:
             return false
         case .ended:
             settleAfterHold()
-            return false
+            // git may have begun again while what it left was read.
+            return git.current() != nil && holdsForGit()
         case .stale:
             let marker = current?.marker ?? "marker"
             status.gitNote =

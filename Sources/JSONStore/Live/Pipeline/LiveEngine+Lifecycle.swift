@@ -48,7 +48,7 @@ extension LiveEngine {
         }
         phase = .watching(watcher)
         gitHold.git = GitActivity.find(forDirectory: configuration.path)
-        gitHold.hold.reset()
+        gitHold.hold.reset(result: gitHold.git?.index())
         watcher.start()
         rescan(reason: reason)
     }
