@@ -228,4 +228,26 @@ struct StoreReducerTests {
         #expect(reducer.published.invalidFiles.map(\.name) == scenario.invalidAtEnd)
         #expect(reducer.isSettled)
     }
+
+    @Test("a remote store's revision: listed, advanced, never back but by a new listing")
+    func revisions() {
+        var reducer = StoreReducer(timing: Self.timing, origin: "f1")
+        reducer.load(["a"], [Self.item("a", "a1")], badNames: [:], revision: 10)
+        #expect(reducer.published.revision == 10)
+        #expect(reducer.published.origin == "f1")
+        let advanced = reducer.advance(to: 12)
+        #expect(advanced)
+        _ = reducer.fileRead("a", Self.item("a", "a2"), at: 0, missingIsGone: true)
+        guard case .publish(let snapshot, _, _) = reducer.publish(at: 0) else {
+            Issue.record("a change at revision 12 is published")
+            return
+        }
+        #expect(snapshot.revision == 12)
+        let late = reducer.advance(to: 11)  // a late progress report
+        #expect(!late)
+        #expect(reducer.revision == 12)
+        // A restored etcd lists at an older revision: the listing says where the store is.
+        reducer.resync(["a"], [Self.item("a", "a2")], badNames: [:], revision: 5)
+        #expect(reducer.revision == 5)
+    }
 }

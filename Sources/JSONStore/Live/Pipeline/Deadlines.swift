@@ -8,7 +8,7 @@ struct Deadlines: Sendable, Equatable {
     /// File names to read again, and when.
     private(set) var reads: [UTF8Key: Double] = [:]
     /// Since when published changes have waited for a pending deletion, if they have.
-    var heldSince: Double?
+    private(set) var heldSince: Double?
 
     /// Whether nothing waits.
     var isEmpty: Bool { deletions.isEmpty && reads.isEmpty }
@@ -34,6 +34,12 @@ struct Deadlines: Sendable, Equatable {
     }
 
     mutating func cancelRead(_ name: UTF8Key) { reads[name] = nil }
+
+    /// Changes wait for a pending deletion from `now` on.
+    mutating func holdChanges(at now: Double) { heldSince = now }
+
+    /// Changes wait no longer: they are published.
+    mutating func releaseChanges() { heldSince = nil }
 
     /// Takes the deletions and reads that are due at `now`.
     mutating func takeDue(at now: Double) -> (deletions: [UTF8Key], reads: [UTF8Key]) {

@@ -8,7 +8,8 @@ extension LiveEngine {
     func startIfIdle() {
         guard case .idle = phase else { return }
         // A new follower: tokens of an earlier one (or another process) are not resumed.
-        reducer.origin = String(UInt32.random(in: .min ... .max), radix: 16)
+        reducer = StoreReducer(
+            timing: reducer.timing, origin: String(UInt32.random(in: .min ... .max), radix: 16))
         if let remote = configuration.remote { return attach(to: remote) }
         attach(reason: nil)
     }

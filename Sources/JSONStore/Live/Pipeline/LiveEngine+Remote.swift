@@ -7,15 +7,18 @@ extension LiveEngine {
         guard case .following = phase else { return }  // stopped since it was sent
         switch report {
         case .listing(let listing, let reason):
-            reducer.revision = listing.revision
             if reducer.isLoaded {
                 if let reason { status.set(.resyncing(reason: reason)) }
                 // The versions kept stand for revisions before a gap this follower never
                 // saw: a revision in that gap must be read from etcd, not taken from them.
                 history.removeAll()
-                reducer.resync(listing.ids, listing.outcomes, badNames: listing.badNames)
+                reducer.resync(
+                    listing.ids, listing.outcomes, badNames: listing.badNames,
+                    revision: listing.revision)
             } else {
-                reducer.load(listing.ids, listing.outcomes, badNames: listing.badNames)
+                reducer.load(
+                    listing.ids, listing.outcomes, badNames: listing.badNames,
+                    revision: listing.revision)
                 recordHistory()
                 startWaitingSubscriptions()
             }
@@ -24,7 +27,7 @@ extension LiveEngine {
             noteQuiet(at: listing.revision)
         case .changes(let changes):
             guard reducer.isLoaded else { return }
-            reducer.revision = changes.revision
+            reducer.advance(to: changes.revision)
             let now = Self.now()
             for (id, outcome) in changes.items {
                 _ = reducer.fileRead(id, outcome, at: now, missingIsGone: true)
@@ -32,8 +35,7 @@ extension LiveEngine {
             for (name, file) in changes.badNames { reducer.badName(name, file) }
             publish()
         case .progress(let revision):
-            guard reducer.isLoaded, revision >= reducer.revision else { return }
-            reducer.revision = revision
+            guard reducer.isLoaded, reducer.advance(to: revision) else { return }
             noteQuiet(at: revision)
         case .interrupted(let reason):
             status.set(.resyncing(reason: reason))

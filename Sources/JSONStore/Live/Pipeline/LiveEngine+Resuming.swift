@@ -106,8 +106,9 @@ extension LiveEngine {
                 switch result {
                 case .success(let listing):
                     var old = StoreReducer(timing: timing)
-                    old.revision = number
-                    old.load(listing.ids, listing.outcomes, badNames: listing.badNames)
+                    old.load(
+                        listing.ids, listing.outcomes, badNames: listing.badNames,
+                        revision: number)
                     engine.subscriptions[id]?.resume(
                         from: old.published, to: engine.reducer.published, revision: revision,
                         engine: engine)

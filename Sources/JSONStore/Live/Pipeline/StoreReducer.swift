@@ -35,17 +35,27 @@ struct StoreReducer: Sendable {
     private(set) var isLoaded = false
     private(set) var deadlines = Deadlines()
     /// The follower's name, stamped on every version it cuts (a directory's tokens).
-    var origin = ""
-    /// The store's revision the next version shows (etcd's; 0 for a directory): set by the
-    /// driver before it feeds what changed at that revision.
-    var revision: Int64 = 0 {
-        didSet { working.revision = revision }
-    }
+    let origin: String
+    /// The store's revision the next version shows (etcd's; 0 for a directory), reached
+    /// with `advance(to:)` before what changed at that revision is fed.
+    private(set) var revision: Int64 = 0
     private var changedIDs: Set<UTF8Key> = []
     private var changedInvalid: Set<UTF8Key> = []
 
-    init(timing: Timing) {
+    init(timing: Timing, origin: String = "") {
         self.timing = timing
+        self.origin = origin
+    }
+
+    /// The store is at `revision` now (a remote store's changes or its progress):
+    /// what is fed next, and the versions cut from it, show it. An older revision (a
+    /// late progress report) is ignored; whether it was newer.
+    @discardableResult
+    mutating func advance(to revision: Int64) -> Bool {
+        guard revision >= self.revision else { return false }
+        self.revision = revision
+        working.revision = revision
+        return true
     }
 
     /// Whether there are changes not yet published.
@@ -56,12 +66,13 @@ struct StoreReducer: Sendable {
 
     // MARK: Whole listings
 
-    /// The first load: every item file's outcome and the bad names. `published` is then
-    /// version 1.
+    /// The first load: every item file's outcome and the bad names, listed at `revision`
+    /// (a remote store's; 0 for a directory). `published` is then version 1.
     mutating func load(
         _ ids: [String], _ outcomes: [ItemFile.Outcome], badNames: [UTF8Key: InvalidFile],
-        conflicts: [UTF8Key: Conflict] = [:]
+        conflicts: [UTF8Key: Conflict] = [:], revision: Int64 = 0
     ) {
+        self.revision = revision
         var invalid = badNames
         var order: [Int] = []  // the positions of the files that are there, by id
         order.reserveCapacity(ids.count)
@@ -98,12 +109,15 @@ struct StoreReducer: Sendable {
         isLoaded = true
     }
 
-    /// A full rescan after an overflow or the directory's return: memory is made equal
+    /// A full rescan after an overflow or the directory's return (or a remote store's
+    /// relisting at `revision`, which may be older after a restore): memory is made equal
     /// to the listing; what is gone is gone at once, and every wait is over.
     mutating func resync(
         _ ids: [String], _ outcomes: [ItemFile.Outcome], badNames: [UTF8Key: InvalidFile],
-        conflicts: [UTF8Key: Conflict] = [:]
+        conflicts: [UTF8Key: Conflict] = [:], revision: Int64 = 0
     ) {
+        self.revision = revision
+        working.revision = revision
         let seen = Set(ids.lazy.map(UTF8Key.init))
         var gone: [String] = []
         working.entries.forEach { id, _ in if !seen.contains(id) { gone.append(id.string) } }
@@ -216,11 +230,11 @@ struct StoreReducer: Sendable {
             if let since = deadlines.heldSince {
                 if now < since + timing.deletionGrace { return .none }
             } else {
-                deadlines.heldSince = now
+                deadlines.holdChanges(at: now)
                 return .wait(until: now + timing.deletionGrace)
             }
         }
-        deadlines.heldSince = nil
+        deadlines.releaseChanges()
         let held = changedIDs.filter(deadlines.isDeletionPending)
         let heldNames = Set(held.map { UTF8Key(ItemID.fileName($0.string)) })
         let ids = changedIDs.subtracting(held)
