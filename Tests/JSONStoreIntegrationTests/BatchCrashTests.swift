@@ -59,6 +59,42 @@ struct BatchCrashTests {
         )
     }
 
+    @Test("a worker whose test process is killed stops writing within seconds")
+    func orphanedWorkerStops() async throws {
+        // A suite killed mid-run once left `batch-loop` writing forever. The parent here is
+        // a shell, killed with SIGKILL as a test process would be.
+        let temp = try TemporaryStore()
+        let path = temp.path
+        let (gone, pid) = try await blocking { () throws -> (Bool, Int32) in
+            let shell = Process()
+            shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+            shell.arguments = [
+                "-c", "\"$0\" batch-loop \"$1\" o 2 0 & echo $!; wait",
+                HelperProcess.workerPath, path,
+            ]
+            let output = ChildOutput.pipe()
+            shell.standardOutput = output
+            try shell.run()
+            let lines = HelperProcess.lines(of: output).makeIterator()
+            guard let line = lines.next(), let pid = Int32(line) else { return (false, 0) }
+            defer { kill(pid, SIGKILL) }  // whatever the outcome, nothing is left running
+            // Killed once the worker runs (`ready`), so it knew the shell as its parent.
+            guard lines.next() == "ready" else { return (false, pid) }
+            kill(shell.processIdentifier, SIGKILL)
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline {
+                // Gone, or a zombie its new parent has not reaped: either way it has exited.
+                let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+                guard let stat, let close = stat.lastIndex(of: ")") else { return (true, pid) }
+                if stat[stat.index(close, offsetBy: 2)] == "Z" { return (true, pid) }
+                usleep(20_000)
+            }
+            return (false, pid)
+        }
+        #expect(pid > 0, "the shell printed the worker's pid")
+        #expect(gone, "worker \(pid) still runs 10 s after its parent was killed")
+    }
+
     @Test(
         "the next open finishes a batch's removals and renames, but leaves alone a file someone changed since"
     )

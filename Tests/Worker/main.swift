@@ -236,6 +236,18 @@ func churn(_ dir: String, seed: UInt64, seconds: Double, ids: [String]) throws {
 /// `RLIMIT_FSIZE` as the type `setrlimit` takes on Glibc.
 let fileSizeLimitResource = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
 
+/// Ends the worker once its parent is gone: a test process killed mid-run (a suite
+/// stopped, a crash) must not leave `rewrite` or `batch-loop` writing forever.
+func exitWhenOrphaned() {
+    let parent = getppid()
+    let thread = Thread {
+        while getppid() == parent { usleep(100_000) }
+        _exit(70)
+    }
+    thread.start()
+}
+
+exitWhenOrphaned()
 do {
     try run(Array(CommandLine.arguments.dropFirst()))
 } catch let error as StoreError {
