@@ -96,6 +96,29 @@ struct ReadmeExampleTests {
         }
     }
 
+    @Test(
+        "README catches StoreError.Code.notFound inside a function, in a program that awaits at its top level, and says why"
+    )
+    func catchInsideAFunction() throws {
+        // At the top level, before a top-level await, the pattern crashes Swift 6.3.1's
+        // compiler; the examples are built with the package, so this one compiles.
+        let blocks = try Self.readmeBlocks()
+        let block = try #require(
+            blocks.first { $0.contains("catch StoreError.Code.notFound") },
+            "no Swift block catches a code")
+        let lines = block.split(separator: "\n")
+        let catchLine = try #require(lines.first { $0.contains("catch StoreError.Code.notFound") })
+        #expect(catchLine.hasPrefix(" "), "the catch is at the top level: \(catchLine)")
+        // In a function declared only `throws`, the same catch crashes the compiler too.
+        let function = lines.prefix { $0 != catchLine }.last { $0.hasPrefix("func ") }
+        #expect(function?.hasSuffix("throws(StoreError) {") == true, "\(function ?? "")")
+        #expect(lines.contains { $0.hasPrefix("for await") || $0.hasPrefix("await ") })
+        let readme = try String(
+            contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8
+        ).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(readme.contains("crashes the Swift 6.3.1 compiler"))
+    }
+
     @Test("the reading and writing example runs as written")
     func basics() async throws {
         let scratch = try Self.sampleCopy()
@@ -125,7 +148,10 @@ struct ReadmeExampleTests {
             return process.terminationStatus
         }
         #expect(status == 0)
-        #expect(await Self.eventually { lines.withLock { $0 } == ["\(open) open todos"] })
+        #expect(
+            await Self.eventually {
+                lines.withLock { $0 } == ["water-plants has no conflicts", "\(open) open todos"]
+            }, "\(lines.withLock { $0 })")
     }
 
     @Test("the groups example prints the board, then one update in sections, and ends")
