@@ -92,6 +92,35 @@ struct ReadmeShellTests {
         #expect(creates, "nothing before `\(lines[sed])` creates \(file)")
     }
 
+    @Test(
+        "the mirror example runs as written: A's sed edit reaches B's directory",
+        .enabled(if: EtcdServer.isInstalled, "\(EtcdServer.installHint)"))
+    func mirrorExampleRuns() async throws {
+        let lines = Self.lines(of: try Self.section("## Beyond one machine"), kind: "")
+        let start = try #require(lines.firstIndex { $0.hasPrefix("mkdir -p ~/tasks-a") })
+        let sed = try #require(lines.firstIndex { $0.hasPrefix("sed -i") })
+        let server = try await blocking { try EtcdServer() }
+        let home = try TemporaryStore()
+        // The mirrors are the script's jobs: stopped (SIGTERM) and waited for on any exit.
+        var script = "set -e\ntrap 'kill $(jobs -p) 2>/dev/null; wait' EXIT\n"
+        for line in lines[start...sed] {
+            script +=
+                line.replacingOccurrences(of: "jsonstore ", with: "\"$JSONSTORE\" ")
+                .replacingOccurrences(of: "127.0.0.1:12379", with: server.endpoint) + "\n"
+        }
+        // Waits for the event with a deadline (30 s), then ends.
+        script += """
+            for i in $(seq 300); do
+              grep -q '"done"' ~/tasks-b/tea.json 2>/dev/null && exit 0
+              sleep 0.1
+            done
+            exit 1
+            """
+        let result = try await JSONStoreBinary.shell(script, environment: ["HOME": home.path])
+        #expect(result.status == 0, "\(script)\n\(result.stderr)")
+        #expect(home.readFile("tasks-b/tea.json")?.contains("Make tea") == true)
+    }
+
     @Test("the path dependency says that package: is the checkout folder's name")
     func pathDependency() throws {
         let library = try Self.section("## The library")
