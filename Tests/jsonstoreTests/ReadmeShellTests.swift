@@ -101,12 +101,30 @@ struct ReadmeShellTests {
         let sed = try #require(lines.firstIndex { $0.hasPrefix("sed -i") })
         let server = try await blocking { try EtcdServer() }
         let home = try TemporaryStore()
-        // The mirrors are the script's jobs: stopped (SIGTERM) and waited for on any exit.
-        var script = "set -e\ntrap 'kill $(jobs -p) 2>/dev/null; wait' EXIT\n"
+        // The mirrors are the script's jobs, their pids kept as they start, stopped on any
+        // exit, a failed line (set -e) too: SIGTERM, then SIGKILL for one still running
+        // after 10 s (a SIGTERM in a mirror's first moments can be lost), then waited for.
+        var script = """
+            set -e
+            pids=
+            stop() {
+              kill $pids 2>/dev/null || true
+              for i in $(seq 100); do
+                alive=
+                for p in $pids; do kill -0 $p 2>/dev/null && alive=1; done
+                [ -z "$alive" ] && break
+                sleep 0.1
+              done
+              kill -9 $pids 2>/dev/null || true
+              wait
+            }
+            trap stop EXIT
+
+            """
         for line in lines[start...sed] {
-            script +=
-                line.replacingOccurrences(of: "jsonstore ", with: "\"$JSONSTORE\" ")
-                .replacingOccurrences(of: "127.0.0.1:12379", with: server.endpoint) + "\n"
+            let runnable = line.replacingOccurrences(of: "jsonstore ", with: "\"$JSONSTORE\" ")
+                .replacingOccurrences(of: "127.0.0.1:12379", with: server.endpoint)
+            script += runnable + (runnable.hasSuffix("&") ? "\npids=\"$pids $!\"\n" : "\n")
         }
         // Waits for the event with a deadline (30 s), then ends.
         script += """
