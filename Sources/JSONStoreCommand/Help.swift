@@ -58,9 +58,26 @@ enum Help {
         if !configuration.options.isEmpty {
             text += "\noptions:\n" + table(configuration.options.map { ($0.spellings, $0.help) })
         }
-        text +=
-            "\nglobal options:\n"
-            + table(CommandLineTool.globalOptions.map { ($0.spellings, $0.help) })
+        text += "\nglobal options:\n" + globalOptions(for: configuration)
+        return text
+    }
+
+    /// The global options that matter to a command, then the names of the others, which
+    /// `jsonstore --help` explains: 16 lines of etcd and colour options in every command's
+    /// help buried its own.
+    private static func globalOptions(for configuration: CommandConfiguration) -> String {
+        let all = CommandLineTool.globalOptions
+        let shown = all.filter { configuration.globals.contains($0.name) || $0.name == "--help" }
+        let others = all.filter { option in !shown.contains { $0.name == option.name } }
+        var text = table(shown.map { ($0.spellings, $0.help) })
+        if !others.isEmpty {
+            let names = others.map(\.name).joined(separator: ", ")
+            text +=
+                "\n"
+                + wrap(
+                    "Also taken, as every command takes them: \(names) ('jsonstore --help' says what each does)."
+                ) + "\n"
+        }
         return text
     }
 

@@ -16,7 +16,7 @@ struct CompletionCommand: Command {
               zsh:   source <(jsonstore completion zsh)     (in ~/.zshrc, after compinit)
               fish:  jsonstore completion fish > ~/.config/fish/completions/jsonstore.fish
             """,
-        positionals: .words(Shell.allCases.map(\.rawValue)))
+        positionals: .words(Shell.allCases.map(\.rawValue)), globals: [])
 
     var shell: Shell
 

@@ -4,7 +4,7 @@ import JSONStore
 struct HelpCommand: Command {
     static let configuration = CommandConfiguration(
         name: "help", abstract: "show this help, or a command's", arguments: "[COMMAND]",
-        positionals: .commands)
+        positionals: .commands, globals: [])
 
     /// The command to explain, `nil` for the overview.
     var topic: (any Command.Type)?

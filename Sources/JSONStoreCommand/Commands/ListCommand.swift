@@ -24,8 +24,9 @@ struct ListCommand: Command {
                 "--follow",
                 help: """
                     keep following: on a terminal, a live list view (q quits); piped, the listing \
-                    then one line per change (ADDED, MODIFIED, DELETED, INVALID); with -o json or \
-                    ndjson, one JSON object per change (NDJSON)
+                    then one line per change (ADDED, MODIFIED, DELETED, INVALID, CONFLICT, and \
+                    RESOLVED when an invalid file or a conflict ends); with -o json or ndjson, one \
+                    JSON object per change (NDJSON)
                     """),
             .option(
                 "--output", "-o", value: "FORMAT",
@@ -96,7 +97,8 @@ struct ListCommand: Command {
                     with --follow --json: while nothing changes, a "bookmark" event with the \
                     current revision every SECONDS (default 10; 0 for none)
                     """),
-        ])
+        ],
+        globals: ["--dir", "--store", "--color"])
 
     var follow: Bool
     /// The output format, `nil` for a table on a terminal and TSV elsewhere.

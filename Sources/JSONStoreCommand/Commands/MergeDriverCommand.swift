@@ -15,7 +15,8 @@ struct MergeDriverCommand: Command {
             exit 0. Members both sides changed differently are a conflict: OURS is written \
             with git's conflict markers around each of them, exit 1, and git reports it. A \
             side that is not a JSON object leaves OURS as it was, exit 1.
-            """)
+            """,
+        globals: [])
 
     var base: String
     var ours: String

@@ -32,6 +32,10 @@ struct CommandConfiguration: Sendable {
     var options: [OptionDeclaration] = []
     /// What the positionals are, for completion.
     var positionals: Positionals = .none
+    /// The global options that matter to this command, the ones its help lists (the
+    /// parser takes them all, and `jsonstore --help` lists them all): by default the
+    /// store's; `--help` is always listed.
+    var globals: [String] = ["--dir", "--store"]
 
     /// `jsonstore NAME [ARGUMENTS] [OPTIONS]`, with every option spelled out.
     var usage: String { usageWords.joined(separator: " ") }

@@ -26,3 +26,5 @@ try store.write { tx in  // a batch under one lock
     try tx.delete("tea")
     try tx.put("coffee", ["title": "Make coffee", "status": "todo", "priority": 1])
 }
+print(try store.item("coffee")?["title"] ?? "-")  // "Make coffee"
+try store.delete("coffee")  // the sample store as it was
