@@ -79,7 +79,7 @@ struct GitLockTests {
     func holdsForGit(_ store: JSONStore) async -> Bool {
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline {
-            if await store.engine.gitHold.hold.since != nil { return true }
+            if await store.engine.gitHeldSince != nil { return true }
             try? await Task.sleep(for: .milliseconds(5))
         }
         return false

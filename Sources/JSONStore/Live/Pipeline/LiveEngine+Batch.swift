@@ -12,11 +12,13 @@ extension LiveEngine {
     /// When it is done, what it left is settled first (`settleAfterHold`). A journal older
     /// than the limit is a writer's killed halfway (the next write rolls it forward).
     func holdsForBatch() -> Bool {
-        guard case .watching = phase, reducer.hasUnpublishedChanges else { return false }
+        guard case .watching(let watch) = phase, reducer.hasUnpublishedChanges else {
+            return false
+        }
         let journal = join(configuration.path, BatchJournal.fileName)
         let marker = FileStatus.of(atPath: journal, followingSymlinks: false)
         let now = Self.now()
-        switch batchHold.decide(marker: marker, now: now, limit: Self.batchHoldLimit) {
+        switch watch.batchHold.decide(marker: marker, now: now, limit: Self.batchHoldLimit) {
         case .free, .stale:
             return false
         case .ended:
@@ -25,7 +27,9 @@ extension LiveEngine {
         case .holding(let recheck):
             if recheck {
                 wake(at: now + Self.batchRecheckInterval) { engine in
-                    engine.batchHold.recheckScheduled = false
+                    if case .watching(let current) = engine.phase {
+                        current.batchHold.recheckScheduled = false
+                    }
                     engine.publish()
                 }
             }

@@ -1,18 +1,11 @@
 extension LiveEngine {
-    /// Publications held while git is at work in the store's repository (`GitActivity`).
-    ///
-    /// Guarded by the pipeline (the `LiveEngine` actor), like the rest of its state.
-    struct GitHold {
-        /// The repository's git directory, found when the watcher starts; `nil` outside git.
-        var git: GitActivity?
-        /// The hold on git's marker. A marker there longer than the hold limit, or older
-        /// than that when first seen, is taken for one a crashed git left behind, a `git
-        /// commit` waiting on its editor or a rebase stopped for the user, and no longer
-        /// waited for, across attaches too.
-        var hold = MarkerHold()
+    /// How often git is looked at while a hold lasts, in seconds.
+    static let gitRecheckInterval = 0.01
 
-        /// How often git is looked at while a hold lasts, in seconds.
-        static let recheckInterval = 0.01
+    /// Since when publications have waited for git, while they do.
+    var gitHeldSince: Double? {
+        guard case .watching(let watch) = phase else { return nil }
+        return watch.gitHold.since
     }
 
     /// Whether the publication due now must wait because git is at work (its index lock,
@@ -24,12 +17,14 @@ extension LiveEngine {
     /// come from the middle of its operation. A marker older than the hold
     /// limit (a minute) is not waited for, and `JSONStore.watching` says so.
     func holdsForGit() -> Bool {
-        if settlingHold { return true }
-        guard let git = gitHold.git, reducer.hasUnpublishedChanges else { return false }
+        guard case .watching(let watch) = phase else { return false }
+        if watch.settlingHold { return true }
+        guard let git = watch.git, reducer.hasUnpublishedChanges else { return false }
         let current = git.current()
         let index = current == nil ? git.index() : nil
         let (now, limit) = (Self.now(), configuration.gitHoldLimit)
-        switch gitHold.hold.decide(marker: current?.status, result: index, now: now, limit: limit) {
+        switch watch.gitHold.decide(marker: current?.status, result: index, now: now, limit: limit)
+        {
         case .free:
             return false
         case .ended:
@@ -44,8 +39,10 @@ extension LiveEngine {
         case .holding(let recheck):
             status.gitNote = nil
             if recheck {
-                wake(at: now + GitHold.recheckInterval) { engine in
-                    engine.gitHold.hold.recheckScheduled = false
+                wake(at: now + Self.gitRecheckInterval) { engine in
+                    if case .watching(let current) = engine.phase {
+                        current.gitHold.recheckScheduled = false
+                    }
                     engine.publish()
                 }
             }
@@ -60,10 +57,10 @@ extension LiveEngine {
     /// period on its own and reached observers as a second update when the machine was
     /// slow (ThreadSanitizer, a loaded CI): the pipeline had fallen behind git's events.
     func settleAfterHold() {
-        guard case .watching(let watcher) = phase else { return }
-        settlingHold = true
-        defer { settlingHold = false }
-        watcher.pollNow()
+        guard case .watching(let watch) = phase else { return }
+        watch.settlingHold = true
+        defer { watch.settlingHold = false }
+        watch.watcher.pollNow()
         settleDeadlines(everything: true)
     }
 }

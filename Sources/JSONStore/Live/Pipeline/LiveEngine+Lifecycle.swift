@@ -20,15 +20,13 @@ extension LiveEngine {
         guard subscriptions.isEmpty, !status.hasObservers else { return }
         switch phase {
         case .idle: return
-        case .watching(let watcher): watcher.stop()
-        case .following(let source): source.stop()
+        case .watching(let watch): watch.watcher.stop()
+        case .following(let follow): follow.source.stop()
         case .detached: break
         }
         phase = .idle
-        pendingCatchUps = 0
         history.removeAll()
         resumeRequests.removeAll()
-        pendingResumes.removeAll()
         quiet.withLock { $0 = nil }
         reducer = StoreReducer(timing: reducer.timing)
         status.reset()
@@ -47,9 +45,9 @@ extension LiveEngine {
             if case .detached = phase { scheduleReattach() } else { watchFailed(error) }
             return
         }
-        phase = .watching(watcher)
-        gitHold.git = GitActivity.find(forDirectory: configuration.path)
-        gitHold.hold.reset(result: gitHold.git?.index())
+        phase = .watching(
+            DirectoryWatch(
+                watcher: watcher, git: GitActivity.find(forDirectory: configuration.path)))
         watcher.start()
         rescan(reason: reason)
     }
@@ -110,7 +108,7 @@ extension LiveEngine {
     /// Reports `error` (once) and tries to attach again every reattach interval.
     func detach(_ error: StoreError) {
         if case .detached = phase { return }  // reported already; a reattach is scheduled
-        if case .watching(let watcher) = phase { watcher.stop() }
+        if case .watching(let watch) = phase { watch.watcher.stop() }
         phase = .detached
         reducer.directoryGone()
         status.set(.failed(error))
@@ -135,15 +133,18 @@ extension LiveEngine {
 
     /// Starts the remote store's source; its first report, the listing, loads the store.
     func attach(to backend: any RemoteBackend) {
-        sourceGeneration += 1
-        let generation = sourceGeneration
+        sourcesStarted += 1
+        let generation = sourcesStarted
         let source = backend.makeSource(reader: configuration.reader) { [weak self] report in
             self?.onPipeline { engine in
                 // A source stopped and replaced may still have reports on their way.
-                if engine.sourceGeneration == generation { engine.handle(report) }
+                guard case .following(let follow) = engine.phase,
+                    follow.generation == generation
+                else { return }
+                engine.handle(report, from: follow)
             }
         }
-        phase = .following(source)
+        phase = .following(RemoteFollow(source: source, generation: generation))
         source.start()
     }
 }

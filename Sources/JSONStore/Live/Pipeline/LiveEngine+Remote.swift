@@ -3,8 +3,7 @@ extension LiveEngine {
 
     /// Applies what the source reported: the reducer decides what changed, as for files,
     /// but a remote store has no saves in two steps, so a deletion is one at once.
-    func handle(_ report: SourceReport) {
-        guard case .following = phase else { return }  // stopped since it was sent
+    func handle(_ report: SourceReport, from follow: RemoteFollow) {
         switch report {
         case .listing(let listing, let reason):
             if reducer.isLoaded {
@@ -42,7 +41,7 @@ extension LiveEngine {
         case .resumed:
             status.set(.live)
         case .caughtUp:
-            pendingCatchUps = max(0, pendingCatchUps - 1)
+            follow.pendingCatchUps = max(0, follow.pendingCatchUps - 1)
             finishSyncIfSettled()
         case .failed(let error):
             status.set(.failed(error))

@@ -26,7 +26,9 @@ extension LiveEngine {
     /// one that asked for a revision, from the results at it.
     func startWaitingSubscriptions() {
         for id in subscriptions.keys where subscriptions[id]?.isStarted == false {
-            guard !pendingResumes.contains(id) else { continue }
+            if case .following(let follow) = phase, follow.pendingResumes.contains(id) {
+                continue
+            }
             guard let revision = resumeRequests.removeValue(forKey: id) else {
                 subscriptions[id]?.start(from: reducer.published, resetReason: nil, engine: self)
                 continue
@@ -93,7 +95,8 @@ extension LiveEngine {
         _ number: Int64, from backend: any RemoteBackend, for id: ObjectIdentifier,
         revision: StoreRevision
     ) {
-        pendingResumes.insert(id)
+        guard case .following(let follow) = phase else { return }
+        follow.pendingResumes.insert(id)
         let reader = configuration.reader
         let timing = reducer.timing
         DispatchQueue.global(qos: .userInitiated).async { [weak self] in
@@ -101,7 +104,9 @@ extension LiveEngine {
                 try backend.listing(at: number, reader: reader)
             }
             self?.onPipeline { engine in
-                engine.pendingResumes.remove(id)
+                if case .following(let current) = engine.phase {
+                    current.pendingResumes.remove(id)
+                }
                 guard engine.subscriptions[id]?.isStarted == false else { return }
                 switch result {
                 case .success(let listing):

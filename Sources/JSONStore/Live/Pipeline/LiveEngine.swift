@@ -23,17 +23,37 @@ actor LiveEngine {
         var parallelAbove: Int
     }
 
-    /// Where the pipeline is in its life.
+    /// Where the pipeline is in its life, with what that part of it holds.
     enum Phase {
         /// Nobody observes the store: no watcher, nothing in memory.
         case idle
         /// Watching the directory (its contents loaded, or being loaded).
-        case watching(any DirectoryWatcher)
+        case watching(DirectoryWatch)
         /// The directory is gone and has been reported; waiting for it to come back.
         case detached
         /// Following a remote store's source (`LiveEngine+Remote`).
-        case following(any LiveSource)
+        case following(RemoteFollow)
     }
+
+    // MARK: Mutable state
+    //
+    // All of it is the actor's, changed only on the pipeline queue.
+    //
+    // - `phase`: where the pipeline is, and what that phase holds: the directory's
+    //   watcher and holds (`DirectoryWatch`), or the remote source and its pending
+    //   catch-ups and resumes (`RemoteFollow`). Leaving a phase drops its data.
+    // - `reducer`: what the files hold and what was published (pure; `StoreReducer`).
+    //   Made anew, with a new origin, for each observed life (`startIfIdle`).
+    // - `subscriptions`, `syncWaiters`: who is told, and who waits for everything on
+    //   disk now to be told.
+    // - `history`, `resumeRequests`: the versions kept to resume from, and the revisions
+    //   subscriptions asked for until they start (`LiveEngine+Resuming`).
+    // - `sourcesStarted`: how many remote sources were started, to tell an old one's
+    //   late reports.
+    // - `status` and `quiet`: thread-safe boards others read from any thread.
+    //
+    // `stopIfIdle` ends an observed life: the phase, the reducer, the history and the
+    // requests are dropped, the boards cleared; subscriptions and waiters are gone by then.
 
     nonisolated let configuration: Configuration
     nonisolated let queue: DispatchQueue
@@ -46,26 +66,15 @@ actor LiveEngine {
     /// Each subscriber, by its cancellation flag's identity.
     var subscriptions: [ObjectIdentifier: any LiveSubscriber] = [:]
     var syncWaiters: [@Sendable () -> Void] = []
-    /// `catchUp()` calls a remote source has not answered yet.
-    var pendingCatchUps = 0
-    /// Which remote source is current: reports of an earlier one are dropped.
-    var sourceGeneration = 0
+    /// How many remote sources were started: reports of one replaced are dropped.
+    var sourcesStarted = 0
     /// The last versions published, to resume subscriptions from (`LiveEngine+Resuming`).
     var history: [StoreSnapshot] = []
     /// The revisions subscriptions asked to start from, until they start.
     var resumeRequests: [ObjectIdentifier: StoreRevision] = [:]
-    /// Subscriptions waiting for the store at their revision, read from a remote store.
-    var pendingResumes: Set<ObjectIdentifier> = []
     /// The newest revision known to leave the published version as it is (etcd's
     /// progress), readable from any thread for the stream's bookmarks.
     nonisolated let quiet = Locked<(version: Int, revision: Int64)?>(nil)
-    /// Publications held while git works in the store's repository (`LiveEngine+Git`).
-    var gitHold = GitHold()
-    /// Publications held while a store batch commits (`LiveEngine+Batch`).
-    var batchHold = MarkerHold()
-    /// Whether a hold is ending: what it left is being read, and publications wait until
-    /// all of it is in (`settleAfterHold`).
-    var settlingHold = false
 
     init(configuration: Configuration) {
         self.configuration = configuration
@@ -98,8 +107,8 @@ actor LiveEngine {
         // The last reference is gone (the store and every token): nothing else can touch
         // the watcher now.
         switch phase {
-        case .watching(let watcher): watcher.stop()
-        case .following(let source): source.stop()
+        case .watching(let watch): watch.watcher.stop()
+        case .following(let follow): follow.source.stop()
         case .idle, .detached: break
         }
     }
@@ -142,10 +151,10 @@ actor LiveEngine {
     nonisolated func synchronize(_ completion: @escaping @Sendable () -> Void) {
         onPipeline { engine in
             switch engine.phase {
-            case .watching(let watcher): watcher.pollNow()
-            case .following(let source):
-                engine.pendingCatchUps += 1
-                source.catchUp()
+            case .watching(let watch): watch.watcher.pollNow()
+            case .following(let follow):
+                follow.pendingCatchUps += 1
+                follow.source.catchUp()
             case .idle, .detached: return completion()
             }
             engine.syncWaiters.append(completion)
@@ -158,9 +167,9 @@ actor LiveEngine {
         queue.sync {
             assumeIsolated { engine in
                 switch engine.phase {
-                case .watching(let watcher):
-                    if suspended { watcher.suspend() } else { watcher.resume() }
-                case .following(let source): source.setSuspended(suspended)
+                case .watching(let watch):
+                    if suspended { watch.watcher.suspend() } else { watch.watcher.resume() }
+                case .following(let follow): follow.source.setSuspended(suspended)
                 case .idle, .detached: break
                 }
             }
@@ -207,7 +216,8 @@ actor LiveEngine {
         guard !syncWaiters.isEmpty else { return }
         switch phase {
         case .watching, .following:
-            guard pendingCatchUps == 0, reducer.isLoaded, reducer.isSettled,
+            if case .following(let follow) = phase, follow.pendingCatchUps > 0 { return }
+            guard reducer.isLoaded, reducer.isSettled,
                 !subscriptions.values.contains(where: \.hasBacklog)
             else { return }
         case .idle, .detached: break
