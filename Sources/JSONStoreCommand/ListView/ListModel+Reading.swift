@@ -11,8 +11,24 @@ extension ListModel {
     var sort: [SortField] { layout.sort }
     var columns: [String] { layout.columns }
     var table: Table { layout.table }
-    var notice: String? { footer.notice }
-    var prompt: FooterPrompt.Question? { footer.question }
+    var prompt: FooterPrompt.Question? {
+        if case .prompt(let prompt) = overlay { prompt.question } else { nil }
+    }
+    var showsHelp: Bool {
+        if case .help = overlay { true } else { false }
+    }
+    var picker: ColumnPicker? {
+        if case .picker(let picker) = overlay { picker } else { nil }
+    }
+    var countsView: CountsView? {
+        if case .counts(let view) = overlay { view } else { nil }
+    }
+    var conflictView: ConflictView? {
+        if case .conflicts(let view) = overlay { view } else { nil }
+    }
+    var detail: FileView? {
+        if case .file(let file) = overlay { file } else { nil }
+    }
     var editingFilter: Bool { filter.isEditing }
     var hasSearchIndex: Bool { filter.searchIndex != nil }
 

@@ -11,21 +11,18 @@ extension ListModel {
         var frame = Frame(width: width, height: height)
         let page = Self.page(height: height)
         drawHeader(&frame)
-        if let conflictView {
-            drawConflicts(&frame, conflictView, page: page)
-        } else if let detail {
-            drawDetail(&frame, detail, page: page)
-        } else if let picker {
-            drawPicker(&frame, picker, page: page)
-        } else if let countsView {
-            drawCounts(&frame, countsView, page: page)
-        } else {
+        switch overlay {
+        case .none, .help, .prompt:
             let area = listArea(width: width, height: height)
             drawList(&frame, page: area.page, width: area.width, now: now)
             if pane.isShown { drawPane(&frame, besideList: area) }
+        case .picker(let picker): drawPicker(&frame, picker, page: page)
+        case .counts(let view): drawCounts(&frame, view, page: page)
+        case .conflicts(let view): drawConflicts(&frame, view, page: page)
+        case .file(let file): drawDetail(&frame, file, page: page)
         }
         drawFooter(&frame)
-        if showsHelp { drawHelp(&frame) }
+        if case .help = overlay { drawHelp(&frame) }
         if preview == nil && status.showsOverlay(now: now) { drawOverlay(&frame, now: now) }
         return frame
     }
@@ -60,34 +57,37 @@ extension ListModel {
         let row = frame.height - 1
         let bar = Style(reverse: true)
         frame.fill(row: row, style: bar)
-        let text: String
         if let notice {
             frame.put(
                 TextWidth.truncate(" " + notice, to: frame.width), row: row, column: 0,
                 style: Style(foreground: .yellow, reverse: true))
             return
-        } else if let question = footer.questionText {
-            text = question
-        } else if picker != nil {
-            text = " space show/hide  ↑↓ jk move  Enter apply  Esc cancel"
-        } else if countsView != nil {
-            text = " ↑↓ jk move  Enter filter the list by the value  Esc back"
-        } else if let conflictView {
-            text = conflictView.keys
-        } else if detail != nil {
-            text = " Esc back  ↑↓ scroll  q back  Ctrl-C quit"
-        } else if editingFilter {
-            text = " /" + Display.escaped(filter.text) + "▏  Enter keep  Esc clear"
-        } else if !selection.marks.isEmpty {
-            text =
-                " \(Self.number(selection.marks.count)) marked  Space mark  d delete them  e edit them  y copy ids  Esc unmark"
-        } else if !filter.isEmpty {
-            text =
-                " filter \"\(Display.escaped(filter.text))\": \(Self.number(visibleCount)) of \(Self.number(rows.count))  Esc clear  q quit"
-        } else {
-            text = conflictFooter ?? ListKeys.footer
+        }
+        let text: String
+        switch overlay {
+        case .none, .help: text = listFooter
+        case .prompt(let prompt): text = prompt.questionText ?? listFooter
+        case .picker: text = " space show/hide  ↑↓ jk move  Enter apply  Esc cancel"
+        case .counts: text = " ↑↓ jk move  Enter filter the list by the value  Esc back"
+        case .conflicts(let view): text = view.keys
+        case .file: text = " Esc back  ↑↓ scroll  q back  Ctrl-C quit"
         }
         frame.put(TextWidth.truncate(text, to: frame.width), row: row, column: 0, style: bar)
+    }
+
+    /// The footer under the rows: the filter as it is typed, the marks, the filter's
+    /// count, or the keys.
+    private var listFooter: String {
+        if editingFilter {
+            return " /" + Display.escaped(filter.text) + "▏  Enter keep  Esc clear"
+        } else if !selection.marks.isEmpty {
+            return
+                " \(Self.number(selection.marks.count)) marked  Space mark  d delete them  e edit them  y copy ids  Esc unmark"
+        } else if !filter.isEmpty {
+            return
+                " filter \"\(Display.escaped(filter.text))\": \(Self.number(visibleCount)) of \(Self.number(rows.count))  Esc clear  q quit"
+        }
+        return conflictFooter ?? ListKeys.footer
     }
 
     private func drawList(_ frame: inout Frame, page: Int, width: Int, now: Double) {

@@ -1,8 +1,9 @@
 import JSONStore
 
 /// The list view's state, composed of small values that each keep their own: the rows
-/// (`RowSet`), the selection, the filter, the columns and order, the footer's prompt, the
-/// highlights, the store's status, and the file shown. Pure logic, no terminal: a key or
+/// (`RowSet`), the selection, the filter, the columns and order, the highlights, the
+/// store's status, the pane, the footer's notice, and the `Overlay` over the rows (help, a
+/// question, the column picker, the counts, an item's conflicts, a file). Pure logic, no terminal: a key or
 /// a change goes in, an `Action` comes out for the app to do, and `frame` draws it.
 ///
 /// Every change of state is in this file; `ListModel+Reading` is what the app and the
@@ -14,26 +15,19 @@ package struct ListModel {
     private(set) var selection = Selection()
     private(set) var filter = RowFilter()
     private(set) var layout: ColumnLayout
-    private(set) var footer = FooterPrompt()
     private(set) var highlights = Highlights()
     private(set) var status = ViewStatus()
     private(set) var pane = DetailPane()
-    /// The column picker, while it is open.
-    private(set) var picker: ColumnPicker?
-    /// The file shown whole (Enter), as it is on disk.
-    private(set) var detail: FileView?
-    /// An item's conflicts (Enter on a row that has some).
-    private(set) var conflictView: ConflictView?
-    /// The file the app is to read (again) for `detail`: set by Enter and by changes that
-    /// touch it, cleared by `showFile`.
+    /// What is over the rows and takes the keys, if anything: one at a time.
+    private(set) var overlay = Overlay.none
+    /// The footer's notice until the next key: a field no item has, an edit that failed.
+    private(set) var notice: String?
+    /// The file the app is to read (again) for the file shown: set by Enter and by changes
+    /// that touch it, cleared by `showFile`.
     private(set) var fileToRead: String?
     /// The first screen's items, read before the whole store is loaded (in id order),
     /// shown until the store's first results replace them in place.
     private(set) var preview: [Item]?
-    /// `f`'s counts, while they are shown.
-    private(set) var countsView: CountsView?
-    /// Whether `?`'s list of keys is over the list (any key closes it).
-    private(set) var showsHelp = false
 
     init(storePath: String, requestedColumns: [String]?, sort: [SortField] = []) {
         self.storePath = storePath
@@ -66,14 +60,17 @@ package struct ListModel {
             highlights.mark(changes, now: now)
             pane.note(changes)
             layout.widen(with: changes.inserted + changes.modified.map(\.new))
-            if let shown = detail?.name, Self.touches(changes, shown) { fileToRead = shown }
-            if let id = conflictView?.id,
-                conflictView?.update(
-                    item: rows.item(ofID: id), conflicts: results.conflicts(of: id))
-                    == false
-            {
-                conflictView = nil
-                footer.tell("\(Display.escaped(id)): no conflicts left")
+            if case .file(let file) = overlay, Self.touches(changes, file.name) {
+                fileToRead = file.name
+            }
+            if case .conflicts(var view) = overlay {
+                let id = view.id
+                if view.update(item: rows.item(ofID: id), conflicts: results.conflicts(of: id)) {
+                    overlay = .conflicts(view)
+                } else {
+                    overlay = .none
+                    notice = "\(Display.escaped(id)): no conflicts left"
+                }
             }
             if layout.follow(changes, in: results) {
                 filter.columnsChanged()
@@ -99,18 +96,23 @@ package struct ListModel {
     }
 
     /// Takes the live counts `f` asked for.
-    mutating func showCounts(_ counts: [CountBy.Count]) { countsView?.show(counts) }
+    mutating func showCounts(_ counts: [CountBy.Count]) {
+        guard case .counts(var view) = overlay else { return }
+        view.show(counts)
+        overlay = .counts(view)
+    }
 
     /// Says `notice` in the footer until the next key.
-    mutating func tell(_ notice: String) { footer.tell(notice) }
+    mutating func tell(_ notice: String) { self.notice = notice }
 
     /// Drops highlights that have run out; returns when the next one does, if any.
     mutating func expireHighlights(now: Double) -> Double? { highlights.expire(now: now) }
 
     /// Takes what reading `name` gave, if it is still the file shown.
     mutating func showFile(_ name: String, _ outcome: Result<[UInt8]?, StoreError>) {
-        guard detail?.name == name else { return }
-        detail?.show(outcome)
+        guard case .file(var file) = overlay, file.name == name else { return }
+        file.show(outcome)
+        overlay = .file(file)
         if fileToRead == name { fileToRead = nil }
     }
 
@@ -128,55 +130,48 @@ package struct ListModel {
 
     // MARK: Keys
 
-    /// Handles a key; `page` is the number of rows on screen.
+    /// Handles a key; `page` is the number of rows on screen. The overlay takes it if
+    /// there is one, else the filter while it is typed, else the list.
     package mutating func handle(_ key: Key, page: Int) -> Action {
         if key == .interrupt { return .quit }
-        footer.dismissNotice()
-        if showsHelp {
-            showsHelp = false
+        notice = nil
+        switch overlay {
+        case .none:
+            if filter.isEditing {
+                if filter.edit(key) {
+                    filter.refilter(rows, table: table)
+                    selection.follow(in: visible)
+                }
+                return .none
+            }
+            guard let intent = ListKeys.intent(for: key) else { return .none }
+            return perform(intent, page: page)
+        case .help:
+            overlay = .none
             return .none
-        }
-        if var open = picker {
-            switch open.handle(key) {
-            case .stay: picker = open
+        case .prompt(var prompt):
+            let answer = prompt.answer(key)
+            overlay = prompt.question == nil ? .none : .prompt(prompt)
+            return respond(to: answer)
+        case .picker(var picker):
+            switch picker.handle(key) {
+            case .stay: overlay = .picker(picker)
             case .apply(let chosen):
-                picker = nil
+                overlay = .none
                 layout.request(chosen, for: rows.results)
                 filter.columnsChanged()
                 filter.refilter(rows, table: table)
                 selection.follow(in: visible)
-            case .cancel: picker = nil
+            case .cancel: overlay = .none
             }
             return .none
-        }
-        if footer.question != nil {
-            switch footer.answer(key) {
-            case .none: return .none
-            case .delete(let id): return .delete(id: id)
-            case .deleteMarked(let ids):
-                selection.clearMarks()
-                return .deleteMany(ids: ids)
-            case .count(let typed):
-                let field = typed.isEmpty ? layout.sort.first?.field.text ?? "" : typed
-                guard !field.isEmpty, field != "id" else {
-                    footer.tell("type a field to count by: the list is sorted by id")
-                    return .none
-                }
-                countsView = CountsView(field: field)
-                return .observeCounts(field: field)
-            case .create(let id):
-                switch Self.newItem(id, in: rows.results, from: selectedItem) {
-                case .success(let action): return action
-                case .failure(let refusal): footer.tell(refusal.message)
-                }
+        case .counts(var view):
+            switch view.handle(key, page: page) {
+            case .stay:
+                overlay = .counts(view)
                 return .none
-            }
-        }
-        if var counts = countsView {
-            switch counts.handle(key, page: page) {
-            case .stay: countsView = counts
             case .close(let text):
-                countsView = nil
+                overlay = .none
                 if let text {
                     filter.set(text)
                     filter.refilter(rows, table: table)
@@ -184,34 +179,50 @@ package struct ListModel {
                 }
                 return .stopCounts
             }
-            return .none
-        }
-        if let id = conflictView?.id {
-            let outcome = conflictView!.handle(key, page: page)
-            if outcome != .stay { conflictView = nil }  // back to the list, for the notice
+        case .conflicts(var view):
+            let outcome = view.handle(key, page: page)
+            // Any outcome but `stay` goes back to the list, where the notice shows.
+            overlay = outcome == .stay ? .conflicts(view) : .none
             switch outcome {
             case .stay, .close: return .none
-            case .keepMine: return .resolve(id: id, keeping: .mine)
-            case .keep(let version): return .resolve(id: id, keeping: .merged(version.bytes))
-            case .merge(let version): return .mergeConflict(id: id, with: version)
+            case .keepMine: return .resolve(id: view.id, keeping: .mine)
+            case .keep(let version): return .resolve(id: view.id, keeping: .merged(version.bytes))
+            case .merge(let version): return .mergeConflict(id: view.id, with: version)
             }
-        }
-        if detail != nil {
-            if detail!.handle(key, page: page) {
-                detail = nil
+        case .file(var file):
+            if file.handle(key, page: page) {
+                overlay = .none
                 fileToRead = nil
+            } else {
+                overlay = .file(file)
             }
             return .none
         }
-        if filter.isEditing {
-            if filter.edit(key) {
-                filter.refilter(rows, table: table)
-                selection.follow(in: visible)
+    }
+
+    /// What the footer's question, answered, asks for.
+    private mutating func respond(to answer: FooterPrompt.Answer) -> Action {
+        switch answer {
+        case .none: return .none
+        case .delete(let id): return .delete(id: id)
+        case .deleteMarked(let ids):
+            selection.clearMarks()
+            return .deleteMany(ids: ids)
+        case .count(let typed):
+            let field = typed.isEmpty ? layout.sort.first?.field.text ?? "" : typed
+            guard !field.isEmpty, field != "id" else {
+                notice = "type a field to count by: the list is sorted by id"
+                return .none
+            }
+            overlay = .counts(CountsView(field: field))
+            return .observeCounts(field: field)
+        case .create(let id):
+            switch Self.newItem(id, in: rows.results, from: selectedItem) {
+            case .success(let action): return action
+            case .failure(let refusal): notice = refusal.message
             }
             return .none
         }
-        guard let intent = ListKeys.intent(for: key) else { return .none }
-        return perform(intent, page: page)
     }
 
     private mutating func perform(_ intent: ListKeys.Intent, page: Int) -> Action {
@@ -238,16 +249,16 @@ package struct ListModel {
         case .sortReverse:
             layout.reverseSort()
             return .sort
-        case .pickColumns: picker = layout.picker(for: rows.results)
+        case .pickColumns: overlay = .picker(layout.picker(for: rows.results))
         case .open:
             if let id = selectedID, rows.hasConflicts(id) {
-                let view = ConflictView(
-                    id: id, item: rows.item(ofID: id), conflicts: results.conflicts(of: id))
-                conflictView = view
+                overlay = .conflicts(
+                    ConflictView(
+                        id: id, item: rows.item(ofID: id), conflicts: results.conflicts(of: id)))
                 return .none
             }
             if let (name, id) = selectedFile {
-                detail = FileView(name: name, id: id)
+                overlay = .file(FileView(name: name, id: id))
                 fileToRead = name
             }
         case .edit:
@@ -256,21 +267,21 @@ package struct ListModel {
                 return .editMany(ids: selection.marked)
             }
             return selectedFile.map { .edit(file: $0.name) } ?? .none
-        case .create: footer.ask(.newID(""))
+        case .create: overlay = .prompt(FooterPrompt(asking: .newID("")))
         case .delete:
             if !selection.marks.isEmpty {
-                footer.ask(.deleteMarked(selection.marked))
+                overlay = .prompt(FooterPrompt(asking: .deleteMarked(selection.marked)))
             } else if let id = selectedID {
-                footer.ask(.delete(id))
+                overlay = .prompt(FooterPrompt(asking: .delete(id)))
             }
         case .mark: selection.toggleMark(in: visible)
         case .copy:
             let ids = selection.marks.isEmpty ? selectedID.map { [$0] } ?? [] : selection.marked
             selection.clearMarks()
             return ids.isEmpty ? .none : .copy(ids.joined(separator: "\n"))
-        case .help: showsHelp = true
+        case .help: overlay = .help
         case .pane: pane.toggle()
-        case .counts: footer.ask(.countField(""))
+        case .counts: overlay = .prompt(FooterPrompt(asking: .countField("")))
         }
         return .none
     }
