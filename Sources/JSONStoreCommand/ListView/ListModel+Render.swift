@@ -30,9 +30,8 @@ extension ListModel {
     private func drawHeader(_ frame: inout Frame) {
         let bar = Style(reverse: true)
         frame.fill(row: 0, style: bar)
-        var parts = [
-            " jsonstore", Display.escaped(storePath), Self.count(results.count, "item"),
-        ]
+        var parts = [" jsonstore", Display.escaped(storePath)]
+        parts += itemsDescription
         let invalid = rows.invalidCount
         if invalid > 0 { parts.append("\(Self.number(invalid)) invalid") }
         if rows.conflictCount > 0 { parts.append(Self.count(rows.conflictCount, "conflict")) }
@@ -42,15 +41,29 @@ extension ListModel {
             parts.append(status.state.name)
         }
         if let sort = layout.sortDescription { parts.append("sort \(Display.escaped(sort))") }
-        if !filter.isEmpty && !filter.isEditing {
-            parts.append("filter \(Display.escaped(filter.text))")
-        }
         let marked = selection.marks.count
         if marked > 0 { parts.append("\(Self.number(marked)) marked") }
         if let lastChange = status.lastChange { parts.append("last change \(lastChange)") }
         frame.put(
             TextWidth.truncate(parts.joined(separator: " · "), to: frame.width), row: 0, column: 0,
             style: bar)
+    }
+
+    /// The header's filter and count: `6 items` with none, `filter status=done · 6 of 25
+    /// items` with `--where` or `/` (the `/` text once it is kept; the footer shows it while it is
+    /// typed), counting the items shown of all the store's.
+    private var itemsDescription: [String] {
+        var words = scope.map(\.text)
+        if !filter.isEmpty && !filter.isEditing { words.append(filter.text) }
+        guard !scope.isEmpty || !filter.isEmpty else { return [Self.count(results.count, "item")] }
+        var shown = results.count
+        if let matches = filter.matches {
+            shown = matches.count(below: results.count)  // the items, not the invalid files
+        }
+        let total = Self.count(results.storeItemCount, "item")
+        let count = "\(Self.number(shown)) of \(total)"
+        guard !words.isEmpty else { return [count] }
+        return ["filter " + Display.escaped(words.joined(separator: " ")), count]
     }
 
     private func drawFooter(_ frame: inout Frame) {

@@ -11,6 +11,8 @@ import JSONStore
 /// and `ListModel+Render` and `ListModel+Pane` draw.
 package struct ListModel {
     let storePath: String
+    /// The command's `--where` conditions: the results are the store's items that meet them.
+    let scope: [Condition]
     private(set) var rows = RowSet()
     private(set) var selection = Selection()
     private(set) var filter = RowFilter()
@@ -29,8 +31,12 @@ package struct ListModel {
     /// shown until the store's first results replace them in place.
     private(set) var preview: [Item]?
 
-    init(storePath: String, requestedColumns: [String]?, sort: [SortField] = []) {
+    init(
+        storePath: String, requestedColumns: [String]?, sort: [SortField] = [],
+        scope: [Condition] = []
+    ) {
         self.storePath = storePath
+        self.scope = scope
         layout = ColumnLayout(requested: requestedColumns, sort: sort)
     }
 

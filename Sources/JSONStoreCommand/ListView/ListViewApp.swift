@@ -40,7 +40,8 @@ final class ListViewApp {
         store: JSONStore, settings: ListCommand, color: Bool, environment: [String: String]
     ) {
         model = ListModel(
-            storePath: store.path, requestedColumns: settings.columns, sort: settings.sort)
+            storePath: store.path, requestedColumns: settings.columns, sort: settings.sort,
+            scope: settings.conditions)
         screen = Screen(color: color)
         terminal = TerminalSession()
         self.store = store
