@@ -152,8 +152,15 @@ package struct ListModel {
             }
             guard let intent = ListKeys.intent(for: key) else { return .none }
             return perform(intent, page: page)
-        case .help:
-            overlay = .none
+        case .help(let scroll):
+            let hidden = ListKeys.bindings.count - Self.helpRows(page: page)
+            switch key {
+            case .down, .character("j"), .up, .character("k"):
+                guard hidden > 0 else { fallthrough }
+                let step = key == .down || key == .character("j") ? 1 : -1
+                overlay = .help(scroll: max(0, min(hidden, scroll + step)))
+            default: overlay = .none
+            }
             return .none
         case .prompt(var prompt):
             let answer = prompt.answer(key)
@@ -285,7 +292,7 @@ package struct ListModel {
             let ids = selection.marks.isEmpty ? selectedID.map { [$0] } ?? [] : selection.marked
             selection.clearMarks()
             return ids.isEmpty ? .none : .copy(ids.joined(separator: "\n"))
-        case .help: overlay = .help
+        case .help: overlay = .help(scroll: 0)
         case .pane: pane.toggle()
         case .counts: overlay = .prompt(FooterPrompt(asking: .countField("")))
         }

@@ -5,8 +5,9 @@
 enum Overlay {
     /// The rows take the keys.
     case none
-    /// `?`: the list's keys over the rows (any key closes it).
-    case help
+    /// `?`: the list's keys over the rows, scrolled by this many lines where they do not fit
+    /// (↑ ↓ scroll them then; any other key closes them).
+    case help(scroll: Int)
     /// A question in the footer (`n`'s id, `d`'s y/N, `f`'s field), over the rows.
     case prompt(FooterPrompt)
     /// `c`: the column picker.

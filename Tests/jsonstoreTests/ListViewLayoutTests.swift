@@ -1,0 +1,61 @@
+import TestSupport
+import Testing
+
+@testable import JSONStore
+@testable import JSONStoreCommand
+
+/// Results of these items (ids sorted), as the store would deliver them.
+func makeResults(_ items: [(id: String, object: JSONObject)]) -> (Results<Item>, StoreSnapshot) {
+    var elements: [(UTF8Key, Entry)] = []
+    for (id, object) in items.sorted(by: { UTF8Key($0.id) < UTF8Key($1.id) }) {
+        var object = object
+        object["id"] = .string(id)
+        let item = Item(id: id, object: object, fingerprint: Fingerprint(Array(id.utf8)))
+        elements.append((UTF8Key(id), Entry(item: item, error: nil)))
+    }
+    let snapshot = StoreSnapshot(
+        version: 1, entries: SortedTree(sortedDistinct: elements), invalid: [:])
+    return (Results<Item>.initial(.all, snapshot, coder: .items), snapshot)
+}
+
+/// How the list view shares the screen: `?`'s keys on a small terminal, the list and `p`'s
+/// pane, the columns under a filter.
+@Suite("The list view's layout")
+struct ListViewLayoutTests {
+    /// Tasks as in `data/`: a title, a status, a priority, tags, a time.
+    static func tasks(_ count: Int) -> Results<Item> {
+        makeResults(
+            (0..<count).map { i in
+                (
+                    "task-number-\(i)",
+                    [
+                        "title": .string("Back up the photo library \(i)"), "status": "todo",
+                        "priority": 2, "tags": ["home", "urgent"],
+                        "updated": "2026-11-18T08:36:00Z",
+                    ]
+                )
+            }
+        ).0
+    }
+
+    @Test("? at 80×24 shows every key: it scrolls, and says there is more")
+    func helpFits() {
+        var model = liveModel(Self.tasks(3))
+        _ = model.handle(.character("?"), page: ListModel.page(height: 24))
+        var seen = Set<String>()
+        var screen = model.frame(width: 80, height: 24, now: 1).text
+        #expect(screen.joined().contains("more"), "\(screen.joined(separator: "\n"))")
+        for _ in 0..<ListKeys.bindings.count {
+            for line in screen { seen.insert(line) }
+            _ = model.handle(.down, page: ListModel.page(height: 24))
+            screen = model.frame(width: 80, height: 24, now: 1).text
+        }
+        #expect(model.showsHelp, "↓ scrolls the keys, it does not close them")
+        let text = seen.joined(separator: "\n")
+        for binding in ListKeys.bindings {
+            #expect(text.contains(binding.help), "\(binding.help)")
+        }
+        _ = model.handle(.character("x"), page: 21)
+        #expect(!model.showsHelp, "another key closes it")
+    }
+}
