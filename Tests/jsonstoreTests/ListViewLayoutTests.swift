@@ -58,4 +58,21 @@ struct ListViewLayoutTests {
         _ = model.handle(.character("x"), page: 21)
         #expect(!model.showsHelp, "another key closes it")
     }
+
+    @Test("p at 120 columns: the pane takes what its JSON needs, the list the rest")
+    func paneByNeed() {
+        var model = liveModel(Self.tasks(5))
+        _ = model.handle(.character("p"), page: 9)
+        let lines = model.frame(width: 120, height: 14, now: 1).text
+        // The row's title keeps more than a few characters beside the pane (it had 7).
+        let list = String(lines[2].prefix { $0 != "│" })
+        #expect(list.contains("Back up the "), "\(lines[2])")
+        // The pane is no wider than its widest line and a margin.
+        let widest = DetailPane.lines(of: model.results[0]).map { TextWidth.of($0.text) }.max()!
+        let rule = lines[2].distance(
+            from: lines[2].startIndex, to: lines[2].lastIndex(of: "│")!)
+        #expect(120 - rule - 1 <= widest + 2, "the pane starts at \(rule)")
+        // Narrow JSON or wide, the list keeps at least the old share at 120 columns.
+        #expect(rule >= 120 * 11 / 20)
+    }
 }
