@@ -75,4 +75,28 @@ struct ListViewLayoutTests {
         // Narrow JSON or wide, the list keeps at least the old share at 120 columns.
         #expect(rule >= 120 * 11 / 20)
     }
+
+    @Test("columns follow the rows a filter keeps, and all items again when it is cleared")
+    func columnsFollowFilter() {
+        var items: [(id: String, object: JSONObject)] = (0..<30).map { i in
+            (
+                "task-\(i)",
+                ["title": "T", "n": 1, "a": 1, "b": 1, "c": 1, "d": 1] as JSONObject
+            )
+        }
+        items += (0..<3).map { i in
+            ("book-\(i)", ["title": "B", "kind": "book", "author": "Le Guin"] as JSONObject)
+        }
+        var model = liveModel(makeResults(items).0)
+        #expect(!model.columns.contains("author"))
+        for key in Key.decode(Array("/kind=book".utf8)) + [.enter] {
+            _ = model.handle(key, page: 9)
+        }
+        #expect(model.visibleCount == 3)
+        #expect(model.columns.contains("author"), "\(model.columns)")
+        let lines = model.frame(width: 100, height: 8, now: 1).text
+        #expect(lines[1].contains("AUTHOR") && lines[2].contains("Le Guin"), "\(lines)")
+        _ = model.handle(.escape, page: 9)
+        #expect(model.visibleCount == 33 && !model.columns.contains("author"))
+    }
 }

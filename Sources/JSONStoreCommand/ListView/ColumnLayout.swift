@@ -34,13 +34,15 @@ struct ColumnLayout {
         layOut(results)
     }
 
-    /// After an update: with no columns asked for, the columns follow the items, so a
-    /// view started on an empty store gains the fields of the items that arrive, and loses
-    /// those of the items that leave. Returns whether they changed.
+    /// After an update: with no columns asked for, the columns follow the items (`items`:
+    /// those a filter keeps, or all), so a view started on an empty store gains the fields
+    /// of the items that arrive, and loses those of the items that leave. Returns whether
+    /// they changed.
     ///
     /// - Complexity: O(1,000 items) when items came or went or gained or lost a member,
     ///   else O(1).
-    mutating func follow(_ changes: ChangeSet<Item>, in results: Results<Item>) -> Bool {
+    mutating func follow<C: Collection>(_ changes: ChangeSet<Item>, in items: C) -> Bool
+    where C.Element == Item {
         guard requested == nil else { return false }
         let reshaped =
             !changes.inserted.isEmpty || !changes.deleted.isEmpty
@@ -48,9 +50,18 @@ struct ColumnLayout {
                 m.changes.contains { ($0.old == nil || $0.new == nil) && $0.path.isTopLevel }
             }
         guard reshaped else { return false }
-        let fresh = Table.columns(for: results.prefix(1_000), requested: nil)
+        return fit(items)
+    }
+
+    /// With no columns asked for, the most common fields of `items` (the rows a filter
+    /// keeps, or every item); returns whether the columns changed. No rows leave them.
+    ///
+    /// - Complexity: O(1,000 items).
+    mutating func fit<C: Collection>(_ items: C) -> Bool where C.Element == Item {
+        guard requested == nil, !items.isEmpty else { return false }
+        let fresh = Table.columns(for: items.prefix(1_000), requested: nil)
         guard fresh != columns else { return false }
-        layOut(results)
+        layOut(items)
         return true
     }
 

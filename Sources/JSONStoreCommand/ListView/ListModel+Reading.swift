@@ -32,6 +32,13 @@ extension ListModel {
     var editingFilter: Bool { filter.isEditing }
     var hasSearchIndex: Bool { filter.searchIndex != nil }
 
+    /// The items the columns are chosen from: the first thousand the filter keeps, or of
+    /// all items with no filter.
+    var columnSample: [Item] {
+        guard let matches = filter.matches else { return Array(results.prefix(1_000)) }
+        return matches.prefix { $0 < results.count }.prefix(1_000).map { results[$0] }
+    }
+
     /// The selected row's file name and item id (an invalid file may have none).
     var selectedFile: (name: String, id: String?)? {
         visibleCount > 0 ? rows.file(at: visible.row(at: selection.index)) : nil

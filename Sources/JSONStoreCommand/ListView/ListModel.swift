@@ -59,6 +59,7 @@ package struct ListModel {
             layout.layOut(results)
             filter.columnsChanged()
             filter.refilter(rows, table: table)
+            if !filter.isEmpty { fitColumnsToFilter() }
         case .update(let results, let changes):
             let previousCount = rows.results.count
             rows.replace(with: results)
@@ -78,12 +79,11 @@ package struct ListModel {
                     notice = "\(Display.escaped(id)): no conflicts left"
                 }
             }
-            if layout.follow(changes, in: results) {
+            filter.rowsChanged(changes, table: table)
+            filter.refilter(rows, through: changes, previousCount: previousCount, table: table)
+            if layout.follow(changes, in: columnSample) {
                 filter.columnsChanged()
                 filter.refilter(rows, table: table)
-            } else {
-                filter.rowsChanged(changes, table: table)
-                filter.refilter(rows, through: changes, previousCount: previousCount, table: table)
             }
         case .error:
             return  // the state says failed; the last list stays on screen
@@ -146,6 +146,7 @@ package struct ListModel {
             if filter.isEditing {
                 if filter.edit(key) {
                     filter.refilter(rows, table: table)
+                    if !filter.isEditing { fitColumnsToFilter() }  // kept, or cleared
                     selection.follow(in: visible)
                 }
                 return .none
@@ -188,6 +189,7 @@ package struct ListModel {
                 if let text {
                     filter.set(text)
                     filter.refilter(rows, table: table)
+                    fitColumnsToFilter()
                     selection.follow(in: visible)
                 }
                 return .stopCounts
@@ -255,6 +257,7 @@ package struct ListModel {
             }
             filter.clear()
             filter.refilter(rows, table: table)
+            fitColumnsToFilter()
             selection.follow(in: visible)
         case .sortNext:
             layout.cycleSort()
@@ -297,6 +300,14 @@ package struct ListModel {
         case .counts: overlay = .prompt(FooterPrompt(asking: .countField("")))
         }
         return .none
+    }
+
+    /// With no columns asked for, the columns follow the rows the filter keeps (all items
+    /// with none), and the filter searches their text.
+    private mutating func fitColumnsToFilter() {
+        guard layout.fit(columnSample) else { return }
+        filter.columnsChanged()
+        filter.refilter(rows, table: table)
     }
 
     // MARK: Drawing
