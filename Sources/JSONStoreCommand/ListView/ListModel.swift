@@ -27,6 +27,8 @@ package struct ListModel {
     /// The file the app is to read (again) for the file shown: set by Enter and by changes
     /// that touch it, cleared by `showFile`.
     private(set) var fileToRead: String?
+    /// The item `n` created, to select when it arrives (unless the selection moves first).
+    private(set) var created: String?
     /// The first screen's items, read before the whole store is loaded (in id order),
     /// shown until the store's first results replace them in place.
     private(set) var preview: [Item]?
@@ -89,6 +91,10 @@ package struct ListModel {
             return  // the state says failed; the last list stays on screen
         }
         selection.follow(in: visible)
+        if let id = created, rows.row(ofID: id) != nil {
+            _ = selection.select(id: id, in: visible)
+            created = nil
+        }
     }
 
     package mutating func setState(_ state: StoreState, now: Double) { status.set(state, now: now) }
@@ -233,7 +239,9 @@ package struct ListModel {
             return .observeCounts(field: field)
         case .create(let id):
             switch Self.newItem(id, in: rows.results, from: selectedItem) {
-            case .success(let action): return action
+            case .success(let action):
+                created = id
+                return action
             case .failure(let refusal): notice = refusal.message
             }
             return .none
@@ -243,12 +251,9 @@ package struct ListModel {
     private mutating func perform(_ intent: ListKeys.Intent, page: Int) -> Action {
         switch intent {
         case .quit: return .quit
-        case .up: selection.move(by: -1, in: visible)
-        case .down: selection.move(by: 1, in: visible)
-        case .pageUp: selection.move(by: -max(1, page), in: visible)
-        case .pageDown: selection.move(by: max(1, page), in: visible)
-        case .first: selection.select(0, in: visible)
-        case .last: selection.select(visibleCount - 1, in: visible)
+        case .up, .down, .pageUp, .pageDown, .first, .last:
+            created = nil  // moved away: the new item does not take the selection back
+            move(intent, page: page)
         case .filter: filter.begin()
         case .clearFilter:
             guard selection.marks.isEmpty else {
@@ -300,6 +305,19 @@ package struct ListModel {
         case .counts: overlay = .prompt(FooterPrompt(asking: .countField("")))
         }
         return .none
+    }
+
+    /// Moves the selection as `intent` says.
+    private mutating func move(_ intent: ListKeys.Intent, page: Int) {
+        switch intent {
+        case .up: selection.move(by: -1, in: visible)
+        case .down: selection.move(by: 1, in: visible)
+        case .pageUp: selection.move(by: -max(1, page), in: visible)
+        case .pageDown: selection.move(by: max(1, page), in: visible)
+        case .first: selection.select(0, in: visible)
+        case .last: selection.select(visibleCount - 1, in: visible)
+        default: break
+        }
     }
 
     /// With no columns asked for, the columns follow the rows the filter keeps (all items

@@ -35,6 +35,15 @@ struct Selection: Equatable {
         id = visible.id(at: self.index)
     }
 
+    /// Selects the row of the item `id`, if it is on show; returns whether it is.
+    mutating func select(id: String, in visible: VisibleRows) -> Bool {
+        guard let row = visible.rows.row(ofID: id), let shown = visible.index(ofRow: row) else {
+            return false
+        }
+        select(shown, in: visible)
+        return true
+    }
+
     /// Moves by `offset` rows.
     mutating func move(by offset: Int, in visible: VisibleRows) {
         select(index + offset, in: visible)
