@@ -3,6 +3,9 @@ import JSONStore
 /// Where the list and the detail pane (`p`) go: side by side on a wide terminal, the pane
 /// below the list on a narrow one.
 extension ListModel {
+    /// The number of rows on a screen of `height` lines (header, titles and footer take 3).
+    package static func page(height: Int) -> Int { max(1, height - 3) }
+
     /// From this width on, the pane goes beside the list rather than below it.
     static let sideBySideWidth = 100
 

@@ -47,9 +47,6 @@ package struct ListModel {
         self.init(storePath: storePath, requestedColumns: nil)
     }
 
-    /// The number of rows on a screen of `height` lines (header, titles and footer take 3).
-    package static func page(height: Int) -> Int { max(1, height - 3) }
-
     // MARK: The store
 
     package mutating func apply(_ change: StoreChange<Item>, now: Double, clock: String) {
@@ -72,14 +69,8 @@ package struct ListModel {
             if case .file(let file) = overlay, Self.touches(changes, file.name) {
                 fileToRead = file.name
             }
-            if case .conflicts(var view) = overlay {
-                let id = view.id
-                if view.update(item: rows.item(ofID: id), conflicts: results.conflicts(of: id)) {
-                    overlay = .conflicts(view)
-                } else {
-                    overlay = .none
-                    notice = "\(Display.escaped(id)): no conflicts left"
-                }
+            if let id = overlay.followConflicts(in: rows) {
+                notice = "\(Display.escaped(id)): no conflicts left"
             }
             filter.rowsChanged(changes, table: table)
             filter.refilter(rows, through: changes, previousCount: previousCount, table: table)
@@ -108,11 +99,7 @@ package struct ListModel {
     }
 
     /// Takes the live counts `f` asked for.
-    mutating func showCounts(_ counts: [CountBy.Count]) {
-        guard case .counts(var view) = overlay else { return }
-        view.show(counts)
-        overlay = .counts(view)
-    }
+    mutating func showCounts(_ counts: [CountBy.Count]) { overlay.showCounts(counts) }
 
     /// Says `notice` in the footer until the next key.
     mutating func tell(_ notice: String) { self.notice = notice }
@@ -122,10 +109,7 @@ package struct ListModel {
 
     /// Takes what reading `name` gave, if it is still the file shown.
     mutating func showFile(_ name: String, _ outcome: Result<[UInt8]?, StoreError>) {
-        guard case .file(var file) = overlay, file.name == name else { return }
-        file.show(outcome)
-        overlay = .file(file)
-        if fileToRead == name { fileToRead = nil }
+        if overlay.showFile(name, outcome), fileToRead == name { fileToRead = nil }
     }
 
     /// What to build a search index of off the main queue, if it is worth it now.
@@ -160,14 +144,8 @@ package struct ListModel {
             guard let intent = ListKeys.intent(for: key) else { return .none }
             return perform(intent, page: page)
         case .help(let scroll):
-            let hidden = ListKeys.bindings.count - Self.helpRows(page: page)
-            switch key {
-            case .down, .character("j"), .up, .character("k"):
-                guard hidden > 0 else { fallthrough }
-                let step = key == .down || key == .character("j") ? 1 : -1
-                overlay = .help(scroll: max(0, min(hidden, scroll + step)))
-            default: overlay = .none
-            }
+            overlay =
+                Self.helpScroll(after: key, from: scroll, page: page).map(Overlay.help) ?? .none
             return .none
         case .prompt(var prompt):
             let answer = prompt.answer(key)
@@ -253,7 +231,7 @@ package struct ListModel {
         case .quit: return .quit
         case .up, .down, .pageUp, .pageDown, .first, .last:
             created = nil  // moved away: the new item does not take the selection back
-            move(intent, page: page)
+            selection.move(intent, page: page, in: visible)
         case .filter: filter.begin()
         case .clearFilter:
             guard selection.marks.isEmpty else {
@@ -305,19 +283,6 @@ package struct ListModel {
         case .counts: overlay = .prompt(FooterPrompt(asking: .countField("")))
         }
         return .none
-    }
-
-    /// Moves the selection as `intent` says.
-    private mutating func move(_ intent: ListKeys.Intent, page: Int) {
-        switch intent {
-        case .up: selection.move(by: -1, in: visible)
-        case .down: selection.move(by: 1, in: visible)
-        case .pageUp: selection.move(by: -max(1, page), in: visible)
-        case .pageDown: selection.move(by: max(1, page), in: visible)
-        case .first: selection.select(0, in: visible)
-        case .last: selection.select(visibleCount - 1, in: visible)
-        default: break
-        }
     }
 
     /// With no columns asked for, the columns follow the rows the filter keeps (all items
