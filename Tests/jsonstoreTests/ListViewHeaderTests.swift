@@ -48,4 +48,22 @@ struct ListViewHeaderTests {
         let unfiltered = whole.frame(width: 100, height: 8, now: 1).text[0]
         #expect(unfiltered.contains(" s · 25 items · live"), "\(unfiltered)")
     }
+
+    @Test("a long etcd address is shortened before the state leaves the header")
+    func longAddress() {
+        let (results, _) = makeResults(3)
+        let hosts = (1...6).map { "etcd-member-\($0).cluster.example.org:2379" }
+        let address = "etcds://" + hosts.joined(separator: ",") + "/tasks"
+        var model = liveModel(results, path: address)
+        var header = model.frame(width: 80, height: 6, now: 1).text[0]
+        #expect(header.contains("3 items · live"), "\(header)")
+        #expect(header.contains("etcds://etcd-member-1") && header.contains("…"), "\(header)")
+        #expect(header.contains("/tasks"), "the prefix is kept: \(header)")
+        model.setState(.resyncing(reason: "watch compacted"), now: 2)
+        header = model.frame(width: 80, height: 6, now: 2).text[0]
+        #expect(header.contains("resyncing"), "\(header)")
+        // A short path is left whole.
+        var short = liveModel(results, path: "tasks")
+        #expect(short.frame(width: 80, height: 6, now: 1).text[0].contains(" tasks · 3 items"))
+    }
 }

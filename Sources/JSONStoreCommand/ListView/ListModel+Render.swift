@@ -44,9 +44,27 @@ extension ListModel {
         let marked = selection.marks.count
         if marked > 0 { parts.append("\(Self.number(marked)) marked") }
         if let lastChange = status.lastChange { parts.append("last change \(lastChange)") }
+        // The store's path or address gives way first, so the state stays in sight.
+        let others = TextWidth.of(parts.joined(separator: " · ")) - TextWidth.of(parts[1])
+        parts[1] = Self.shortened(parts[1], to: max(16, frame.width - others))
         frame.put(
             TextWidth.truncate(parts.joined(separator: " · "), to: frame.width), row: 0, column: 0,
             style: bar)
+    }
+
+    /// `text` cut in the middle to at most `width` columns: its start, `…`, its end, so an
+    /// address keeps its scheme and first host, and its prefix.
+    static func shortened(_ text: String, to width: Int) -> String {
+        guard TextWidth.of(text) > width, width > 2 else { return text }
+        var tail = String.UnicodeScalarView()
+        var used = 0
+        for scalar in text.unicodeScalars.reversed() {
+            let w = TextWidth.of(scalar)
+            if used + w > (width - 1) / 2 { break }
+            tail.insert(scalar, at: tail.startIndex)
+            used += w
+        }
+        return TextWidth.truncate(text, to: width - used) + String(tail)
     }
 
     /// The header's filter and count: `6 items` with none, `filter status=done · 6 of 25
