@@ -11,6 +11,8 @@ extension ListModel {
     var sort: [SortField] { layout.sort }
     var columns: [String] { layout.columns }
     var table: Table { layout.table }
+    /// The newest notice in the footer, if any.
+    var notice: String? { notices.newest }
     var prompt: FooterPrompt.Question? {
         if case .prompt(let prompt) = overlay { prompt.question } else { nil }
     }

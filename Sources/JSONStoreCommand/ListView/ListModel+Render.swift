@@ -1,6 +1,9 @@
 import JSONStore
 
 extension ListModel {
+    /// At most this many lines of notices are drawn; the last says how many more.
+    static let noticeLines = 3
+
     static let spinner = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
     /// Draws the view as it is scrolled. Only the rows on screen are laid out, so a store
@@ -88,10 +91,17 @@ extension ListModel {
         let row = frame.height - 1
         let bar = Style(reverse: true)
         frame.fill(row: row, style: bar)
-        if let notice {
-            frame.put(
-                TextWidth.truncate(" " + notice, to: frame.width), row: row, column: 0,
-                style: Style(foreground: .yellow, reverse: true))
+        if !notices.isEmpty {
+            // Newest first, ending on the footer's row, over the last rows of the list.
+            let lines = notices.lines(limit: min(Self.noticeLines, max(1, frame.height - 3)))
+            let style = Style(foreground: .yellow, reverse: true)
+            for (offset, line) in lines.enumerated() {
+                let at = row - lines.count + 1 + offset
+                frame.fill(row: at, style: style)
+                frame.put(
+                    TextWidth.truncate(" " + line, to: frame.width), row: at, column: 0,
+                    style: style)
+            }
             return
         }
         let text: String

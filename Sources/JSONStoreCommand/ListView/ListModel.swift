@@ -22,8 +22,8 @@ package struct ListModel {
     private(set) var pane = DetailPane()
     /// What is over the rows and takes the keys, if anything: one at a time.
     private(set) var overlay = Overlay.none
-    /// The footer's notice until the next key: a field no item has, an edit that failed.
-    private(set) var notice: String?
+    /// The footer's notices until the next key: a field no item has, an edit that failed.
+    private(set) var notices = Notices()
     /// The file the app is to read (again) for the file shown: set by Enter and by changes
     /// that touch it, cleared by `showFile`.
     private(set) var fileToRead: String?
@@ -70,7 +70,7 @@ package struct ListModel {
                 fileToRead = file.name
             }
             if let id = overlay.followConflicts(in: rows) {
-                notice = "\(Display.escaped(id)): no conflicts left"
+                notices.tell("\(Display.escaped(id)): no conflicts left")
             }
             filter.rowsChanged(changes, table: table)
             filter.refilter(rows, through: changes, previousCount: previousCount, table: table)
@@ -101,8 +101,8 @@ package struct ListModel {
     /// Takes the live counts `f` asked for.
     mutating func showCounts(_ counts: [CountBy.Count]) { overlay.showCounts(counts) }
 
-    /// Says `notice` in the footer until the next key.
-    mutating func tell(_ notice: String) { self.notice = notice }
+    /// Says `notice` in the footer until the next key, above those said before it.
+    mutating func tell(_ notice: String) { notices.tell(notice) }
 
     /// Drops highlights that have run out; returns when the next one does, if any.
     mutating func expireHighlights(now: Double) -> Double? { highlights.expire(now: now) }
@@ -130,7 +130,7 @@ package struct ListModel {
     /// there is one, else the filter while it is typed, else the list.
     package mutating func handle(_ key: Key, page: Int) -> Action {
         if key == .interrupt { return .quit }
-        notice = nil
+        notices.dismiss()
         switch overlay {
         case .none:
             if filter.isEditing {
@@ -210,7 +210,7 @@ package struct ListModel {
         case .count(let typed):
             let field = typed.isEmpty ? layout.sort.first?.field.text ?? "" : typed
             guard !field.isEmpty, field != "id" else {
-                notice = "type a field to count by: the list is sorted by id"
+                notices.tell("type a field to count by: the list is sorted by id")
                 return .none
             }
             overlay = .counts(CountsView(field: field))
@@ -220,7 +220,7 @@ package struct ListModel {
             case .success(let action):
                 created = id
                 return action
-            case .failure(let refusal): notice = refusal.message
+            case .failure(let refusal): notices.tell(refusal.message)
             }
             return .none
         }

@@ -83,7 +83,7 @@ final class ListViewApp {
             if !warned, case .initial(let results) = change {
                 warned = true
                 self.list.warnAboutUnknownFields(results, in: store) { [weak self] warnings in
-                    self?.model.tell(warnings.joined(separator: "; "))
+                    for warning in warnings { self?.model.tell(warning) }
                     self?.requestRender()
                 }
             }
