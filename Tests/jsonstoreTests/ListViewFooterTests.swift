@@ -27,4 +27,16 @@ struct ListViewFooterTests {
         lines = model.frame(width: 80, height: 12, now: 1).text
         #expect(!lines.contains { $0.contains("notice") }, "a key dismisses them all")
     }
+
+    @Test("one is one: the footer's words for one item, one conflict, one version")
+    func singular() throws {
+        let temp = try TemporaryStore.tasks()
+        let edit = BulkEdit(store: temp.store, ids: ["tea"]) { _ in .success(0) }
+        #expect(edit.run() == "1 item left as it was")
+        let two = BulkEdit(store: temp.store, ids: ["tea", "bike"]) { _ in .success(0) }
+        #expect(two.run() == "2 items left as they were")
+        #expect(ListModel.count(1, "conflict") == "1 conflict")
+        #expect(ListModel.count(1, "kept version") == "1 kept version")
+        #expect(FooterPrompt(asking: .deleteMarked(["tea"])).questionText == " Delete 1 item? y/N")
+    }
 }

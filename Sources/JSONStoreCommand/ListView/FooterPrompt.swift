@@ -81,7 +81,7 @@ struct FooterPrompt: Equatable {
         case .newID(let id)?:
             " new item's id: " + Display.escaped(id) + "▏  Enter create  Esc cancel"
         case .delete(let id)?: " delete \(Display.escaped(id))? y/N"
-        case .deleteMarked(let ids)?: " Delete \(ids.count) item\(ids.count == 1 ? "" : "s")? y/N"
+        case .deleteMarked(let ids)?: " Delete \(ListModel.count(ids.count, "item"))? y/N"
         case .countField(let field)?:
             " count by field: " + Display.escaped(field)
                 + "▏  Enter count (alone: the sort field)  Esc cancel"
