@@ -74,10 +74,7 @@ package struct ListModel {
             }
             filter.rowsChanged(changes, table: table)
             filter.refilter(rows, through: changes, previousCount: previousCount, table: table)
-            if layout.follow(changes, in: columnSample) {
-                filter.columnsChanged()
-                filter.refilter(rows, table: table)
-            }
+            if layout.follows(changes) { fitColumnsToFilter() }
         case .error:
             return  // the state says failed; the last list stays on screen
         }
@@ -288,7 +285,8 @@ package struct ListModel {
     /// With no columns asked for, the columns follow the rows the filter keeps (all items
     /// with none), and the filter searches their text.
     private mutating func fitColumnsToFilter() {
-        guard layout.fit(columnSample) else { return }
+        let sample = columnSample
+        guard layout.fit(sample) else { return }
         filter.columnsChanged()
         filter.refilter(rows, table: table)
     }
