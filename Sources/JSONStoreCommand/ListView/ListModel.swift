@@ -2,13 +2,14 @@ import JSONStore
 
 /// The list view's state, composed of small values that each keep their own: the rows
 /// (`RowSet`), the selection, the filter, the columns and order, the highlights, the
-/// store's status, the pane, the footer's notice, and the `Overlay` over the rows (help, a
-/// question, the column picker, the counts, an item's conflicts, a file). Pure logic, no terminal: a key or
-/// a change goes in, an `Action` comes out for the app to do, and `frame` draws it.
+/// store's status, the pane, the footer's `Notices`, and the `Overlay` over the rows (help,
+/// a question, the column picker, the counts, an item's conflicts, a file). Pure logic, no
+/// terminal: a key or a change goes in, an `Action` comes out for the app to do, and
+/// `frame` draws it.
 ///
-/// Every change of state is in this file; `ListModel+Reading` is what the app and the
-/// tests read, `ListKeys` says what a key asks for, `ListModel+Editing` what `n` creates,
-/// and `ListModel+Render` and `ListModel+Pane` draw.
+/// Every change of state is in this file (each value's own in its type); `ListModel+Reading`
+/// is what the app and the tests read, `ListKeys` says what a key asks for,
+/// `ListModel+Editing` what `n` creates, and `ListModel+Render` and the others draw.
 package struct ListModel {
     let storePath: String
     /// The command's `--where` conditions: the results are the store's items that meet them.
