@@ -76,6 +76,19 @@ struct ListViewLayoutTests {
         #expect(rule >= 120 * 11 / 20)
     }
 
+    @Test("p beside a list scrolled far down, then filtered to a few rows, draws")
+    func paneAfterFilter() {
+        var model = liveModel(Self.tasks(100))
+        _ = model.handle(.character("p"), page: 9)
+        _ = model.handle(.end, page: 9)
+        _ = model.frame(width: 120, height: 12, now: 1)  // scrolled to the last rows
+        for key in Key.decode(Array("/number-7".utf8)) + [.enter] {
+            _ = model.handle(key, page: 9)
+        }
+        let lines = model.frame(width: 120, height: 12, now: 1).text
+        #expect(lines[2].contains("task-number-7"), "\(lines[2])")
+    }
+
     @Test("columns follow the rows a filter keeps, and all items again when it is cleared")
     func columnsFollowFilter() {
         var items: [(id: String, object: JSONObject)] = (0..<30).map { i in

@@ -31,7 +31,8 @@ extension ListModel {
     private func paneTextWidth(page: Int) -> Int {
         let shown = visible
         var widest = 0
-        for index in selection.top..<min(shown.count, selection.top + page) {
+        let first = min(selection.top, shown.count)  // not scrolled yet after a filter
+        for index in first..<min(shown.count, first + page) {
             guard let item = rows.item(at: shown.row(at: index)) else { continue }
             for line in DetailPane.lines(of: item) {
                 widest = max(widest, TextWidth.of(line.text))
