@@ -71,8 +71,8 @@ extension ListModel {
     }
 
     /// The header's filter and count: `6 items` with none, `filter status=done · 6 of 25
-    /// items` with `--where` or `/` (the `/` text once it is kept; the footer shows it while it is
-    /// typed), counting the items shown of all the store's.
+    /// items` with `--where` or `/` (the `/` text once it is kept; the footer shows it
+    /// while it is typed), counting the items shown of all the store's.
     private var itemsDescription: [String] {
         var words = scope.map(\.text)
         if !filter.isEmpty && !filter.isEditing { words.append(filter.text) }
