@@ -58,6 +58,28 @@ struct ListViewEditingTests {
         #expect(model.prompt == nil)
     }
 
+    @Test("after n creates an item, the selection moves to it when it arrives")
+    func createSelects() {
+        var (results, snapshot) = makeResults(3)
+        var model = liveModel(results)
+        _ = model.handle(.down, page: 9)
+        _ = model.handle(.character("n"), page: 9)
+        type("item-000001b", into: &model)
+        #expect(
+            model.handle(.enter, page: 9)
+                == .create(id: "item-000001b", template: ["title": "", "n": 0]))
+        #expect(model.selectedID == "item-000001", "nothing written yet")
+        let change = insert(results, &snapshot, id: "item-000001b")
+        if case .update(let next, _) = change { results = next }
+        model.apply(change, now: 1, clock: "12:00:01")
+        #expect(model.selectedID == "item-000001b")
+        // Only once: an edit of the item later does not take the selection back.
+        _ = model.handle(.up, page: 9)
+        model.apply(
+            modify(results, &snapshot, id: "item-000001b", title: "x"), now: 2, clock: "12:00:02")
+        #expect(model.selectedID == "item-000001")
+    }
+
     @Test("n refuses an id in use or not valid, in the footer; Esc cancels")
     func createRefused() {
         let (results, _) = makeResults(3)

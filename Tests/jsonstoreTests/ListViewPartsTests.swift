@@ -124,13 +124,14 @@ struct ListViewPartsTests {
         #expect(layout.picker(for: results).lines.map(\.text) == ["[1] n", "[ ] title"])
     }
 
-    @Test("the footer: a notice until dismissed, a new id typed, y/N before deleting")
+    @Test("the footer: a notice until a key, a new id typed, y/N before deleting")
     func footer() {
-        var footer = FooterPrompt()
-        footer.tell("careful")
-        footer.dismissNotice()
-        #expect(footer.notice == nil)
-        footer.ask(.newID(""))
+        let (results, _) = makeResults(1)
+        var model = liveModel(results)
+        model.tell("careful")
+        _ = model.handle(.down, page: 9)
+        #expect(model.notice == nil)
+        var footer = FooterPrompt(asking: .newID(""))
         for key in [Key.character("a"), .character("b"), .backspace, .character("c")] {
             let answer = footer.answer(key)
             #expect(answer == .none)
@@ -138,10 +139,10 @@ struct ListViewPartsTests {
         #expect(footer.questionText?.contains("ac") == true)
         let created = footer.answer(.enter)
         #expect(created == .create(id: "ac") && footer.question == nil)
-        footer.ask(.delete("tea"))
+        footer = FooterPrompt(asking: .delete("tea"))
         let declined = footer.answer(.character("n"))
         #expect(declined == .none && footer.question == nil)
-        footer.ask(.delete("tea"))
+        footer = FooterPrompt(asking: .delete("tea"))
         let deleted = footer.answer(.character("y"))
         #expect(deleted == .delete(id: "tea"))
     }

@@ -40,7 +40,9 @@ struct BulkEdit {
         let (folder, edited, kept) = (copy.folder, copy.edited, copy.kept)
         guard edited != original else {
             try? FileManager.default.removeItem(at: folder)
-            return "\(document.count) items left as they were"
+            let one = document.count == 1
+            return
+                "\(ListModel.count(document.count, "item")) left as \(one ? "it was" : "they were")"
         }
         let items: [(String, JSONObject)]
         switch Self.items(edited) {
@@ -60,7 +62,7 @@ struct BulkEdit {
             return "not applied: \(error); \(kept)"
         }
         try? FileManager.default.removeItem(at: folder)
-        return "\(items.count) item\(items.count == 1 ? "" : "s") saved in one batch"
+        return "\(ListModel.count(items.count, "item")) saved in one batch"
     }
 
     /// The items of an edited document, or why it is refused.

@@ -34,23 +34,28 @@ struct ColumnLayout {
         layOut(results)
     }
 
-    /// After an update: with no columns asked for, the columns follow the items, so a
-    /// view started on an empty store gains the fields of the items that arrive, and loses
-    /// those of the items that leave. Returns whether they changed.
+    /// Whether an update may change the columns: with no columns asked for, they follow
+    /// the items, so a view started on an empty store gains the fields of the items that
+    /// arrive, and loses those of the items that leave (`fit` then chooses them).
     ///
-    /// - Complexity: O(1,000 items) when items came or went or gained or lost a member,
-    ///   else O(1).
-    mutating func follow(_ changes: ChangeSet<Item>, in results: Results<Item>) -> Bool {
+    /// - Complexity: O(k) for k changes.
+    func follows(_ changes: ChangeSet<Item>) -> Bool {
         guard requested == nil else { return false }
-        let reshaped =
-            !changes.inserted.isEmpty || !changes.deleted.isEmpty
+        return !changes.inserted.isEmpty || !changes.deleted.isEmpty
             || changes.modified.contains { m in
                 m.changes.contains { ($0.old == nil || $0.new == nil) && $0.path.isTopLevel }
             }
-        guard reshaped else { return false }
-        let fresh = Table.columns(for: results.prefix(1_000), requested: nil)
+    }
+
+    /// With no columns asked for, the most common fields of `items` (the rows a filter
+    /// keeps, or every item); returns whether the columns changed. No rows leave them.
+    ///
+    /// - Complexity: O(1,000 items).
+    mutating func fit<C: Collection>(_ items: C) -> Bool where C.Element == Item {
+        guard requested == nil, !items.isEmpty else { return false }
+        let fresh = Table.columns(for: items.prefix(1_000), requested: nil)
         guard fresh != columns else { return false }
-        layOut(results)
+        layOut(items)
         return true
     }
 

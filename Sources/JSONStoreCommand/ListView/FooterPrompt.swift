@@ -1,7 +1,7 @@
 import JSONStore
 
-/// The footer's message and question: a notice until the next key (a field no item has,
-/// an edit that failed), or a question it asks (a new item's id, whether to delete).
+/// A question the footer asks (a new item's id, whether to delete, the field to count by),
+/// and the keys that answer it.
 struct FooterPrompt: Equatable {
     /// A question in the footer.
     enum Question: Equatable {
@@ -25,15 +25,10 @@ struct FooterPrompt: Equatable {
         case count(field: String)
     }
 
-    private(set) var notice: String?
+    /// The question, as typed so far; `nil` once it is answered or dismissed.
     private(set) var question: Question?
 
-    mutating func tell(_ notice: String) { self.notice = notice }
-
-    /// A key came: the notice has been seen.
-    mutating func dismissNotice() { notice = nil }
-
-    mutating func ask(_ question: Question) { self.question = question }
+    init(asking question: Question) { self.question = question }
 
     /// A key while a question is asked.
     mutating func answer(_ key: Key) -> Answer {
@@ -86,7 +81,7 @@ struct FooterPrompt: Equatable {
         case .newID(let id)?:
             " new item's id: " + Display.escaped(id) + "▏  Enter create  Esc cancel"
         case .delete(let id)?: " delete \(Display.escaped(id))? y/N"
-        case .deleteMarked(let ids)?: " Delete \(ids.count) item\(ids.count == 1 ? "" : "s")? y/N"
+        case .deleteMarked(let ids)?: " Delete \(ListModel.count(ids.count, "item"))? y/N"
         case .countField(let field)?:
             " count by field: " + Display.escaped(field)
                 + "▏  Enter count (alone: the sort field)  Esc cancel"

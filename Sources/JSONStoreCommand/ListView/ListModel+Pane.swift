@@ -3,15 +3,42 @@ import JSONStore
 /// Where the list and the detail pane (`p`) go: side by side on a wide terminal, the pane
 /// below the list on a narrow one.
 extension ListModel {
+    /// The number of rows on a screen of `height` lines (header, titles and footer take 3).
+    package static func page(height: Int) -> Int { max(1, height - 3) }
+
     /// From this width on, the pane goes beside the list rather than below it.
     static let sideBySideWidth = 100
 
-    /// The list's width and rows on a screen of `width` × `height`.
+    /// The list's width and rows on a screen of `width` × `height`. Side by side, the width
+    /// is shared by need: the pane takes what the JSON of the items on screen needs when
+    /// the list can have the rest, the list what its columns need when the pane can; when
+    /// both need more, the list has 11/20 of it.
     func listArea(width: Int, height: Int) -> (width: Int, page: Int) {
         let page = Self.page(height: height)
         guard pane.isShown else { return (width, page) }
-        if width >= Self.sideBySideWidth { return (width * 11 / 20, page) }
-        return (width, max(1, page / 2))
+        guard width >= Self.sideBySideWidth else { return (width, max(1, page / 2)) }
+        let share = width * 11 / 20
+        let widths = layout.naturalWidths
+        let listNeed = 2 + widths.reduce(0, +) + Table.gap * max(0, widths.count - 1)
+        let paneNeed = paneTextWidth(page: page) + 2  // the rule and a space
+        return (max(min(listNeed, share), width - paneNeed), page)
+    }
+
+    /// The widest line of the pane for the items on screen, so the width does not change
+    /// as the selection moves among them.
+    ///
+    /// - Complexity: O(page × the items' size).
+    private func paneTextWidth(page: Int) -> Int {
+        let shown = visible
+        var widest = 0
+        let first = min(selection.top, shown.count)  // not scrolled yet after a filter
+        for index in first..<min(shown.count, first + page) {
+            guard let item = rows.item(at: shown.row(at: index)) else { continue }
+            for line in DetailPane.lines(of: item) {
+                widest = max(widest, TextWidth.of(line.text))
+            }
+        }
+        return widest
     }
 
     /// Draws the selected row's JSON beside or below the list drawn in `list`.

@@ -11,10 +11,35 @@ extension ListModel {
     var sort: [SortField] { layout.sort }
     var columns: [String] { layout.columns }
     var table: Table { layout.table }
-    var notice: String? { footer.notice }
-    var prompt: FooterPrompt.Question? { footer.question }
+    /// The newest notice in the footer, if any.
+    var notice: String? { notices.newest }
+    var prompt: FooterPrompt.Question? {
+        if case .prompt(let prompt) = overlay { prompt.question } else { nil }
+    }
+    var showsHelp: Bool {
+        if case .help = overlay { true } else { false }
+    }
+    var picker: ColumnPicker? {
+        if case .picker(let picker) = overlay { picker } else { nil }
+    }
+    var countsView: CountsView? {
+        if case .counts(let view) = overlay { view } else { nil }
+    }
+    var conflictView: ConflictView? {
+        if case .conflicts(let view) = overlay { view } else { nil }
+    }
+    var detail: FileView? {
+        if case .file(let file) = overlay { file } else { nil }
+    }
     var editingFilter: Bool { filter.isEditing }
     var hasSearchIndex: Bool { filter.searchIndex != nil }
+
+    /// The items the columns are chosen from: the first thousand the filter keeps, or of
+    /// all items with no filter.
+    var columnSample: [Item] {
+        guard let matches = filter.matches else { return Array(results.prefix(1_000)) }
+        return matches.prefix { $0 < results.count }.prefix(1_000).map { results[$0] }
+    }
 
     /// The selected row's file name and item id (an invalid file may have none).
     var selectedFile: (name: String, id: String?)? {

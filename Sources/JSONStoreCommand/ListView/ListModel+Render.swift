@@ -1,6 +1,9 @@
 import JSONStore
 
 extension ListModel {
+    /// At most this many lines of notices are drawn; the last says how many more.
+    static let noticeLines = 3
+
     static let spinner = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
     /// Draws the view as it is scrolled. Only the rows on screen are laid out, so a store
@@ -11,21 +14,18 @@ extension ListModel {
         var frame = Frame(width: width, height: height)
         let page = Self.page(height: height)
         drawHeader(&frame)
-        if let conflictView {
-            drawConflicts(&frame, conflictView, page: page)
-        } else if let detail {
-            drawDetail(&frame, detail, page: page)
-        } else if let picker {
-            drawPicker(&frame, picker, page: page)
-        } else if let countsView {
-            drawCounts(&frame, countsView, page: page)
-        } else {
+        switch overlay {
+        case .none, .help, .prompt:
             let area = listArea(width: width, height: height)
             drawList(&frame, page: area.page, width: area.width, now: now)
             if pane.isShown { drawPane(&frame, besideList: area) }
+        case .picker(let picker): drawPicker(&frame, picker, page: page)
+        case .counts(let view): drawCounts(&frame, view, page: page)
+        case .conflicts(let view): drawConflicts(&frame, view, page: page)
+        case .file(let file): drawDetail(&frame, file, page: page)
         }
         drawFooter(&frame)
-        if showsHelp { drawHelp(&frame) }
+        if case .help(let scroll) = overlay { drawHelp(&frame, scroll: scroll, page: page) }
         if preview == nil && status.showsOverlay(now: now) { drawOverlay(&frame, now: now) }
         return frame
     }
@@ -33,9 +33,8 @@ extension ListModel {
     private func drawHeader(_ frame: inout Frame) {
         let bar = Style(reverse: true)
         frame.fill(row: 0, style: bar)
-        var parts = [
-            " jsonstore", Display.escaped(storePath), Self.count(results.count, "item"),
-        ]
+        var parts = [" jsonstore", Display.escaped(storePath)]
+        parts += itemsDescription
         let invalid = rows.invalidCount
         if invalid > 0 { parts.append("\(Self.number(invalid)) invalid") }
         if rows.conflictCount > 0 { parts.append(Self.count(rows.conflictCount, "conflict")) }
@@ -45,49 +44,91 @@ extension ListModel {
             parts.append(status.state.name)
         }
         if let sort = layout.sortDescription { parts.append("sort \(Display.escaped(sort))") }
-        if !filter.isEmpty && !filter.isEditing {
-            parts.append("filter \(Display.escaped(filter.text))")
-        }
         let marked = selection.marks.count
         if marked > 0 { parts.append("\(Self.number(marked)) marked") }
         if let lastChange = status.lastChange { parts.append("last change \(lastChange)") }
+        // The store's path or address gives way first, so the state stays in sight.
+        let others = TextWidth.of(parts.joined(separator: " · ")) - TextWidth.of(parts[1])
+        parts[1] = Self.shortened(parts[1], to: max(16, frame.width - others))
         frame.put(
             TextWidth.truncate(parts.joined(separator: " · "), to: frame.width), row: 0, column: 0,
             style: bar)
+    }
+
+    /// `text` cut in the middle to at most `width` columns: its start, `…`, its end, so an
+    /// address keeps its scheme and first host, and its prefix.
+    static func shortened(_ text: String, to width: Int) -> String {
+        guard TextWidth.of(text) > width, width > 2 else { return text }
+        var tail = String.UnicodeScalarView()
+        var used = 0
+        for scalar in text.unicodeScalars.reversed() {
+            let w = TextWidth.of(scalar)
+            if used + w > (width - 1) / 2 { break }
+            tail.insert(scalar, at: tail.startIndex)
+            used += w
+        }
+        return TextWidth.truncate(text, to: width - used) + String(tail)
+    }
+
+    /// The header's filter and count: `6 items` with none, `filter status=done · 6 of 25
+    /// items` with `--where` or `/` (the `/` text once it is kept; the footer shows it
+    /// while it is typed), counting the items shown of all the store's.
+    private var itemsDescription: [String] {
+        var words = scope.map(\.text)
+        if !filter.isEmpty && !filter.isEditing { words.append(filter.text) }
+        guard !scope.isEmpty || !filter.isEmpty else { return [Self.count(results.count, "item")] }
+        var shown = results.count
+        if let matches = filter.matches {
+            shown = matches.count(below: results.count)  // the items, not the invalid files
+        }
+        let total = Self.count(results.storeItemCount, "item")
+        let count = "\(Self.number(shown)) of \(total)"
+        guard !words.isEmpty else { return [count] }
+        return ["filter " + Display.escaped(words.joined(separator: " ")), count]
     }
 
     private func drawFooter(_ frame: inout Frame) {
         let row = frame.height - 1
         let bar = Style(reverse: true)
         frame.fill(row: row, style: bar)
-        let text: String
-        if let notice {
-            frame.put(
-                TextWidth.truncate(" " + notice, to: frame.width), row: row, column: 0,
-                style: Style(foreground: .yellow, reverse: true))
+        if !notices.isEmpty {
+            // Newest first, ending on the footer's row, over the last rows of the list.
+            let lines = notices.lines(limit: min(Self.noticeLines, max(1, frame.height - 3)))
+            let style = Style(foreground: .yellow, reverse: true)
+            for (offset, line) in lines.enumerated() {
+                let at = row - lines.count + 1 + offset
+                frame.fill(row: at, style: style)
+                frame.put(
+                    TextWidth.truncate(" " + line, to: frame.width), row: at, column: 0,
+                    style: style)
+            }
             return
-        } else if let question = footer.questionText {
-            text = question
-        } else if picker != nil {
-            text = " space show/hide  ↑↓ jk move  Enter apply  Esc cancel"
-        } else if countsView != nil {
-            text = " ↑↓ jk move  Enter filter the list by the value  Esc back"
-        } else if let conflictView {
-            text = conflictView.keys
-        } else if detail != nil {
-            text = " Esc back  ↑↓ scroll  q back  Ctrl-C quit"
-        } else if editingFilter {
-            text = " /" + Display.escaped(filter.text) + "▏  Enter keep  Esc clear"
-        } else if !selection.marks.isEmpty {
-            text =
-                " \(Self.number(selection.marks.count)) marked  Space mark  d delete them  e edit them  y copy ids  Esc unmark"
-        } else if !filter.isEmpty {
-            text =
-                " filter \"\(Display.escaped(filter.text))\": \(Self.number(visibleCount)) of \(Self.number(rows.count))  Esc clear  q quit"
-        } else {
-            text = conflictFooter ?? ListKeys.footer
+        }
+        let text: String
+        switch overlay {
+        case .none, .help: text = listFooter
+        case .prompt(let prompt): text = prompt.questionText ?? listFooter
+        case .picker: text = " space show/hide  ↑↓ jk move  Enter apply  Esc cancel"
+        case .counts: text = " ↑↓ jk move  Enter filter the list by the value  Esc back"
+        case .conflicts(let view): text = view.keys
+        case .file: text = " Esc back  ↑↓ scroll  q back  Ctrl-C quit"
         }
         frame.put(TextWidth.truncate(text, to: frame.width), row: row, column: 0, style: bar)
+    }
+
+    /// The footer under the rows: the filter as it is typed, the marks, the filter's
+    /// count, or the keys.
+    private var listFooter: String {
+        if editingFilter {
+            return " /" + Display.escaped(filter.text) + "▏  Enter keep  Esc clear"
+        } else if !selection.marks.isEmpty {
+            return
+                " \(Self.number(selection.marks.count)) marked  Space mark  d delete them  e edit them  y copy ids  Esc unmark"
+        } else if !filter.isEmpty {
+            return
+                " filter \"\(Display.escaped(filter.text))\": \(Self.number(visibleCount)) of \(Self.number(rows.count))  Esc clear  q quit"
+        }
+        return conflictFooter ?? ListKeys.footer
     }
 
     private func drawList(_ frame: inout Frame, page: Int, width: Int, now: Double) {
@@ -156,75 +197,6 @@ extension ListModel {
     private func locationSuffix(_ error: StoreError) -> String {
         guard let line = error.line else { return "" }
         return " (line \(line)" + (error.column.map { ", column \($0)" } ?? "") + ")"
-    }
-
-    /// The file as it is on disk, with its error when it is invalid.
-    private func drawDetail(_ frame: inout Frame, _ file: FileView, page: Int) {
-        var title = Display.escaped(file.name)
-        if let error = fileError(file) {
-            title +=
-                file.id.flatMap { results.index(ofID: $0) } != nil
-                ? "  invalid: \(error.description) (the list shows the last valid value)"
-                : "  invalid: \(error.description)"
-        }
-        frame.put(
-            TextWidth.truncate(title, to: frame.width - 1), row: 1, column: 1,
-            style: Style(bold: true))
-        guard let lines = file.lines else {
-            frame.put("reading…", row: 2, column: 2, style: Style(dim: true))
-            return
-        }
-        if let problem = file.problem {
-            frame.put(Display.escaped(problem), row: 2, column: 2, style: Style(foreground: .red))
-            return
-        }
-        for (offset, line) in lines.dropFirst(min(file.scroll, max(0, lines.count - 1))).prefix(
-            page
-        ).enumerated() {
-            frame.put(line, row: 2 + offset, column: 2, style: Style())
-        }
-    }
-
-    /// The error of the file shown, if it is invalid now.
-    private func fileError(_ file: FileView) -> StoreError? {
-        if let id = file.id, let error = results.error(for: id) { return error }
-        return rows.invalidRows.first { $0.name == file.name }?.error
-    }
-
-    /// The column picker: one line per field, `[2] title` for the second column shown.
-    private func drawPicker(_ frame: inout Frame, _ picker: ColumnPicker, page: Int) {
-        frame.put(
-            "Columns after the id, in the order chosen:", row: 1, column: 1,
-            style: Style(bold: true))
-        let lines = picker.lines
-        let cursor = lines.firstIndex { $0.isCursor } ?? 0
-        let first = max(0, min(cursor - page + 1, lines.count - page))
-        for (offset, line) in lines.dropFirst(max(0, first)).prefix(page).enumerated() {
-            frame.put(
-                Display.escaped(line.text), row: 2 + offset, column: 2,
-                style: Style(reverse: line.isCursor))
-        }
-    }
-
-    /// `?`: the list's keys, from the one table the keys are read from, over the list.
-    private func drawHelp(_ frame: inout Frame) {
-        let bindings = ListKeys.bindings
-        let labelWidth = bindings.map { TextWidth.of($0.label) }.max() ?? 1
-        let width = min(frame.width - 2, 76)
-        let rows = min(bindings.count, frame.height - 5)
-        guard width >= 20, rows > 0 else { return }
-        let left = (frame.width - width) / 2
-        let box = Style(bold: true)
-        frame.fill(row: 1, from: left, to: left + width, style: box)
-        frame.put(" Keys (any key closes this)", row: 1, column: left, style: box)
-        for (offset, binding) in bindings.prefix(rows).enumerated() {
-            let row = 2 + offset
-            frame.fill(row: row, from: left, to: left + width, style: Style())
-            let line = TextWidth.fit(binding.label, to: labelWidth) + "  " + binding.help
-            frame.put(
-                TextWidth.truncate(" " + line, to: width), row: row, column: left, style: Style())
-        }
-        frame.fill(row: 2 + rows, from: left, to: left + width, style: Style())
     }
 
     /// The loading overlay: a centred box with a spinner and a progress bar, over the list.

@@ -1,42 +1,45 @@
 import JSONStore
 
 /// The list view's state, composed of small values that each keep their own: the rows
-/// (`RowSet`), the selection, the filter, the columns and order, the footer's prompt, the
-/// highlights, the store's status, and the file shown. Pure logic, no terminal: a key or
-/// a change goes in, an `Action` comes out for the app to do, and `frame` draws it.
+/// (`RowSet`), the selection, the filter, the columns and order, the highlights, the
+/// store's status, the pane, the footer's `Notices`, and the `Overlay` over the rows (help,
+/// a question, the column picker, the counts, an item's conflicts, a file). Pure logic, no
+/// terminal: a key or a change goes in, an `Action` comes out for the app to do, and
+/// `frame` draws it.
 ///
-/// Every change of state is in this file; `ListModel+Reading` is what the app and the
-/// tests read, `ListKeys` says what a key asks for, `ListModel+Editing` what `n` creates,
-/// and `ListModel+Render` and `ListModel+Pane` draw.
+/// Every change of state is in this file (each value's own in its type); `ListModel+Reading`
+/// is what the app and the tests read, `ListKeys` says what a key asks for,
+/// `ListModel+Editing` what `n` creates, and `ListModel+Render` and the others draw.
 package struct ListModel {
     let storePath: String
+    /// The command's `--where` conditions: the results are the store's items that meet them.
+    let scope: [Condition]
     private(set) var rows = RowSet()
     private(set) var selection = Selection()
     private(set) var filter = RowFilter()
     private(set) var layout: ColumnLayout
-    private(set) var footer = FooterPrompt()
     private(set) var highlights = Highlights()
     private(set) var status = ViewStatus()
     private(set) var pane = DetailPane()
-    /// The column picker, while it is open.
-    private(set) var picker: ColumnPicker?
-    /// The file shown whole (Enter), as it is on disk.
-    private(set) var detail: FileView?
-    /// An item's conflicts (Enter on a row that has some).
-    private(set) var conflictView: ConflictView?
-    /// The file the app is to read (again) for `detail`: set by Enter and by changes that
-    /// touch it, cleared by `showFile`.
+    /// What is over the rows and takes the keys, if anything: one at a time.
+    private(set) var overlay = Overlay.none
+    /// The footer's notices until the next key: a field no item has, an edit that failed.
+    private(set) var notices = Notices()
+    /// The file the app is to read (again) for the file shown: set by Enter and by changes
+    /// that touch it, cleared by `showFile`.
     private(set) var fileToRead: String?
+    /// The item `n` created, to select when it arrives (unless the selection moves first).
+    private(set) var created: String?
     /// The first screen's items, read before the whole store is loaded (in id order),
     /// shown until the store's first results replace them in place.
     private(set) var preview: [Item]?
-    /// `f`'s counts, while they are shown.
-    private(set) var countsView: CountsView?
-    /// Whether `?`'s list of keys is over the list (any key closes it).
-    private(set) var showsHelp = false
 
-    init(storePath: String, requestedColumns: [String]?, sort: [SortField] = []) {
+    init(
+        storePath: String, requestedColumns: [String]?, sort: [SortField] = [],
+        scope: [Condition] = []
+    ) {
         self.storePath = storePath
+        self.scope = scope
         layout = ColumnLayout(requested: requestedColumns, sort: sort)
     }
 
@@ -44,9 +47,6 @@ package struct ListModel {
     package init(storePath: String) {
         self.init(storePath: storePath, requestedColumns: nil)
     }
-
-    /// The number of rows on a screen of `height` lines (header, titles and footer take 3).
-    package static func page(height: Int) -> Int { max(1, height - 3) }
 
     // MARK: The store
 
@@ -59,6 +59,7 @@ package struct ListModel {
             layout.layOut(results)
             filter.columnsChanged()
             filter.refilter(rows, table: table)
+            if !filter.isEmpty { fitColumnsToFilter() }
         case .update(let results, let changes):
             let previousCount = rows.results.count
             rows.replace(with: results)
@@ -66,26 +67,23 @@ package struct ListModel {
             highlights.mark(changes, now: now)
             pane.note(changes)
             layout.widen(with: changes.inserted + changes.modified.map(\.new))
-            if let shown = detail?.name, Self.touches(changes, shown) { fileToRead = shown }
-            if let id = conflictView?.id,
-                conflictView?.update(
-                    item: rows.item(ofID: id), conflicts: results.conflicts(of: id))
-                    == false
-            {
-                conflictView = nil
-                footer.tell("\(Display.escaped(id)): no conflicts left")
+            if case .file(let file) = overlay, Self.touches(changes, file.name) {
+                fileToRead = file.name
             }
-            if layout.follow(changes, in: results) {
-                filter.columnsChanged()
-                filter.refilter(rows, table: table)
-            } else {
-                filter.rowsChanged(changes, table: table)
-                filter.refilter(rows, through: changes, previousCount: previousCount, table: table)
+            if let id = overlay.followConflicts(in: rows) {
+                notices.tell("\(Display.escaped(id)): no conflicts left")
             }
+            filter.rowsChanged(changes, table: table)
+            filter.refilter(rows, through: changes, previousCount: previousCount, table: table)
+            if layout.follows(changes) { fitColumnsToFilter() }
         case .error:
             return  // the state says failed; the last list stays on screen
         }
         selection.follow(in: visible)
+        if let id = created, rows.row(ofID: id) != nil {
+            _ = selection.select(id: id, in: visible)
+            created = nil
+        }
     }
 
     package mutating func setState(_ state: StoreState, now: Double) { status.set(state, now: now) }
@@ -99,19 +97,17 @@ package struct ListModel {
     }
 
     /// Takes the live counts `f` asked for.
-    mutating func showCounts(_ counts: [CountBy.Count]) { countsView?.show(counts) }
+    mutating func showCounts(_ counts: [CountBy.Count]) { overlay.showCounts(counts) }
 
-    /// Says `notice` in the footer until the next key.
-    mutating func tell(_ notice: String) { footer.tell(notice) }
+    /// Says `notice` in the footer until the next key, above those said before it.
+    mutating func tell(_ notice: String) { notices.tell(notice) }
 
     /// Drops highlights that have run out; returns when the next one does, if any.
     mutating func expireHighlights(now: Double) -> Double? { highlights.expire(now: now) }
 
     /// Takes what reading `name` gave, if it is still the file shown.
     mutating func showFile(_ name: String, _ outcome: Result<[UInt8]?, StoreError>) {
-        guard detail?.name == name else { return }
-        detail?.show(outcome)
-        if fileToRead == name { fileToRead = nil }
+        if overlay.showFile(name, outcome), fileToRead == name { fileToRead = nil }
     }
 
     /// What to build a search index of off the main queue, if it is worth it now.
@@ -128,101 +124,112 @@ package struct ListModel {
 
     // MARK: Keys
 
-    /// Handles a key; `page` is the number of rows on screen.
+    /// Handles a key; `page` is the number of rows on screen. The overlay takes it if
+    /// there is one, else the filter while it is typed, else the list.
     package mutating func handle(_ key: Key, page: Int) -> Action {
         if key == .interrupt { return .quit }
-        footer.dismissNotice()
-        if showsHelp {
-            showsHelp = false
+        notices.dismiss()
+        switch overlay {
+        case .none:
+            if filter.isEditing {
+                if filter.edit(key) {
+                    filter.refilter(rows, table: table)
+                    if !filter.isEditing { fitColumnsToFilter() }  // kept, or cleared
+                    selection.follow(in: visible)
+                }
+                return .none
+            }
+            guard let intent = ListKeys.intent(for: key) else { return .none }
+            return perform(intent, page: page)
+        case .help(let scroll):
+            overlay =
+                Self.helpScroll(after: key, from: scroll, page: page).map(Overlay.help) ?? .none
             return .none
-        }
-        if var open = picker {
-            switch open.handle(key) {
-            case .stay: picker = open
+        case .prompt(var prompt):
+            let answer = prompt.answer(key)
+            overlay = prompt.question == nil ? .none : .prompt(prompt)
+            return respond(to: answer)
+        case .picker(var picker):
+            switch picker.handle(key) {
+            case .stay: overlay = .picker(picker)
             case .apply(let chosen):
-                picker = nil
+                overlay = .none
                 layout.request(chosen, for: rows.results)
                 filter.columnsChanged()
                 filter.refilter(rows, table: table)
                 selection.follow(in: visible)
-            case .cancel: picker = nil
+            case .cancel: overlay = .none
             }
             return .none
-        }
-        if footer.question != nil {
-            switch footer.answer(key) {
-            case .none: return .none
-            case .delete(let id): return .delete(id: id)
-            case .deleteMarked(let ids):
-                selection.clearMarks()
-                return .deleteMany(ids: ids)
-            case .count(let typed):
-                let field = typed.isEmpty ? layout.sort.first?.field.text ?? "" : typed
-                guard !field.isEmpty, field != "id" else {
-                    footer.tell("type a field to count by: the list is sorted by id")
-                    return .none
-                }
-                countsView = CountsView(field: field)
-                return .observeCounts(field: field)
-            case .create(let id):
-                switch Self.newItem(id, in: rows.results, from: selectedItem) {
-                case .success(let action): return action
-                case .failure(let refusal): footer.tell(refusal.message)
-                }
+        case .counts(var view):
+            switch view.handle(key, page: page) {
+            case .stay:
+                overlay = .counts(view)
                 return .none
-            }
-        }
-        if var counts = countsView {
-            switch counts.handle(key, page: page) {
-            case .stay: countsView = counts
             case .close(let text):
-                countsView = nil
+                overlay = .none
                 if let text {
                     filter.set(text)
                     filter.refilter(rows, table: table)
+                    fitColumnsToFilter()
                     selection.follow(in: visible)
                 }
                 return .stopCounts
             }
-            return .none
-        }
-        if let id = conflictView?.id {
-            let outcome = conflictView!.handle(key, page: page)
-            if outcome != .stay { conflictView = nil }  // back to the list, for the notice
+        case .conflicts(var view):
+            let outcome = view.handle(key, page: page)
+            // Any outcome but `stay` goes back to the list, where the notice shows.
+            overlay = outcome == .stay ? .conflicts(view) : .none
             switch outcome {
             case .stay, .close: return .none
-            case .keepMine: return .resolve(id: id, keeping: .mine)
-            case .keep(let version): return .resolve(id: id, keeping: .merged(version.bytes))
-            case .merge(let version): return .mergeConflict(id: id, with: version)
+            case .keepMine: return .resolve(id: view.id, keeping: .mine)
+            case .keep(let version): return .resolve(id: view.id, keeping: .merged(version.bytes))
+            case .merge(let version): return .mergeConflict(id: view.id, with: version)
             }
-        }
-        if detail != nil {
-            if detail!.handle(key, page: page) {
-                detail = nil
+        case .file(var file):
+            if file.handle(key, page: page) {
+                overlay = .none
                 fileToRead = nil
+            } else {
+                overlay = .file(file)
             }
             return .none
         }
-        if filter.isEditing {
-            if filter.edit(key) {
-                filter.refilter(rows, table: table)
-                selection.follow(in: visible)
+    }
+
+    /// What the footer's question, answered, asks for.
+    private mutating func respond(to answer: FooterPrompt.Answer) -> Action {
+        switch answer {
+        case .none: return .none
+        case .delete(let id): return .delete(id: id)
+        case .deleteMarked(let ids):
+            selection.clearMarks()
+            return .deleteMany(ids: ids)
+        case .count(let typed):
+            let field = typed.isEmpty ? layout.sort.first?.field.text ?? "" : typed
+            guard !field.isEmpty, field != "id" else {
+                notices.tell("type a field to count by: the list is sorted by id")
+                return .none
+            }
+            overlay = .counts(CountsView(field: field))
+            return .observeCounts(field: field)
+        case .create(let id):
+            switch Self.newItem(id, in: rows.results, from: selectedItem) {
+            case .success(let action):
+                created = id
+                return action
+            case .failure(let refusal): notices.tell(refusal.message)
             }
             return .none
         }
-        guard let intent = ListKeys.intent(for: key) else { return .none }
-        return perform(intent, page: page)
     }
 
     private mutating func perform(_ intent: ListKeys.Intent, page: Int) -> Action {
         switch intent {
         case .quit: return .quit
-        case .up: selection.move(by: -1, in: visible)
-        case .down: selection.move(by: 1, in: visible)
-        case .pageUp: selection.move(by: -max(1, page), in: visible)
-        case .pageDown: selection.move(by: max(1, page), in: visible)
-        case .first: selection.select(0, in: visible)
-        case .last: selection.select(visibleCount - 1, in: visible)
+        case .up, .down, .pageUp, .pageDown, .first, .last:
+            created = nil  // moved away: the new item does not take the selection back
+            selection.move(intent, page: page, in: visible)
         case .filter: filter.begin()
         case .clearFilter:
             guard selection.marks.isEmpty else {
@@ -231,6 +238,7 @@ package struct ListModel {
             }
             filter.clear()
             filter.refilter(rows, table: table)
+            fitColumnsToFilter()
             selection.follow(in: visible)
         case .sortNext:
             layout.cycleSort()
@@ -238,16 +246,16 @@ package struct ListModel {
         case .sortReverse:
             layout.reverseSort()
             return .sort
-        case .pickColumns: picker = layout.picker(for: rows.results)
+        case .pickColumns: overlay = .picker(layout.picker(for: rows.results))
         case .open:
             if let id = selectedID, rows.hasConflicts(id) {
-                let view = ConflictView(
-                    id: id, item: rows.item(ofID: id), conflicts: results.conflicts(of: id))
-                conflictView = view
+                overlay = .conflicts(
+                    ConflictView(
+                        id: id, item: rows.item(ofID: id), conflicts: results.conflicts(of: id)))
                 return .none
             }
             if let (name, id) = selectedFile {
-                detail = FileView(name: name, id: id)
+                overlay = .file(FileView(name: name, id: id))
                 fileToRead = name
             }
         case .edit:
@@ -256,23 +264,32 @@ package struct ListModel {
                 return .editMany(ids: selection.marked)
             }
             return selectedFile.map { .edit(file: $0.name) } ?? .none
-        case .create: footer.ask(.newID(""))
+        case .create: overlay = .prompt(FooterPrompt(asking: .newID("")))
         case .delete:
             if !selection.marks.isEmpty {
-                footer.ask(.deleteMarked(selection.marked))
+                overlay = .prompt(FooterPrompt(asking: .deleteMarked(selection.marked)))
             } else if let id = selectedID {
-                footer.ask(.delete(id))
+                overlay = .prompt(FooterPrompt(asking: .delete(id)))
             }
         case .mark: selection.toggleMark(in: visible)
         case .copy:
             let ids = selection.marks.isEmpty ? selectedID.map { [$0] } ?? [] : selection.marked
             selection.clearMarks()
             return ids.isEmpty ? .none : .copy(ids.joined(separator: "\n"))
-        case .help: showsHelp = true
+        case .help: overlay = .help(scroll: 0)
         case .pane: pane.toggle()
-        case .counts: footer.ask(.countField(""))
+        case .counts: overlay = .prompt(FooterPrompt(asking: .countField("")))
         }
         return .none
+    }
+
+    /// With no columns asked for, the columns follow the rows the filter keeps (all items
+    /// with none), and the filter searches their text.
+    private mutating func fitColumnsToFilter() {
+        let sample = columnSample
+        guard layout.fit(sample) else { return }
+        filter.columnsChanged()
+        filter.refilter(rows, table: table)
     }
 
     // MARK: Drawing

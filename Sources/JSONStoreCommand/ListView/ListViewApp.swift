@@ -40,7 +40,8 @@ final class ListViewApp {
         store: JSONStore, settings: ListCommand, color: Bool, environment: [String: String]
     ) {
         model = ListModel(
-            storePath: store.path, requestedColumns: settings.columns, sort: settings.sort)
+            storePath: store.path, requestedColumns: settings.columns, sort: settings.sort,
+            scope: settings.conditions)
         screen = Screen(color: color)
         terminal = TerminalSession()
         self.store = store
@@ -82,7 +83,7 @@ final class ListViewApp {
             if !warned, case .initial(let results) = change {
                 warned = true
                 self.list.warnAboutUnknownFields(results, in: store) { [weak self] warnings in
-                    self?.model.tell(warnings.joined(separator: "; "))
+                    for warning in warnings { self?.model.tell(warning) }
                     self?.requestRender()
                 }
             }

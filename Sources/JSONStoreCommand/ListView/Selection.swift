@@ -35,6 +35,28 @@ struct Selection: Equatable {
         id = visible.id(at: self.index)
     }
 
+    /// Selects the row of the item `id`, if it is on show; returns whether it is.
+    mutating func select(id: String, in visible: VisibleRows) -> Bool {
+        guard let row = visible.rows.row(ofID: id), let shown = visible.index(ofRow: row) else {
+            return false
+        }
+        select(shown, in: visible)
+        return true
+    }
+
+    /// Moves as a key asks (↑ ↓, a page of `page` rows, the first or last row).
+    mutating func move(_ intent: ListKeys.Intent, page: Int, in visible: VisibleRows) {
+        switch intent {
+        case .up: move(by: -1, in: visible)
+        case .down: move(by: 1, in: visible)
+        case .pageUp: move(by: -max(1, page), in: visible)
+        case .pageDown: move(by: max(1, page), in: visible)
+        case .first: select(0, in: visible)
+        case .last: select(visible.count - 1, in: visible)
+        default: break
+        }
+    }
+
     /// Moves by `offset` rows.
     mutating func move(by offset: Int, in visible: VisibleRows) {
         select(index + offset, in: visible)

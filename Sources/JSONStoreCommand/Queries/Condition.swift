@@ -53,6 +53,15 @@ struct Condition: Sendable, Equatable {
             "warning: --where '\(Display.escaped(typed))' compares \(Display.escaped(field.text)) with the text '\(Display.escaped(value))'; did you mean \(Display.escaped(field.text + meant + rest))?"
     }
 
+    /// The condition as typed: `status=done`, `tags`, `!tags`, `status="in progress"`.
+    var text: String {
+        switch op {
+        case .present: return field.text
+        case .absent: return "!" + field.text
+        default: return field.text + op.rawValue + (value.contains(" ") ? "\"\(value)\"" : value)
+        }
+    }
+
     static func == (a: Condition, b: Condition) -> Bool {
         a.field == b.field && a.op == b.op && a.value == b.value
     }

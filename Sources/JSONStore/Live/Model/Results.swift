@@ -70,6 +70,10 @@ public struct Results<Element: Sendable>: RandomAccessCollection, Sendable {
     /// from (`observe(_:since:on:_:)`).
     public var revision: StoreRevision { snapshot.token }
 
+    /// How many items the whole store has, whatever the query keeps of them (the list
+    /// view's `6 of 25 items`). O(1).
+    package var storeItemCount: Int { snapshot.entries.count - snapshot.itemless }
+
     /// The position of the item `id`, if it is in the results. O(log n).
     public func index(ofID id: String) -> Int? {
         guard let key = key(of: UTF8Key(id)), tree[key] != nil else { return nil }
