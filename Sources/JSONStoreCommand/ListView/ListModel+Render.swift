@@ -41,6 +41,8 @@ extension ListModel {
         if rows.conflictCount > 0 { parts.append(Self.count(rows.conflictCount, "conflict")) }
         if case .loading(let done, let total) = status.state, total > 0 {
             parts.append("loading \(Self.number(done)) / \(Self.number(total))")
+        } else if case .held(let reason) = status.state {
+            parts.append("held: " + Display.escaped(reason))
         } else {
             parts.append(status.state.name)
         }

@@ -18,7 +18,7 @@ struct ViewStatus {
         switch state {
         case .loading, .resyncing:
             if busySince == nil { busySince = now }
-        case .live, .failed:
+        case .live, .held, .failed:
             busySince = nil
         }
         self.state = state

@@ -23,6 +23,8 @@ extension LiveEngine {
             settleAfterHold()
             return false
         case .holding(let recheck):
+            announceHold(
+                since: batchHold.since, now: now, reason: "a store batch is being written")
             if recheck {
                 wake(at: now + Self.batchRecheckInterval) { engine in
                     engine.batchHold.recheckScheduled = false
