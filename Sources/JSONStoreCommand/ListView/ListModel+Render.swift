@@ -64,9 +64,7 @@ extension ListModel {
         frame.fill(row: row, style: bar)
         let text: String
         if let notice {
-            frame.put(
-                TextWidth.truncate(" " + notice, to: frame.width), row: row, column: 0,
-                style: Style(foreground: .yellow, reverse: true))
+            drawNotice(&frame, notice)
             return
         } else if let question = footer.questionText {
             text = question
@@ -90,6 +88,20 @@ extension ListModel {
             text = conflictFooter ?? ListKeys.footer
         }
         frame.put(TextWidth.truncate(text, to: frame.width), row: row, column: 0, style: bar)
+    }
+
+    /// A notice in the footer, whole: each of its lines wrapped over as many rows above the
+    /// footer as it needs (a path that keeps the user's text is never cut).
+    private func drawNotice(_ frame: inout Frame, _ notice: String) {
+        let style = Style(foreground: .yellow, reverse: true)
+        let lines = notice.split(separator: "\n", omittingEmptySubsequences: false)
+            .flatMap { TextWidth.wrap(String($0), to: frame.width - 1) }
+            .prefix(max(1, frame.height - 2))
+        for (offset, line) in lines.enumerated() {
+            let row = frame.height - lines.count + offset
+            frame.fill(row: row, style: style)
+            frame.put(" " + line, row: row, column: 0, style: style)
+        }
     }
 
     private func drawList(_ frame: inout Frame, page: Int, width: Int, now: Double) {
