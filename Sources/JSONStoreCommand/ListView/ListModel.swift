@@ -98,6 +98,9 @@ package struct ListModel {
         layout.layOut(items)
     }
 
+    /// Opens the counts of `field`, as `f` does (`list --follow --count-by FIELD`).
+    mutating func openCounts(_ field: String) { countsView = CountsView(field: field) }
+
     /// Takes the live counts `f` asked for.
     mutating func showCounts(_ counts: [CountBy.Count]) { countsView?.show(counts) }
 

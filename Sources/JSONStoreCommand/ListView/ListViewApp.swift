@@ -59,6 +59,11 @@ final class ListViewApp {
         input.resume()
         self.input = input
         observeResults(warn: true)
+        if let countBy = list.countBy {
+            // `--count-by F`: the counts view `f F` opens, live; Esc goes to the list.
+            model.openCounts(countBy.field.text)
+            observeCounts(countBy)
+        }
         drawFirstScreenEarly()
         tokens.append(
             store.observeState { [weak self] state in
@@ -146,8 +151,12 @@ final class ListViewApp {
     /// Observes the command's items grouped by `field`: the library keeps the counts per
     /// change, and the model shows them.
     private func observeCounts(_ field: String) {
-        counts?.invalidate()
         guard let countBy = try? CountBy(field, sort: []) else { return }
+        observeCounts(countBy)
+    }
+
+    private func observeCounts(_ countBy: CountBy) {
+        counts?.invalidate()
         counts = store.observe(countBy.grouped(list.query)) { [weak self] change in
             guard let self else { return }
             switch change {
