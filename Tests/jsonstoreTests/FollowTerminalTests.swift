@@ -41,4 +41,21 @@ struct FollowTerminalTests {
         #expect(screen.contains("todo"), "\(screen)")
         #expect(screen.hasSuffix("EXIT=0\n"), "\(screen)")
     }
+
+    @Test("TERM=dumb: what `list` prints (a table), then a line per change, no escapes")
+    func dumbTerminal() async throws {
+        let temp = try sampleStore()
+        let screen = try await onTerminal(
+            "list --follow", environment: "TERM=dumb", until: "Make tea", keys: "C-c",
+            store: temp)
+        let lines = screen.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("ID ") == true, "\(screen)")
+        #expect(!screen.contains("\t") && !screen.contains("\u{1B}"), "\(screen)")
+        #expect(screen.hasSuffix("EXIT=0\n"), "\(screen)")
+        // README says the same.
+        let readme = try String(
+            contentsOf: checkoutRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("On a terminal whose `TERM` is `dumb`"))
+        #expect(!readme.contains("a terminal (or `TERM=dumb`)"))
+    }
 }
