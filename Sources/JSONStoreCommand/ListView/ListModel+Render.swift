@@ -10,7 +10,7 @@ extension ListModel {
     func draw(width: Int, height: Int, now: Double) -> Frame {
         var frame = Frame(width: width, height: height)
         let page = Self.page(height: height)
-        drawHeader(&frame)
+        drawHeader(&frame, now: now)
         if let conflictView {
             drawConflicts(&frame, conflictView, page: page)
         } else if let detail {
@@ -30,7 +30,7 @@ extension ListModel {
         return frame
     }
 
-    private func drawHeader(_ frame: inout Frame) {
+    private func drawHeader(_ frame: inout Frame, now: Double) {
         let bar = Style(reverse: true)
         frame.fill(row: 0, style: bar)
         var parts = [
@@ -39,13 +39,7 @@ extension ListModel {
         let invalid = rows.invalidCount
         if invalid > 0 { parts.append("\(Self.number(invalid)) invalid") }
         if rows.conflictCount > 0 { parts.append(Self.count(rows.conflictCount, "conflict")) }
-        if case .loading(let done, let total) = status.state, total > 0 {
-            parts.append("loading \(Self.number(done)) / \(Self.number(total))")
-        } else if case .held(let reason) = status.state {
-            parts.append("held: " + Display.escaped(reason))
-        } else {
-            parts.append(status.state.name)
-        }
+        parts.append(status.headerText(now: now))
         if let sort = layout.sortDescription { parts.append("sort \(Display.escaped(sort))") }
         if !filter.isEmpty && !filter.isEditing {
             parts.append("filter \(Display.escaped(filter.text))")
@@ -239,59 +233,6 @@ extension ListModel {
                 TextWidth.truncate(" " + line, to: width), row: row, column: left, style: Style())
         }
         frame.fill(row: 2 + rows, from: left, to: left + width, style: Style())
-    }
-
-    /// The loading overlay: a centred box with a spinner and a progress bar, over the list.
-    private func drawOverlay(_ frame: inout Frame, now: Double) {
-        let boxWidth = min(frame.width - 2, 46)
-        let boxHeight = 5
-        guard boxWidth >= 12, frame.height >= boxHeight + 2 else { return }
-        let left = (frame.width - boxWidth) / 2
-        let topRow = max(1, (frame.height - boxHeight) / 2)
-        let box = Style(bold: true)
-        let spin = Self.spinner[Int(now * 10) % Self.spinner.count]
-        var title: String
-        var progress: (done: Int, total: Int)?
-        switch status.state {
-        case .loading(let done, let total):
-            title = "Loading \(Display.escaped(storePath))"
-            progress = (done, total)
-        case .resyncing(let reason):
-            title = "Resyncing: \(Display.escaped(reason))"
-        default:
-            title = status.state.name
-        }
-        let inner = boxWidth - 4
-        frame.put(
-            "╭" + String(repeating: "─", count: boxWidth - 2) + "╮", row: topRow, column: left,
-            style: box)
-        for r in 1...3 {
-            frame.fill(row: topRow + r, from: left, to: left + boxWidth, style: Style())
-            frame.put("│", row: topRow + r, column: left, style: box)
-            frame.put("│", row: topRow + r, column: left + boxWidth - 1, style: box)
-        }
-        frame.put(
-            "╰" + String(repeating: "─", count: boxWidth - 2) + "╯", row: topRow + 4, column: left,
-            style: box)
-        frame.put(
-            TextWidth.truncate("\(spin) \(title)", to: inner), row: topRow + 1, column: left + 2,
-            style: Style(bold: true))
-        if let progress {
-            let counts = "\(Self.number(progress.done)) / \(Self.number(progress.total))"
-            let barWidth = max(4, inner - TextWidth.of(counts) - 1)
-            let fraction = progress.total > 0 ? Double(progress.done) / Double(progress.total) : 0
-            let filled = min(barWidth, Int((Double(barWidth) * fraction).rounded(.down)))
-            let bar =
-                String(repeating: "█", count: filled)
-                + String(repeating: "░", count: barWidth - filled)
-            frame.put(
-                bar + " " + counts, row: topRow + 3, column: left + 2,
-                style: Style(foreground: .cyan))
-        } else {
-            frame.put(
-                "the list below is the last one read", row: topRow + 3, column: left + 2,
-                style: Style(dim: true), limit: inner)
-        }
     }
 
     /// `1 item`, `12,400 items`.

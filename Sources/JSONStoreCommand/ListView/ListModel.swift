@@ -90,6 +90,9 @@ package struct ListModel {
 
     package mutating func setState(_ state: StoreState, now: Double) { status.set(state, now: now) }
 
+    /// The rows are being observed in a new order (`s`, `S`): shown until its first results.
+    mutating func sortStarted(now: Double) { status.sortStarted(now: now) }
+
     /// Takes the first screen's items, read while the store loads; once it is loaded they
     /// are not needed.
     mutating func showPreview(_ items: [Item]) {

@@ -128,7 +128,9 @@ final class ListViewApp {
             switch model.handle(key, page: page) {
             case .none: break
             case .quit: quit()
-            case .sort: observeResults(warn: false)
+            case .sort:
+                model.sortStarted(now: ViewClock.now())
+                observeResults(warn: false)
             case .edit(let file): edit(file)
             case .create(let id, let template): create(id, template)
             case .delete(let id): delete(id)
@@ -206,7 +208,7 @@ final class ListViewApp {
         let frame = model.frame(width: size.width, height: size.height, now: now)
         let bytes = screen.update(to: frame)
         if !bytes.isEmpty { Output.write(fd: STDOUT_FILENO, bytes) }
-        if model.status.busySince != nil { next = min(next ?? .infinity, now + 0.1) }
+        if model.status.isBusy { next = min(next ?? .infinity, now + 0.1) }
         return next
     }
 

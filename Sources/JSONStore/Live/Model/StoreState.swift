@@ -1,6 +1,8 @@
 /// What a live store is doing, for a status line or a loading overlay.
 public enum StoreState: Sendable, Equatable, CustomStringConvertible {
-    /// Reading the store for the first time: `done` of `total` files read.
+    /// Reading the store for the first time: `done` of `total` files read; `total` is 0
+    /// while the directory is listed, and `done` equals it once every file is read and
+    /// the first results are being built.
     case loading(done: Int, total: Int)
     /// Up to date; every edit is delivered as it happens.
     case live
