@@ -47,9 +47,9 @@ public final class JSONStore: Sendable {
         public var unclosedFileDelay: Double = 0.2
         /// How often to look for the store directory again after it was removed, in seconds.
         public var reattachInterval: Double = 0.2
-        /// How long publications wait for git at most (its index lock, a merge, rebase or
-        /// cherry-pick in progress), in seconds; a lock older than this when first seen is
-        /// not waited for. Not public: tests shorten or lengthen it.
+        /// How long publications wait for git's index lock at most, in seconds; a lock
+        /// older than this when first seen is not waited for. Not public: tests shorten or
+        /// lengthen it.
         var gitHoldLimit: Double = 60
         /// Called by a batch with each id it is about to replace or remove, after its new
         /// files are staged and before they are checked and renamed: tests make a writer

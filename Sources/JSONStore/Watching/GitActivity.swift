@@ -3,22 +3,19 @@ import Glibc
 /// What git is in the middle of, in the repository a store directory is in.
 ///
 /// git creates `index.lock` in its git directory before it touches the work tree in a
-/// checkout, a pull, a merge or a reset, and renames it over `index` when it is done; a
-/// merge, a rebase or a cherry-pick that stops for the user leaves `MERGE_HEAD`,
-/// `rebase-merge/` or `rebase-apply/`, `CHERRY_PICK_HEAD` or `REVERT_HEAD` until it is
-/// finished or aborted. While one exists, the live pipeline holds its publications, so the
-/// whole operation reaches observers as one update (watchman's `defer_vcs`): however
-/// slowly git writes, a file it removes and writes anew is one modification, never a
-/// deletion and a later insertion.
+/// checkout, a pull, a merge, a reset or each step of a rebase, and renames it over `index`
+/// when it is done. While it exists, the live pipeline holds its publications, so what git
+/// writes reaches observers as one update (watchman's `defer_vcs`): however slowly git
+/// writes, a file it removes and writes anew is one modification, never a deletion and a
+/// later insertion. A merge, a rebase or a cherry-pick that has stopped for the user
+/// (`MERGE_HEAD`, `rebase-merge/`, a conflict, an `edit` or an `exec`) holds nothing back:
+/// git is not writing then, the user is, and sees each edit as it is made.
 struct GitActivity: Sendable, Equatable {
     /// The git directory.
     let directory: String
 
-    /// What git leaves while it works, most telling first.
-    static let markers = [
-        "index.lock", "rebase-merge", "rebase-apply", "MERGE_HEAD", "CHERRY_PICK_HEAD",
-        "REVERT_HEAD",
-    ]
+    /// What git leaves while it writes.
+    static let markers = ["index.lock"]
 
     /// What git is doing now: the first marker there and its status; `nil` when git is
     /// at rest.

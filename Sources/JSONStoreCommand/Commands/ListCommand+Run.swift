@@ -16,6 +16,9 @@ extension ListCommand {
         let color = context.color.enabled(environment: context.environment, terminal: terminal)
         // The command runs on the main thread, which `dispatchMain()` then gives to the
         // main queue: the followers live on the main actor.
+        if countBy != nil && !format.streams && !(terminal && format == .table) {
+            throw Self.countsFollowedOffTerminal
+        }
         MainActor.assumeIsolated {
             if format.streams {
                 FollowJSON.start(store, self)

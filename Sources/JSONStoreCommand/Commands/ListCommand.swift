@@ -56,8 +56,9 @@ struct ListCommand: Command {
                 help: """
                     print each value of FIELD with how many items have it (after --where), \
                     in value order (--sort -FIELD reverses it; --sort count or -count orders \
-                    by the counts); with --follow --json, a "counts" event first and whenever \
-                    a count changes, and nothing else
+                    by the counts); with --follow on a terminal, the list view's counts, \
+                    live; with --follow --json, a "counts" event first and whenever a count \
+                    changes, and nothing else
                     """),
             .option(
                 "--columns", value: "F,G,...",
@@ -186,9 +187,8 @@ struct ListCommand: Command {
 
     /// Refuses what `--count-by` cannot go with.
     private func checkCountBy(_ arguments: Arguments, streams: Bool) throws(UsageError) {
-        if follow && !streams {
-            throw UsageError(
-                "--count-by with --follow is a stream of counts: add --json", command: "list")
+        if follow && !streams && format != nil && format != .table {
+            throw Self.countsFollowedOffTerminal
         }
         if format == .ids {
             throw UsageError("--count-by prints values and counts, not ids", command: "list")
@@ -197,6 +197,12 @@ struct ListCommand: Command {
             throw UsageError("\(name) does not go with --count-by", command: "list")
         }
     }
+
+    /// `--count-by` with `--follow` is the list view's counts (`f`) on a terminal, the
+    /// stream of counts with `--json`, and nothing else.
+    static let countsFollowedOffTerminal = UsageError(
+        "--count-by with --follow is the counts view on a terminal, else a stream of counts: add --json",
+        command: "list")
 
     /// The library query: every condition, then the sort keys.
     var query: Query {

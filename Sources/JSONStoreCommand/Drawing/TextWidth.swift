@@ -46,4 +46,36 @@ enum TextWidth {
         let cut = truncate(text, to: width)
         return cut + String(repeating: " ", count: max(0, width - of(cut)))
     }
+
+    /// `text` in lines of at most `width` columns, broken after the last space that fits,
+    /// or anywhere in a word longer than a line (a path): nothing is cut.
+    static func wrap(_ text: String, to width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var lines: [String] = []
+        var line = String.UnicodeScalarView()
+        var used = 0
+        /// Where the last space of `line` ends, and the width before it.
+        var lastSpace: (index: String.UnicodeScalarView.Index, used: Int)?
+        for scalar in text.unicodeScalars {
+            let w = of(scalar)
+            if used + w > width, !line.isEmpty {
+                if let space = lastSpace, scalar != " " {
+                    lines.append(String(line[..<space.index]))
+                    line = String.UnicodeScalarView(line[space.index...])
+                    used -= space.used
+                } else {
+                    lines.append(String(line))
+                    line = String.UnicodeScalarView()
+                    used = 0
+                }
+                lastSpace = nil
+                if scalar == " " { continue }
+            }
+            line.append(scalar)
+            used += w
+            if scalar == " " { lastSpace = (line.endIndex, used) }
+        }
+        if !line.isEmpty || lines.isEmpty { lines.append(String(line)) }
+        return lines
+    }
 }

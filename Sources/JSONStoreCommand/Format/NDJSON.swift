@@ -138,7 +138,7 @@ enum NDJSON {
         if let revision { object["revision"] = .string(revision.token) }
         object["state"] = .string(state.name)
         switch state {
-        case .resyncing(let reason): object["reason"] = .string(reason)
+        case .resyncing(let reason), .held(let reason): object["reason"] = .string(reason)
         case .failed(let error): object["reason"] = .string(error.description)
         case .loading(let done, let total):
             object["done"] = .number(JSONNumber(done))

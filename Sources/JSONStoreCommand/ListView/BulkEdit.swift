@@ -33,7 +33,7 @@ struct BulkEdit {
         guard !document.isEmpty else { return "the marked items are not in the store any more" }
         let original = JSONWriter.pretty(.object(document))
         let copy: CopyEdit.EditedCopy
-        switch CopyEdit.edit(named: "marked-items.json", original, runEditor: runEditor) {
+        switch CopyEdit.edit(named: Self.documentName, original, runEditor: runEditor) {
         case .failure(let refusal): return refusal.message
         case .success(let edited): copy = edited
         }
@@ -46,7 +46,7 @@ struct BulkEdit {
         }
         let items: [(String, JSONObject)]
         switch Self.items(edited) {
-        case .failure(let refusal): return "not applied: \(refusal.message); \(kept)"
+        case .failure(let refusal): return "not applied: \(refusal.message)\n\(kept)"
         case .success(let parsed): items = parsed
         }
         do {
@@ -57,15 +57,19 @@ struct BulkEdit {
                 }
             }
         } catch let error as StoreError where error.code == .changed {
-            return "not applied: \(Display.escaped(error.message)); \(kept)"
+            return "not applied: \(Display.escaped(error.message))\n\(kept)"
         } catch {
-            return "not applied: \(error); \(kept)"
+            return "not applied: \(error)\n\(kept)"
         }
         try? FileManager.default.removeItem(at: folder)
         return "\(ListModel.count(items.count, "item")) saved in one batch"
     }
 
-    /// The items of an edited document, or why it is refused.
+    /// The name of the document the editor is given.
+    static let documentName = "marked-items.json"
+
+    /// The items of an edited document, or why it is refused (where in the document:
+    /// `marked-items.json:4:5`).
     static func items(_ bytes: [UInt8]) -> Result<[(String, JSONObject)], ListModel.Refusal> {
         let document: JSONValue
         do {
@@ -73,7 +77,9 @@ struct BulkEdit {
         } catch {
             return .failure(
                 ListModel.Refusal(
-                    message: "\(error.line):\(error.column): \(Display.escaped(error.reason))"))
+                    message:
+                        "\(documentName):\(error.line):\(error.column): \(Display.escaped(error.reason))"
+                ))
         }
         guard case .object(let object) = document else {
             return .failure(ListModel.Refusal(message: "the document must be a JSON object by id"))

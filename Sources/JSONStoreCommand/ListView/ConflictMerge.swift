@@ -48,14 +48,14 @@ struct ConflictMerge {
         guard object != nil else {
             let hint =
                 differing.isEmpty ? "" : " (remove the conflict markers, keeping one value each)"
-            return "not merged: \(why)\(hint); \(kept)"
+            return "not merged: \(why)\(hint)\n\(kept)"
         }
         do {
             let ended = try store.resolve(id, keeping: .merged(edited))
             try? FileManager.default.removeItem(at: folder)
             return "\(shown): merged; \(ListModel.count(ended.count, "kept version")) removed"
         } catch {
-            return "not merged: \(error); \(kept)"
+            return "not merged: \(error)\n\(kept)"
         }
     }
 }

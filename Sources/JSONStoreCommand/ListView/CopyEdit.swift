@@ -35,7 +35,8 @@ struct CopyEdit {
             switch runEditor(paths) {
             case .failure(let error): return "could not start the editor: \(error)"
             case .success(let status) where status != 0:
-                return "the editor exited with status \(status); your copy is kept in \(mine.path)"
+                return
+                    "the editor exited with status \(status)\nyour copy is kept in \(Display.escaped(mine.path))"
             case .success: break
             }
             guard let edited = try? [UInt8](Data(contentsOf: mine)) else {
@@ -48,12 +49,13 @@ struct CopyEdit {
                 }
                 // Shown the store's value and not saved again: keeping that is the choice.
                 return
-                    "\(shown) not saved: it changed meanwhile and your copy was not saved again; yours is kept in \(mine.path)"
+                    "\(shown) not saved: it changed meanwhile and your copy was not saved again\nyours is kept in \(Display.escaped(mine.path))"
             }
             last = edited
             let (parsed, problem) = Self.object(edited)
             guard let object = parsed else {
-                return "\(shown) not saved: \(problem); your copy is kept in \(mine.path)"
+                return
+                    "\(shown) not saved: \(problem)\nyour copy is kept in \(Display.escaped(mine.path))"
             }
             do {
                 try store.put(id, object, expecting: expected)
@@ -68,7 +70,8 @@ struct CopyEdit {
                     attributes: [.posixPermissions: 0o600])
                 paths = [mine.path, theirs.path]
             } catch {
-                return "\(shown) not saved: \(error); your copy is kept in \(mine.path)"
+                return
+                    "\(shown) not saved: \(error)\nyour copy is kept in \(Display.escaped(mine.path))"
             }
         }
     }
@@ -90,12 +93,13 @@ struct CopyEdit {
     }
 
     /// A document edited in a private copy (`privateCopy`): its folder, its file, what
-    /// the editor left in it, and the notice's words for where the text is kept.
+    /// the editor left in it, and the notice's words for where the text is kept (a line of
+    /// the notice's own, so the path is drawn whole).
     struct EditedCopy {
         let folder: URL
         let file: URL
         let edited: [UInt8]
-        var kept: String { "your text is kept in \(file.path)" }
+        var kept: String { "your text is kept in \(Display.escaped(file.path))" }
     }
 
     /// `bytes` as the private copy `name`, opened with `runEditor` and read back; or what
@@ -114,7 +118,7 @@ struct CopyEdit {
             return .failure(
                 .init(
                     message:
-                        "the editor exited with status \(status); your text is kept in \(file.path)"
+                        "the editor exited with status \(status)\nyour text is kept in \(Display.escaped(file.path))"
                 ))
         case .success: break
         }

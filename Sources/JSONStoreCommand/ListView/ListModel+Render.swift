@@ -13,7 +13,7 @@ extension ListModel {
     func draw(width: Int, height: Int, now: Double) -> Frame {
         var frame = Frame(width: width, height: height)
         let page = Self.page(height: height)
-        drawHeader(&frame)
+        drawHeader(&frame, now: now)
         switch overlay {
         case .none, .help, .prompt:
             let area = listArea(width: width, height: height)
@@ -30,7 +30,7 @@ extension ListModel {
         return frame
     }
 
-    private func drawHeader(_ frame: inout Frame) {
+    private func drawHeader(_ frame: inout Frame, now: Double) {
         let bar = Style(reverse: true)
         frame.fill(row: 0, style: bar)
         var parts = [" jsonstore", Display.escaped(storePath)]
@@ -38,11 +38,7 @@ extension ListModel {
         let invalid = rows.invalidCount
         if invalid > 0 { parts.append("\(Self.number(invalid)) invalid") }
         if rows.conflictCount > 0 { parts.append(Self.count(rows.conflictCount, "conflict")) }
-        if case .loading(let done, let total) = status.state, total > 0 {
-            parts.append("loading \(Self.number(done)) / \(Self.number(total))")
-        } else {
-            parts.append(status.state.name)
-        }
+        parts.append(status.headerText(now: now))
         if let sort = layout.sortDescription { parts.append("sort \(Display.escaped(sort))") }
         let marked = selection.marks.count
         if marked > 0 { parts.append("\(Self.number(marked)) marked") }
@@ -92,16 +88,7 @@ extension ListModel {
         let bar = Style(reverse: true)
         frame.fill(row: row, style: bar)
         if !notices.isEmpty {
-            // Newest first, ending on the footer's row, over the last rows of the list.
-            let lines = notices.lines(limit: min(Self.noticeLines, max(1, frame.height - 3)))
-            let style = Style(foreground: .yellow, reverse: true)
-            for (offset, line) in lines.enumerated() {
-                let at = row - lines.count + 1 + offset
-                frame.fill(row: at, style: style)
-                frame.put(
-                    TextWidth.truncate(" " + line, to: frame.width), row: at, column: 0,
-                    style: style)
-            }
+            drawNotices(&frame)
             return
         }
         let text: String
@@ -129,6 +116,31 @@ extension ListModel {
                 " filter \"\(Display.escaped(filter.text))\": \(Self.number(visibleCount)) of \(Self.number(rows.count))  Esc clear  q quit"
         }
         return conflictFooter ?? ListKeys.footer
+    }
+
+    /// The notices over the footer's row, newest first: each of their lines wrapped over
+    /// as many rows as it needs (a path that keeps the user's text is never cut), the
+    /// older ones up to `noticeLines` in all, the last then saying how many more.
+    private func drawNotices(_ frame: inout Frame) {
+        let style = Style(foreground: .yellow, reverse: true)
+        let room = max(1, frame.height - 2)
+        var lines: [String] = []
+        var shown = 0
+        for notice in notices.newestFirst {
+            let wrapped = notice.split(separator: "\n", omittingEmptySubsequences: false)
+                .flatMap { TextWidth.wrap(String($0), to: frame.width - 1) }
+            let budget = Self.noticeLines - (notices.count > shown + 1 ? 1 : 0)
+            guard shown == 0 || lines.count + wrapped.count <= budget else { break }
+            lines += wrapped
+            shown += 1
+        }
+        if shown < notices.count { lines.append("… and \(notices.count - shown) more") }
+        lines = Array(lines.prefix(room))
+        for (offset, line) in lines.enumerated() {
+            let row = frame.height - lines.count + offset
+            frame.fill(row: row, style: style)
+            frame.put(" " + line, row: row, column: 0, style: style)
+        }
     }
 
     private func drawList(_ frame: inout Frame, page: Int, width: Int, now: Double) {
@@ -197,59 +209,6 @@ extension ListModel {
     private func locationSuffix(_ error: StoreError) -> String {
         guard let line = error.line else { return "" }
         return " (line \(line)" + (error.column.map { ", column \($0)" } ?? "") + ")"
-    }
-
-    /// The loading overlay: a centred box with a spinner and a progress bar, over the list.
-    private func drawOverlay(_ frame: inout Frame, now: Double) {
-        let boxWidth = min(frame.width - 2, 46)
-        let boxHeight = 5
-        guard boxWidth >= 12, frame.height >= boxHeight + 2 else { return }
-        let left = (frame.width - boxWidth) / 2
-        let topRow = max(1, (frame.height - boxHeight) / 2)
-        let box = Style(bold: true)
-        let spin = Self.spinner[Int(now * 10) % Self.spinner.count]
-        var title: String
-        var progress: (done: Int, total: Int)?
-        switch status.state {
-        case .loading(let done, let total):
-            title = "Loading \(Display.escaped(storePath))"
-            progress = (done, total)
-        case .resyncing(let reason):
-            title = "Resyncing: \(Display.escaped(reason))"
-        default:
-            title = status.state.name
-        }
-        let inner = boxWidth - 4
-        frame.put(
-            "╭" + String(repeating: "─", count: boxWidth - 2) + "╮", row: topRow, column: left,
-            style: box)
-        for r in 1...3 {
-            frame.fill(row: topRow + r, from: left, to: left + boxWidth, style: Style())
-            frame.put("│", row: topRow + r, column: left, style: box)
-            frame.put("│", row: topRow + r, column: left + boxWidth - 1, style: box)
-        }
-        frame.put(
-            "╰" + String(repeating: "─", count: boxWidth - 2) + "╯", row: topRow + 4, column: left,
-            style: box)
-        frame.put(
-            TextWidth.truncate("\(spin) \(title)", to: inner), row: topRow + 1, column: left + 2,
-            style: Style(bold: true))
-        if let progress {
-            let counts = "\(Self.number(progress.done)) / \(Self.number(progress.total))"
-            let barWidth = max(4, inner - TextWidth.of(counts) - 1)
-            let fraction = progress.total > 0 ? Double(progress.done) / Double(progress.total) : 0
-            let filled = min(barWidth, Int((Double(barWidth) * fraction).rounded(.down)))
-            let bar =
-                String(repeating: "█", count: filled)
-                + String(repeating: "░", count: barWidth - filled)
-            frame.put(
-                bar + " " + counts, row: topRow + 3, column: left + 2,
-                style: Style(foreground: .cyan))
-        } else {
-            frame.put(
-                "the list below is the last one read", row: topRow + 3, column: left + 2,
-                style: Style(dim: true), limit: inner)
-        }
     }
 
     /// `1 item`, `12,400 items`.

@@ -88,6 +88,9 @@ package struct ListModel {
 
     package mutating func setState(_ state: StoreState, now: Double) { status.set(state, now: now) }
 
+    /// The rows are being observed in a new order (`s`, `S`): shown until its first results.
+    mutating func sortStarted(now: Double) { status.sortStarted(now: now) }
+
     /// Takes the first screen's items, read while the store loads; once it is loaded they
     /// are not needed.
     mutating func showPreview(_ items: [Item]) {
@@ -95,6 +98,9 @@ package struct ListModel {
         preview = items
         layout.layOut(items)
     }
+
+    /// Opens the counts of `field`, as `f` does (`list --follow --count-by FIELD`).
+    mutating func openCounts(_ field: String) { overlay = .counts(CountsView(field: field)) }
 
     /// Takes the live counts `f` asked for.
     mutating func showCounts(_ counts: [CountBy.Count]) { overlay.showCounts(counts) }

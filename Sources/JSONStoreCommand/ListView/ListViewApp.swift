@@ -60,6 +60,11 @@ final class ListViewApp {
         input.resume()
         self.input = input
         observeResults(warn: true)
+        if let countBy = list.countBy {
+            // `--count-by F`: the counts view `f F` opens, live; Esc goes to the list.
+            model.openCounts(countBy.field.text)
+            observeCounts(countBy)
+        }
         drawFirstScreenEarly()
         tokens.append(
             store.observeState { [weak self] state in
@@ -124,7 +129,9 @@ final class ListViewApp {
             switch model.handle(key, page: page) {
             case .none: break
             case .quit: quit()
-            case .sort: observeResults(warn: false)
+            case .sort:
+                model.sortStarted(now: ViewClock.now())
+                observeResults(warn: false)
             case .edit(let file): edit(file)
             case .create(let id, let template): create(id, template)
             case .delete(let id): delete(id)
@@ -147,8 +154,12 @@ final class ListViewApp {
     /// Observes the command's items grouped by `field`: the library keeps the counts per
     /// change, and the model shows them.
     private func observeCounts(_ field: String) {
-        counts?.invalidate()
         guard let countBy = try? CountBy(field, sort: []) else { return }
+        observeCounts(countBy)
+    }
+
+    private func observeCounts(_ countBy: CountBy) {
+        counts?.invalidate()
         counts = store.observe(countBy.grouped(list.query)) { [weak self] change in
             guard let self else { return }
             switch change {
@@ -198,7 +209,7 @@ final class ListViewApp {
         let frame = model.frame(width: size.width, height: size.height, now: now)
         let bytes = screen.update(to: frame)
         if !bytes.isEmpty { Output.write(fd: STDOUT_FILENO, bytes) }
-        if model.status.busySince != nil { next = min(next ?? .infinity, now + 0.1) }
+        if model.status.isBusy { next = min(next ?? .infinity, now + 0.1) }
         return next
     }
 

@@ -25,6 +25,8 @@ extension LiveEngine {
             settleAfterHold()
             return false
         case .holding(let recheck):
+            announceHold(
+                since: watch.batchHold.since, now: now, reason: "a store batch is being written")
             if recheck {
                 wake(at: now + Self.batchRecheckInterval) { engine in
                     if case .watching(let current) = engine.phase {

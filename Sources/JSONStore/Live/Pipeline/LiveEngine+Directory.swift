@@ -46,6 +46,8 @@ extension LiveEngine {
             }
             let outcomes = read(listing.ids, in: dir, progress: progress)
             reporter?.cancel()
+            // Every file is read; what is left (the list built) is told by a full count.
+            if starting { status.set(.loading(done: listing.ids.count, total: listing.ids.count)) }
             var conflicts: [UTF8Key: Conflict] = [:]
             for name in listing.conflictNames {
                 conflicts[UTF8Key(name)] = readConflict(name, in: dir)

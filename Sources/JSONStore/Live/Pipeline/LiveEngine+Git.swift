@@ -8,14 +8,15 @@ extension LiveEngine {
         return watch.gitHold.since
     }
 
-    /// Whether the publication due now must wait because git is at work (its index lock,
-    /// or a merge, rebase or cherry-pick in progress): a checkout, a pull or a rebase then
-    /// reaches observers as one update, however slowly git writes, and a file git removes
-    /// and writes anew is a modification. When git is done, what it left is settled first
-    /// (`settleAfterHold`), so all of it joins that update; so it is, too, when git began
-    /// and ended between two looks (its `index` was replaced), for what was read may have
-    /// come from the middle of its operation. A marker older than the hold
-    /// limit (a minute) is not waited for, and `JSONStore.watching` says so.
+    /// Whether the publication due now must wait because git is writing (its index lock):
+    /// a checkout, a pull or each step of a rebase then reaches observers as one update,
+    /// however slowly git writes, and a file git removes and writes anew is a modification.
+    /// A merge or a rebase stopped for the user holds nothing back. When git is done, what
+    /// it left is settled first (`settleAfterHold`), so all of it joins that update; so it
+    /// is, too, when git began and ended between two looks (its `index` was replaced), for
+    /// what was read may have come from the middle of its operation. A lock older than the
+    /// hold limit (a minute) is not waited for, and `JSONStore.watching` says so. A hold
+    /// that lasts is told in the store's state (`announceHold`).
     func holdsForGit() -> Bool {
         guard case .watching(let watch) = phase else { return false }
         if watch.settlingHold { return true }
@@ -38,6 +39,8 @@ extension LiveEngine {
             return false
         case .holding(let recheck):
             status.gitNote = nil
+            announceHold(
+                since: watch.gitHold.since, now: now, reason: "git is writing (index.lock)")
             if recheck {
                 wake(at: now + Self.gitRecheckInterval) { engine in
                     if case .watching(let current) = engine.phase {
@@ -48,6 +51,25 @@ extension LiveEngine {
             }
             return true
         }
+    }
+
+    /// How long a hold lasts before the store's state says so, in seconds: a checkout held
+    /// for a few milliseconds is no news, a hold a person can see is.
+    static let holdNoticeDelay = 0.15
+
+    /// Says in the store's state (`.held`) that publications are held, and why, once the
+    /// hold that began at `since` has lasted `holdNoticeDelay`.
+    func announceHold(since: Double?, now: Double, reason: String) {
+        guard let since, now - since >= Self.holdNoticeDelay else { return }
+        switch status.state {
+        case .live, .held: status.set(.held(reason: reason))
+        case .loading, .resyncing, .failed: break
+        }
+    }
+
+    /// Nothing is held any more: the store's state is live again if it said otherwise.
+    func endHoldNotice() {
+        if case .held = status.state { status.set(.live) }
     }
 
     /// git (or a store batch, `LiveEngine+Batch`) is done: the events it left queued are

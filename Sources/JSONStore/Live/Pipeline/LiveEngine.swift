@@ -184,6 +184,7 @@ actor LiveEngine {
     /// - Complexity: O(k log n) per subscription for k changed ids.
     func publish() {
         if holdsForGit() || holdsForBatch() { return }
+        endHoldNotice()
         switch reducer.publish(at: Self.now()) {
         case .none:
             break

@@ -49,11 +49,14 @@ final class StatusBoard: Sendable {
     }
 
     /// Sets the state and tells the observers, unless it is a late progress report: a
-    /// loading count never overwrites what the pipeline set after it.
+    /// loading count never overwrites what the pipeline set after it, nor a larger count.
     func set(_ state: StoreState) {
         status.withLock { status in
             guard status.state != state else { return }
-            if case .loading = state, !status.state.isLoading { return }
+            if case .loading(let done, let total) = state {
+                guard case .loading(let before, let totalBefore) = status.state else { return }
+                if total == totalBefore && done < before { return }
+            }
             status.state = state
             for observer in status.observers.values { observer.send(state) }
         }
