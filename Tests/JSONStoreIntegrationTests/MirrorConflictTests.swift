@@ -19,6 +19,9 @@ extension EtcdTests.Mirror {
             let lines = check.stdout.split(separator: "\n")
             #expect(lines.count == 1, "one conflict: \(check.stdout)")
             #expect(
+                pair.log("b").contains(", 1 conflict") && !pair.log("b").contains("1 conflicts"),
+                "the summary counts in English: \(pair.log("b"))")
+            #expect(
                 lines.first?.hasPrefix("tea: conflict: the version from the mirror on ") == true)
             let kept = try #require(
                 lines.first.flatMap { $0.components(separatedBy: "kept in ").last })

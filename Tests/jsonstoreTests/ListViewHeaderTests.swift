@@ -61,7 +61,7 @@ struct ListViewHeaderTests {
         #expect(header.contains("/tasks"), "the prefix is kept: \(header)")
         model.setState(.resyncing(reason: "watch compacted"), now: 2)
         header = model.frame(width: 80, height: 6, now: 2).text[0]
-        #expect(header.contains("resyncing"), "\(header)")
+        #expect(header.contains("resyncing: watch compacted"), "with its reason: \(header)")
         // A short path is left whole.
         var short = liveModel(results, path: "tasks")
         #expect(short.frame(width: 80, height: 6, now: 1).text[0].contains(" tasks · 3 items"))

@@ -39,13 +39,15 @@ struct ViewStatus {
     var isBusy: Bool { busySince != nil || sortingSince != nil }
 
     /// What the header says of the state: the phase of loading (the files listed, read, the
-    /// list built) with a spinner, a new order being made, or the state's name.
+    /// list built) with a spinner, a new order being made, why it is held or resyncing, or
+    /// the state's name.
     func headerText(now: Double) -> String {
         let spin = ListModel.spinner[Int(now * 10) % ListModel.spinner.count]
         if case .loading(let done, let total) = state {
             return "loading \(spin) " + Self.phase(done: done, total: total)
         }
         if case .held(let reason) = state { return "held: " + Display.escaped(reason) }
+        if case .resyncing(let reason) = state { return "resyncing: " + Display.escaped(reason) }
         if sortingSince != nil { return "sorting \(spin)" }
         return state.name
     }

@@ -20,6 +20,9 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
     let client: EtcdClient
     let credentials: EtcdClient.Credentials?
     let tls: TLSContext?
+    /// `1 item`, `2 items`.
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
     /// This machine's name, for the conflicts it keeps.
     let host: String
     /// Where messages for people go (stderr).
@@ -187,7 +190,7 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
                 ? ""
                 : ", \(unkept) conflict\(unkept == 1 ? "" : "s") could not be kept (see jsonstore check)"
             say(
-                "mirror: \(wasOffline ? "etcd is back; " : "")in sync with \(address.description) at revision \(revision): \(state.records.values.count { $0.etag != nil }) items, \(sent) sent, \(received) received, \(conflicts) conflicts\(waiting)"
+                "mirror: \(wasOffline ? "etcd is back; " : "")in sync with \(address.description) at revision \(revision): \(Self.count(state.records.values.count { $0.etag != nil }, "item")), \(sent) sent, \(received) received, \(Self.count(conflicts, "conflict"))\(waiting)"
             )
             try startWatch(from: revision + 1)
             observeDirectory()
