@@ -21,6 +21,9 @@ struct ListViewProgressTests {
         model.setState(.loading(done: 40_700, total: 100_000), now: 0.5)
         let reading = model.frame(width: 100, height: 10, now: 0.6).text[0]
         #expect(reading.contains("40,700 / 100,000"), "\(reading)")
+        // No count of items before they are in: it said `0 items · loading` over the
+        // first rows read.
+        #expect(!reading.contains("0 items"), "\(reading)")
         model.setState(.loading(done: 100_000, total: 100_000), now: 1)
         let building = model.frame(width: 100, height: 10, now: 1.2).text[0]
         #expect(building.contains("100,000 / 100,000, building the list"), "\(building)")

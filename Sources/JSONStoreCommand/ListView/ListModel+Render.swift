@@ -68,8 +68,10 @@ extension ListModel {
 
     /// The header's filter and count: `6 items` with none, `filter status=done · 6 of 25
     /// items` with `--where` or `/` (the `/` text once it is kept; the footer shows it
-    /// while it is typed), counting the items shown of all the store's.
+    /// while it is typed), counting the items shown of all the store's; nothing until the
+    /// first results are in (the loading phase counts then).
     private var itemsDescription: [String] {
+        guard status.loaded else { return [] }  // the loading phase says how many so far
         var words = scope.map(\.text)
         if !filter.isEmpty && !filter.isEditing { words.append(filter.text) }
         guard !scope.isEmpty || !filter.isEmpty else { return [Self.count(results.count, "item")] }
