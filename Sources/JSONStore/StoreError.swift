@@ -44,6 +44,10 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         /// changed or deleted it since it was read), or an item expected absent exists.
         /// Nothing was written; the message gives the etag now.
         public static let changed = Code("changed")
+        /// `resolve` was asked for `.mine` or `.theirs` where the kept versions' names cannot
+        /// tell which version that is (another sync tool's copies, several kept versions):
+        /// name the version. Nothing was changed.
+        public static let ambiguous = Code("ambiguous")
         /// Any other failure of a system call; `underlying` holds the `Errno`.
         public static let io = Code("I/O error")
         /// inotify's per-user limits (instances, watches) or the process's descriptor

@@ -191,7 +191,7 @@ package struct ListModel {
             if outcome != .stay { conflictView = nil }  // back to the list, for the notice
             switch outcome {
             case .stay, .close: return .none
-            case .keepMine: return .resolve(id: id, keeping: .mine)
+            case .keepMine: return .resolve(id: id, keeping: .item)
             case .keep(let version): return .resolve(id: id, keeping: .merged(version.bytes))
             case .merge(let version): return .mergeConflict(id: id, with: version)
             }
