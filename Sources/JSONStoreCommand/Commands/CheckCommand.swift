@@ -12,7 +12,7 @@ struct CheckCommand: Command {
             keep: mine is this machine's edit, theirs the other's), a mirror's conflict that could \
             not be kept (ID: conflict: could not be kept…), then a private folder \
             (DIR/.jsonstore, or a folder in it) that is a symbolic link, never followed, \
-            then a count on stderr (on etcd, \
+            then a count on stderr (of files; on etcd, of keys, \
             then the server and the limits it puts on items and batches). Exit status 1 if \
             there are any.
             """)
@@ -39,10 +39,12 @@ struct CheckCommand: Command {
                         conflict, among: conflicts.filter { UTF8Key.equal($0.id, conflict.id) })
                 } + unkept + folder.map(\.description))
         let files = contents.items.count + contents.invalid.count
+        // On etcd an item is a key, not a file.
+        let unit = store._isRemote ? "keys" : "files"
         let conflicted =
             conflicts.isEmpty
             ? "" : ", \(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s")"
-        Output.error("\(files) files, \(contents.invalid.count) invalid\(conflicted)")
+        Output.error("\(files) \(unit), \(contents.invalid.count) invalid\(conflicted)")
         if let server = store._serverSummary() { Output.error(server) }
         if !contents.invalid.isEmpty || !conflicts.isEmpty || !folder.isEmpty || !unkept.isEmpty {
             throw ExitCode.failure

@@ -45,7 +45,7 @@ enum FollowJSON {
             list.warnAboutUnknownFields(results, in: store)
             lastState = "live"
             var out = OutputBuffer.standardOutput()
-            NDJSON.writeInitial(results, to: &out)
+            NDJSON.writeInitial(results, naming: store._entryName, to: &out)
             out.flush()
             lastWritten = now()
         case .update(let results, let changes):
@@ -54,7 +54,7 @@ enum FollowJSON {
                 lastState = "live"
                 emit(NDJSON.resumed(revision))
             }
-            if !changes.isEmpty { emit(NDJSON.event(change)) }
+            if !changes.isEmpty { emit(NDJSON.event(change, naming: store._entryName)) }
         case .error:
             emit(NDJSON.event(change, revision: lastRevision))
         }
