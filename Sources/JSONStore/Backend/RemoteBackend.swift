@@ -26,7 +26,9 @@ package protocol RemoteBackend: Sendable {
         of size: Int, reader: JSONReader, _ body: (_ items: [Item]) throws -> Void
     ) throws -> [InvalidFile]
 
-    /// The whole store as it was at `revision`, to resume an observation from.
+    /// The whole store as it was at `revision`, to resume an observation from: the list a
+    /// follower kept then, so an item invalid at `revision` comes with its last valid
+    /// value before it (`SourceListing.lastValid`).
     ///
     /// - Throws: `StoreError` saying why it cannot be had (etcd compacted it away, or it
     ///   is newer than the store's).

@@ -107,7 +107,9 @@ extension LiveEngine {
                 case .success(let listing):
                     var old = StoreReducer(timing: timing)
                     old.revision = number
-                    old.load(listing.ids, listing.outcomes, badNames: listing.badNames)
+                    old.load(
+                        listing.ids, listing.outcomes, badNames: listing.badNames,
+                        lastValid: listing.lastValid)
                     engine.subscriptions[id]?.resume(
                         from: old.published, to: engine.reducer.published, revision: revision,
                         engine: engine)
