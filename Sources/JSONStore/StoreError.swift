@@ -8,6 +8,9 @@
 /// do { try store.put("../x", item) }
 /// catch StoreError.Code.invalidID { print("bad id") }
 /// ```
+///
+/// Errors are equal when they say the same thing (`underlying` aside), so they compare
+/// as values, not by their descriptions.
 public struct StoreError: Error, Sendable, CustomStringConvertible {
     /// A kind of error. Extensible: more codes may come, so `switch` needs a `default`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
@@ -95,6 +98,16 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
             location += ": "
         }
         return location + Display.escaped(message)
+    }
+}
+
+extension StoreError: Equatable {
+    /// Whether `a` and `b` say the same thing: the same code, message, file, id, line and
+    /// column. `underlying`, the cause, is not compared (it may not be `Equatable`, and
+    /// the message says it already).
+    public static func == (a: StoreError, b: StoreError) -> Bool {
+        a.code == b.code && a.message == b.message && a.file == b.file && a.id == b.id
+            && a.line == b.line && a.column == b.column
     }
 }
 
