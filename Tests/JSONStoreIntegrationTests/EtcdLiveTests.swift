@@ -93,6 +93,14 @@ extension EtcdTests {
             #expect(error.code == .invalidItem && error.message.hasPrefix("at priority: "))
             #expect(error.file == "tasks/a" && error.id == "a", "\(error)")
             #expect(error.line == 3 && error.column == 15, "\(error)")
+            // A value another client wrote, compact: located in the bytes the watch brought.
+            try await f.ctl("put", "tasks/b", "{\"title\":\"B\",\n\"priority\":\"low\"}")
+            guard case .update(let next, _)? = await changes.next() else {
+                Issue.record("no update")
+                return
+            }
+            let compact = try #require(next.error(for: "b"))
+            #expect(compact.file == "tasks/b" && compact.line == 2 && compact.column == 12)
         }
 
         @Test("a bad value keeps the last valid one, with its error; a bad key is reported")

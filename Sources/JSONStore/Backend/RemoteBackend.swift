@@ -42,7 +42,10 @@ package protocol RemoteBackend: Sendable {
     func makeBatch(reader: JSONReader) -> any BatchStorage
 
     /// The live source of the store, reporting to `report` (called from any thread, one
-    /// report at a time, in order).
-    func makeSource(reader: JSONReader, report: @escaping @Sendable (SourceReport) -> Void)
-        -> any LiveSource
+    /// report at a time, in order), keeping the bytes of the values its changes bring in
+    /// `recent` (where a decoding error is located).
+    func makeSource(
+        reader: JSONReader, keepingIn recent: RecentBytes,
+        report: @escaping @Sendable (SourceReport) -> Void
+    ) -> any LiveSource
 }

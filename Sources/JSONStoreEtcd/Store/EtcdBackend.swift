@@ -224,9 +224,10 @@ final class EtcdBackend: RemoteBackend {
         EtcdBatch(backend: self, reader: reader)
     }
 
-    func makeSource(reader: JSONReader, report: @escaping @Sendable (SourceReport) -> Void)
-        -> any LiveSource
-    {
-        EtcdSource(backend: self, reader: reader, report: report)
+    func makeSource(
+        reader: JSONReader, keepingIn recent: RecentBytes,
+        report: @escaping @Sendable (SourceReport) -> Void
+    ) -> any LiveSource {
+        EtcdSource(backend: self, reader: reader, recent: recent, report: report)
     }
 }

@@ -136,7 +136,8 @@ extension LiveEngine {
     func attach(to backend: any RemoteBackend) {
         sourceGeneration += 1
         let generation = sourceGeneration
-        let source = backend.makeSource(reader: configuration.reader) { [weak self] report in
+        let source = backend.makeSource(reader: configuration.reader, keepingIn: recentBytes) {
+            [weak self] report in
             self?.onPipeline { engine in
                 // A source stopped and replaced may still have reports on their way.
                 if engine.sourceGeneration == generation { engine.handle(report) }

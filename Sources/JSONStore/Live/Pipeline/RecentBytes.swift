@@ -3,10 +3,10 @@
 /// (line, column) in those bytes, never by reading the file again.
 ///
 /// Bounded: the newest reads, `limit` bytes in all; an older read gives way to a newer
-/// one. Filled by the directory's reads of changed files (`LiveEngine+Directory`), read by
-/// `ElementCoder` on the pipeline. Its state is guarded by a lock: readers of a batch keep
-/// bytes from several threads at once.
-final class RecentBytes: Sendable {
+/// one. Filled by the directory's reads of changed files (`LiveEngine+Directory`) and a
+/// remote source's changes (etcd's watch), read by `ElementCoder` on the pipeline. Its
+/// state is guarded by a lock: readers of a batch keep bytes from several threads at once.
+package final class RecentBytes: Sendable {
     /// The most bytes kept in all.
     static let limit = 4 << 20
 
@@ -37,6 +37,11 @@ final class RecentBytes: Sendable {
                 state.head = 0
             }
         }
+    }
+
+    /// Keeps `bytes` when `outcome`, what they were parsed into, is an item.
+    package func keep(_ bytes: [UInt8], of outcome: ItemFile.Outcome) {
+        if case .item(let item) = outcome { keep(bytes, as: item.fingerprint) }
     }
 
     /// The bytes kept of `fingerprint`, if they still are.
