@@ -40,13 +40,15 @@ extension JSONStore {
     static func readConflict(named name: String, in dir: FileDescriptor, path: String, limit: Int)
         -> Conflict?
     {
-        guard let (named, origin) = ConflictName.parse(name),
+        guard let (named, origin, isMirrors) = ConflictName.read(name),
             let id = ConflictStem.item(of: named, in: path)
         else { return nil }
         let file = join(path, name)
         let (read, _) = ItemFile.readBytes(named: name, in: dir, file: file, id: id, limit: limit)
         guard let bytes = try? read?.get() else { return nil }
-        return Conflict(id: id, name: name, file: file, origin: origin, bytes: bytes)
+        return Conflict(
+            id: id, name: name, file: file, origin: origin, bytes: bytes,
+            isMine: isMirrors)
     }
 
     /// The conflicts of the item `id`.
@@ -87,17 +89,20 @@ extension JSONStore {
             throw StoreError.system(error, "could not keep the conflict", file: file, id: id)
         }
         let origin = ConflictName.parse(name)?.origin ?? origin
-        return Conflict(id: id, name: name, file: file, origin: origin, bytes: bytes)
+        return Conflict(id: id, name: name, file: file, origin: origin, bytes: bytes, isMine: true)
     }
 
     /// Ends the conflicts of the item `id`: the item becomes `choice` (the item as it is,
-    /// the conflict's version, or a version merged by hand), then every version kept of
-    /// it is removed. A crash in between leaves the conflicts, never a lost version.
+    /// this machine's version or the other's, or a version merged by hand), then every
+    /// version kept of it is removed. A crash in between leaves the conflicts, never a lost
+    /// version.
     ///
     /// - Returns: the conflicts it ended.
-    /// - Throws: `StoreError`: `.notFound` when the item has no conflicts, `.conflict` for
-    ///   `.theirs` when it has more than one (name the version to keep), the new
-    ///   version's error when it is not a valid item, or the file system's error.
+    /// - Throws: `StoreError`: `.notFound` when the item has no conflicts, `.ambiguous`
+    ///   for `.mine` or `.theirs` when the kept versions' names cannot tell which that is
+    ///   (another tool's copies, or several of the mirror's for `.mine`: name the version
+    ///   with `.merged`; nothing is changed), the new version's error when it is not a
+    ///   valid item, or the file system's error.
     @discardableResult
     public func resolve(_ id: String, keeping choice: ConflictResolution) throws(StoreError)
         -> [Conflict]
@@ -108,18 +113,20 @@ extension JSONStore {
                 code: .notFound, message: "no conflicts of \"\(id)\"", file: filePath(id), id: id)
         }
         var keep: [UInt8]?
-        switch choice {
-        case .mine: keep = nil
-        case .merged(let bytes): keep = bytes
-        case .theirs:
-            guard ended.count == 1 else {
+        if case .merged(let bytes) = choice {
+            keep = bytes
+        } else {
+            switch choice.version(among: ended) {
+            case .item: keep = nil
+            case .kept(let conflict): keep = conflict.bytes
+            case nil:
+                let word = choice == .mine ? "mine" : "theirs"
                 throw StoreError(
-                    code: .conflict,
+                    code: .ambiguous,
                     message:
-                        "\"\(id)\" has \(ended.count) conflicts; name the version to keep: \(ended.map(\.file).joined(separator: ", "))",
+                        "which version of \"\(id)\" is \(word) cannot be told from its \(ended.count == 1 ? "conflict" : "\(ended.count) conflicts"); name the version to keep: \(([filePath(id)] + ended.map(\.file)).joined(separator: ", "))",
                     file: filePath(id), id: id)
             }
-            keep = ended[0].bytes
         }
         if let keep {
             try storeErrors { try write { tx in try tx._putStored(id, keep) } }

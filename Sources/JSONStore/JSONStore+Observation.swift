@@ -106,7 +106,11 @@ extension JSONStore {
     }
 
     private func decoding<T: Decodable & Sendable>(_ type: T.Type) -> ElementCoder<T> {
-        .decoding(type, directory: path)
+        let (remote, path) = (self.remote, self.path)
+        return .decoding(
+            type,
+            location: { id in remote?.location(of: id) ?? join(path, ItemID.fileName(id)) },
+            recent: engine.recentBytes)
     }
 
     private func changes<T>(

@@ -32,6 +32,13 @@ extension JSONStore {
     /// editor, so the list view edits a copy and puts it back with its etag.
     package var _isRemote: Bool { remote != nil }
 
+    /// How the stream names an invalid entry: its file's name in a directory (`b.json`),
+    /// its key on etcd (`tasks/b`; also a key that gives no id, `tasks/a/b`).
+    package func _entryName(of file: InvalidFile) -> String {
+        guard let remote else { return file.name }
+        return remote.location(of: file.id ?? file.name)
+    }
+
     /// The value of the item `id` as it is stored, valid or not, with its etag; `nil` if
     /// there is no such item.
     package func _storedValue(of id: String) throws(StoreError) -> (bytes: [UInt8], etag: String)? {

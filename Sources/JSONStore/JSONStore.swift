@@ -1,14 +1,17 @@
 import Synchronization
 
-/// A store: a directory of JSON files, one item per file.
+/// A store: JSON items, one per file in a directory, or one per key under an etcd prefix.
 ///
-/// Items live in `<id>.json` files that people edit by hand and programs edit through
-/// this type. Every write is atomic (a reader sees the old file or the new one) and every
-/// read-modify-write holds the store's lock, so concurrent processes lose no update.
+/// In a directory (`init(directory:options:)`), items live in `<id>.json` files that
+/// people edit by hand and programs edit through this type. Every write is atomic (a
+/// reader sees the old file or the new one) and every read-modify-write holds the store's
+/// lock, so concurrent processes lose no update. On etcd (`JSONStoreEtcd`'s
+/// `init(etcd:prefix:…)`), the item `tea` is the key `PREFIX/tea`, a batch is one
+/// transaction and a read-modify-write is compare-and-swap; everything else is the same.
 ///
-/// A store is safe to use from any thread. The directory is the one source of truth: the
-/// value keeps its configuration and, once something observes it, the live pipeline
-/// (`LiveEngine`) that watches the directory; reads and writes always go to the files.
+/// A store is safe to use from any thread. The directory, or etcd, is the one source of
+/// truth: the value keeps its configuration and, once something observes it, the live
+/// pipeline (`LiveEngine`) that follows it; reads and writes always go to the store.
 ///
 /// For example:
 ///

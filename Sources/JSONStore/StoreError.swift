@@ -8,6 +8,9 @@
 /// do { try store.put("../x", item) }
 /// catch StoreError.Code.invalidID { print("bad id") }
 /// ```
+///
+/// Errors are equal when they say the same thing (`underlying` aside), so they compare
+/// as values, not by their descriptions.
 public struct StoreError: Error, Sendable, CustomStringConvertible {
     /// A kind of error. Extensible: more codes may come, so `switch` needs a `default`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
@@ -44,6 +47,10 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         /// changed or deleted it since it was read), or an item expected absent exists.
         /// Nothing was written; the message gives the etag now.
         public static let changed = Code("changed")
+        /// `resolve` was asked for `.mine` or `.theirs` where the kept versions' names cannot
+        /// tell which version that is (another sync tool's copies, several kept versions):
+        /// name the version. Nothing was changed.
+        public static let ambiguous = Code("ambiguous")
         /// Any other failure of a system call; `underlying` holds the `Errno`.
         public static let io = Code("I/O error")
         /// inotify's per-user limits (instances, watches) or the process's descriptor
@@ -91,6 +98,16 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
             location += ": "
         }
         return location + Display.escaped(message)
+    }
+}
+
+extension StoreError: Equatable {
+    /// Whether `a` and `b` say the same thing: the same code, message, file, id, line and
+    /// column. `underlying`, the cause, is not compared (it may not be `Equatable`, and
+    /// the message says it already).
+    public static func == (a: StoreError, b: StoreError) -> Bool {
+        a.code == b.code && a.message == b.message && a.file == b.file && a.id == b.id
+            && a.line == b.line && a.column == b.column
     }
 }
 

@@ -28,7 +28,7 @@ extension JSONStore {
     ///     plain HTTP.
     ///   - timeout: the seconds any request may take.
     /// - Throws: `StoreError` with code `.storeUnavailable` when no endpoint answers (the
-    ///   error names the last one tried and why), or `.invalidID` for a bad endpoint or an
+    ///   error names the last one tried and why), for a malformed endpoint, and for an
     ///   empty prefix.
     public convenience init(
         etcd endpoints: [String], prefix: String, user: String? = nil, password: String = "",

@@ -70,6 +70,39 @@ extension EtcdTests {
             #expect(f.recorder.current.updates.count == before + 2)
         }
 
+        /// What `decodeFailure` decodes the items as.
+        struct Task: Decodable, Sendable {
+            let title: String
+            let priority: Int
+        }
+
+        @Test("a value that does not decode as the observed type: its key, line and column")
+        func decodeFailure() async throws {
+            let f = try await blocking { try Fixture() }
+            // As jsonstore writes it: priority's value at line 3, column 15.
+            try await f.ctl(
+                "put", "tasks/a", "{\n  \"title\": \"A\",\n  \"priority\": \"high\"\n}\n")
+            #expect(await f.waitFor(["a"]))
+            var changes = f.store.changes(Task.self).makeAsyncIterator()
+            guard case .initial(let results)? = await changes.next() else {
+                Issue.record("no initial results")
+                return
+            }
+            #expect(results.isEmpty)
+            let error = try #require(results.error(for: "a"))
+            #expect(error.code == .invalidItem && error.message.hasPrefix("at priority: "))
+            #expect(error.file == "tasks/a" && error.id == "a", "\(error)")
+            #expect(error.line == 3 && error.column == 15, "\(error)")
+            // A value another client wrote, compact: located in the bytes the watch brought.
+            try await f.ctl("put", "tasks/b", "{\"title\":\"B\",\n\"priority\":\"low\"}")
+            guard case .update(let next, _)? = await changes.next() else {
+                Issue.record("no update")
+                return
+            }
+            let compact = try #require(next.error(for: "b"))
+            #expect(compact.file == "tasks/b" && compact.line == 2 && compact.column == 12)
+        }
+
         @Test("a bad value keeps the last valid one, with its error; a bad key is reported")
         func invalidValues() async throws {
             let f = try await blocking { try Fixture() }

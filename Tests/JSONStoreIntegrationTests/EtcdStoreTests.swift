@@ -201,10 +201,17 @@ extension EtcdTests {
             #expect(
                 error?.description.contains("127.0.0.1:\(port)") == true,
                 "\(String(describing: error))")
-            #expect(throws: StoreError.self) {
+            // Both are .storeUnavailable, as documented (not .invalidID).
+            let malformed = #expect(throws: StoreError.self) {
                 try JSONStore(etcd: ["nonsense:port"], prefix: "tasks")
             }
-            #expect(throws: StoreError.self) { try JSONStore(etcd: ["127.0.0.1:1"], prefix: "") }
+            #expect(malformed?.code == .storeUnavailable)
+            #expect(
+                throws: StoreError(
+                    code: .storeUnavailable,
+                    message: "an etcd store needs a key prefix, as in etcd://127.0.0.1:2379/tasks",
+                    file: "etcd://127.0.0.1:1/")
+            ) { try JSONStore(etcd: ["127.0.0.1:1"], prefix: "") }
         }
     }
 }

@@ -25,7 +25,8 @@ struct LiveConflictsTests {
         #expect(state.results.conflicts(of: "a").count == 1)
         #expect(state.ids == ["a", "b", "c"], "the copy is no item")
         // Resolved through the store: the copy's version becomes the item, the copy goes.
-        try f.store.resolve("a", keeping: .theirs)
+        try f.store.resolve(
+            "a", keeping: .merged(Array("{\n  \"title\": \"a elsewhere\"\n}\n".utf8)))
         #expect(
             await f.recorder.wait {
                 $0.results.conflicts.isEmpty && $0.results[0]["title"] == "a elsewhere"

@@ -23,8 +23,15 @@ extension EtcdTests.Mirror {
                 "the summary counts in English: \(pair.log("b"))")
             #expect(
                 lines.first?.hasPrefix("tea: conflict: the version from the mirror on ") == true)
+            #expect(
+                lines.first?.hasSuffix(
+                    " (mine: this machine's edit; theirs: the item, the edit etcd took first)")
+                    == true)
             let kept = try #require(
-                lines.first.flatMap { $0.components(separatedBy: "kept in ").last })
+                lines.first.flatMap {
+                    $0.components(separatedBy: "kept in ").last?
+                        .components(separatedBy: " (mine: ").first
+                })
             #expect(
                 try String(contentsOfFile: kept, encoding: .utf8) == mine, "b's version is kept")
             #expect(try pair.jsonstore("a", ["check"]).status == 0, "a made no conflicting edit")
@@ -33,8 +40,8 @@ extension EtcdTests.Mirror {
             try pair.start("b")
             #expect(pair.wait { pair.log("b").components(separatedBy: "in sync").count == 3 })
             #expect(try pair.jsonstore("b", ["check"]).stdout.split(separator: "\n").count == 1)
-            // Keeping b's version goes through etcd to a.
-            let resolved = try pair.jsonstore("b", ["resolve", "tea", "--keep", "theirs"])
+            // Keeping b's version (mine, on b) goes through etcd to a.
+            let resolved = try pair.jsonstore("b", ["resolve", "tea", "--keep", "mine"])
             #expect(resolved.status == 0, "\(resolved.stderr)")
             #expect(pair.converge { _ in pair.text("a", "tea.json") == mine })
             #expect(try pair.jsonstore("b", ["check"]).status == 0)
@@ -181,10 +188,11 @@ extension EtcdTests.Mirror {
             #expect(
                 check.stdout.hasPrefix("\(id): conflict: the version from the mirror on "),
                 "\(check.stdout)")
-            let kept = try #require(check.stdout.components(separatedBy: "kept in ").last)
-                .trimmingCharacters(in: .newlines)
+            let kept = try #require(
+                check.stdout.components(separatedBy: "kept in ").last?
+                    .components(separatedBy: " (mine: ").first)
             #expect(try String(contentsOfFile: kept, encoding: .utf8) == mine)
-            let resolved = try pair.jsonstore("b", ["resolve", id, "--keep", "theirs"])
+            let resolved = try pair.jsonstore("b", ["resolve", id, "--keep", "mine"])
             #expect(resolved.status == 0, "\(resolved.stderr)")
             #expect(pair.converge { _ in pair.text("a", "\(id).json") == mine })
         }

@@ -75,10 +75,15 @@ struct ConflictCopyTests {
         #expect(try temp.store.conflicts(of: "bike").isEmpty)
     }
 
-    @Test("resolve: theirs needs one version; a merged one becomes the item, every copy goes")
+    @Test("resolve: mine and theirs need the mirror's one version; a merged one becomes the item")
     func resolve() throws {
         let temp = try Self.store()
-        #expect(throws: StoreError.self) { try temp.store.resolve("tea", keeping: .theirs) }
+        for word in [ConflictResolution.mine, .theirs] {
+            let refused = #expect(throws: StoreError.self) {
+                try temp.store.resolve("tea", keeping: word)
+            }
+            #expect(refused?.code == .ambiguous)
+        }
         #expect(throws: StoreError.self) {
             try temp.store.resolve("tea", keeping: .merged(Array("[1]".utf8)))
         }
@@ -93,21 +98,33 @@ struct ConflictCopyTests {
         #expect(throws: StoreError.self) { try temp.store.resolve("tea", keeping: .mine) }
     }
 
-    @Test("a kept version: theirs becomes the item, mine leaves it, and the copy goes")
+    @Test("a mirror's kept version is mine: mine becomes the item, theirs leaves it")
     func kept() throws {
         let temp = try TemporaryStore.tasks()
-        let theirs = Array("{\n  \"title\": \"kept\"\n}\n".utf8)
-        let conflict = try temp.store._keepConflict(of: "tea", theirs, from: "other host")
+        let mine = Array("{\n  \"title\": \"kept\"\n}\n".utf8)
+        let conflict = try temp.store._keepConflict(of: "tea", mine, from: "other host")
         #expect(conflict.origin.hasPrefix("the mirror on other_host at "))
         #expect(conflict.file.hasPrefix(temp.path + "/tea.jsonstore-conflict-"))
+        #expect(conflict.isMine)
         #expect(try temp.store.load().items.count == 3, "a kept version is no item")
         #expect(try temp.store.conflicts() == [conflict])
-        try temp.store.resolve("tea", keeping: .theirs)
-        #expect(temp.readFile("tea.json") == String(decoding: theirs, as: UTF8.self))
-        try temp.store._keepConflict(of: "bike", theirs, from: "h")
+        try temp.store.resolve("tea", keeping: .mine)
+        #expect(temp.readFile("tea.json") == String(decoding: mine, as: UTF8.self))
+        try temp.store._keepConflict(of: "bike", mine, from: "h")
         let before = temp.readFile("bike.json")
-        try temp.store.resolve("bike", keeping: .mine)
+        try temp.store.resolve("bike", keeping: .theirs)
         #expect(temp.readFile("bike.json") == before)
+        // Two versions kept: theirs is still the item, mine cannot be told.
+        try temp.store._keepConflict(of: "taxes", mine, from: "h")
+        try temp.store._keepConflict(of: "taxes", Array("{}\n".utf8), from: "h")
+        let refused = #expect(throws: StoreError.self) {
+            try temp.store.resolve("taxes", keeping: .mine)
+        }
+        #expect(refused?.code == .ambiguous)
+        #expect(try temp.store.conflicts(of: "taxes").count == 2, "a refusal removes nothing")
+        let before2 = temp.readFile("taxes.json")
+        try temp.store.resolve("taxes", keeping: .theirs)
+        #expect(temp.readFile("taxes.json") == before2)
         #expect(try temp.store.conflicts().isEmpty)
     }
 

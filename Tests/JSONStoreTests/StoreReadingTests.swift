@@ -35,11 +35,11 @@ struct StoreReadingTests {
         #expect(contents.items.map(\.id) == ["good"])
         let byName = Dictionary(uniqueKeysWithValues: contents.invalid.map { ($0.name, $0.error) })
         #expect(byName.count == 4)
-        let syntax = try #require(byName["syntax.json"])
-        #expect(syntax.code == .invalidJSON)
-        #expect((syntax.line, syntax.column) == (3, 8))
         #expect(
-            syntax.description == "\(temp.path)/syntax.json:3:8: invalid literal, expected 'true'")
+            byName["syntax.json"]
+                == StoreError(
+                    code: .invalidJSON, message: "invalid literal, expected 'true'",
+                    file: "\(temp.path)/syntax.json", id: "syntax", line: 3, column: 8))
         #expect(
             byName["array.json"]?.message
                 == "an item file must hold a JSON object, this one holds an array")

@@ -233,8 +233,11 @@ struct StoreWritingTests {
             _ = try JSONStore(directory: missing)
             Issue.record("opened a missing directory")
         } catch {
-            #expect(error.code == .storeUnavailable)
-            #expect(error.description == "\(missing): the store directory does not exist")
+            #expect(
+                error
+                    == StoreError(
+                        code: .storeUnavailable, message: "the store directory does not exist",
+                        file: missing))
         }
         var options = JSONStore.Options()
         options.createDirectory = true

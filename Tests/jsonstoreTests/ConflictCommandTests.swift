@@ -8,6 +8,55 @@ import Testing
 @Suite("Conflicts in the command")
 struct ConflictCommandTests {
     static let copy = "tea (Ann's conflicted copy 2026-12-01).json"
+    static let mirrors = "tea.jsonstore-conflict-20261201-120000-laptop.json"
+    static let untold =
+        "mine or theirs cannot be told from another tool's copy: keep a version with --keep FILE"
+
+    @Test("on a mirror's conflict mine keeps this machine's edit, theirs the item; else FILE")
+    func mineAndTheirs() async throws {
+        let temp = try TemporaryStore.tasks()
+        let path = temp.path
+        let edit = "{\n  \"title\": \"Tea, edited here\"\n}\n"
+        try temp.writeFile(Self.mirrors, edit)
+        let check = try await blocking { try JSONStoreBinary.run(["--dir", path, "check"]) }
+        #expect(
+            check.stdout
+                == "tea: conflict: the version from the mirror on laptop at 2026-12-01 12:00:00 UTC, kept in \(path)/\(Self.mirrors) (mine: this machine's edit; theirs: the item, the edit etcd took first)\n"
+        )
+        let mine = try await blocking {
+            try JSONStoreBinary.run(["--dir", path, "resolve", "tea", "--keep", "mine"])
+        }
+        #expect(mine.status == 0, "\(mine.stderr)")
+        #expect(temp.readFile("tea.json") == edit, "this machine's edit is kept")
+        #expect(temp.readFile(Self.mirrors) == nil)
+        // theirs: the item as it is.
+        let bike = "bike.jsonstore-conflict-20261201-120000-laptop.json"
+        try temp.writeFile(bike, edit)
+        let before = temp.readFile("bike.json")
+        let theirs = try await blocking {
+            try JSONStoreBinary.run(["--dir", path, "resolve", "bike", "--keep", "theirs"])
+        }
+        #expect(theirs.status == 0, "\(theirs.stderr)")
+        #expect(temp.readFile("bike.json") == before)
+        #expect(temp.readFile(bike) == nil)
+        // Another tool's copy cannot tell: the versions are listed, nothing changes.
+        try temp.writeFile(Self.copy, "{\n  \"title\": \"Ann's tea\"\n}\n")
+        for word in ["mine", "theirs"] {
+            let refused = try await blocking {
+                try JSONStoreBinary.run(["--dir", path, "resolve", "tea", "--keep", word])
+            }
+            #expect(refused.status == 64)
+            #expect(
+                refused.stderr == """
+                    jsonstore: tea: which version is \(word) cannot be told (another tool's copy):
+                    jsonstore:   the item: \(path)/tea.json
+                    jsonstore:   the version from Dropbox (Ann) on 2026-12-01: \(path)/\(Self.copy)
+                    jsonstore: keep one with --keep FILE; nothing was changed (see 'jsonstore resolve --help')
+
+                    """)
+            #expect(temp.readFile("tea.json") == edit && temp.readFile(Self.copy) != nil)
+        }
+    }
 
     @Test("check lists each conflict and exits 1; resolve with a merged FILE ends them")
     func checkAndResolve() async throws {
@@ -19,8 +68,8 @@ struct ConflictCommandTests {
         #expect(check.status == 1)
         #expect(
             check.stdout == """
-                bike: conflict: the version from a merge's backup, kept in \(path)/bike.json.orig
-                tea: conflict: the version from Dropbox (Ann) on 2026-12-01, kept in \(path)/\(Self.copy)
+                bike: conflict: the version from a merge's backup, kept in \(path)/bike.json.orig (\(Self.untold))
+                tea: conflict: the version from Dropbox (Ann) on 2026-12-01, kept in \(path)/\(Self.copy) (\(Self.untold))
 
                 """)
         #expect(check.stderr.contains("3 files, 0 invalid, 2 conflicts"))
@@ -52,10 +101,18 @@ struct ConflictCommandTests {
             try JSONStoreBinary.run(["--dir", path, "resolve", "tea", "--keep", "mine"])
         }
         #expect(refused.status == 1 && refused.stderr.contains("no conflicts of \"tea\""))
+        // A merge's backup cannot tell whose it is: mine is refused, the item kept by name.
         let mine = try await blocking {
             try JSONStoreBinary.run(["--dir", path, "resolve", "bike", "--keep", "mine"])
         }
-        #expect(mine.status == 0)
+        #expect(mine.status == 64)
+        #expect(temp.readFile("bike.json.orig") != nil)
+        let item = try await blocking {
+            try JSONStoreBinary.run([
+                "--dir", path, "resolve", "bike", "--keep", path + "/bike.json",
+            ])
+        }
+        #expect(item.status == 0, "\(item.stderr)")
         #expect(
             try await blocking { try JSONStoreBinary.run(["--dir", path, "check"]) }.status == 0)
     }

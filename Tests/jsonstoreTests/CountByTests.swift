@@ -63,6 +63,38 @@ struct CountByTests {
         }
     }
 
+    @Test("an array counts each distinct element once per item, as --where matches them")
+    func arrays() async throws {
+        // The sample data/: tags home 6, urgent 5; and an item naming home twice.
+        let temp = try TemporaryStore()
+        let data = checkoutRoot.appendingPathComponent("data").path
+        for name in try FileManager.default.contentsOfDirectory(atPath: data)
+        where name.hasSuffix(".json") {
+            try temp.writeFile(name, try String(contentsOfFile: data + "/" + name, encoding: .utf8))
+        }
+        try temp.writeFile("twice.json", #"{"title": "Twice", "tags": ["home", "home"]}"#)
+        let tsv = try await jsonstore(temp, ["list", "--count-by", "tags", "-o", "tsv"])
+        let counts = Dictionary(
+            uniqueKeysWithValues: tsv.stdout.split(separator: "\n").dropFirst().map {
+                let cells = $0.split(separator: "\t")
+                return (String(cells[0]), Int(cells[1]) ?? -1)
+            })
+        #expect(counts["home"] == 7 && counts["urgent"] == 5, "\(tsv.stdout)")
+        #expect(counts["home,urgent"] == nil, "no whole arrays: \(tsv.stdout)")
+        let home = try await jsonstore(temp, ["list", "--where", "tags=home", "-o", "ids"])
+        #expect(home.stdout.split(separator: "\n").count == counts["home"])
+        // The stream counts alike.
+        let running = try JSONStoreBinary.start([
+            "--dir", temp.path, "list", "--follow", "--json", "--count-by", "tags",
+        ])
+        defer { running.stop() }
+        let line = try #require(try await blocking { running.reader.next(within: 20) })
+        let live = try JSONValue(parsing: line)["counts"]?.arrayValue ?? []
+        let homeCount = live.first { $0["value"] == "home" }?["count"]?.intValue
+        #expect(homeCount == 7, "\(line)")
+        #expect(live.first { $0["value"] == "urgent" }?["count"]?.intValue == 5, "\(line)")
+    }
+
     @Test("--follow --json: counts first, then only when a count changes")
     func stream() async throws {
         let temp = try store()

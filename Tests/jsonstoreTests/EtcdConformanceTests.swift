@@ -54,7 +54,9 @@ struct EtcdConformanceTests {
                 text = text.replacingOccurrences(
                     of: "\(directory.path)/\(id).json", with: "tasks/\(id)")
             }
+            // A directory counts files, etcd keys.
             return text.replacingOccurrences(of: directory.path, with: address)
+                .replacingOccurrences(of: "jsonstore: 5 files, ", with: "jsonstore: 5 keys, ")
         }
     }
 
@@ -84,6 +86,35 @@ struct EtcdConformanceTests {
         let rest = etcd.stderr.split(separator: "\n", omittingEmptySubsequences: false)
             .filter { !$0.hasPrefix("jsonstore: etcd 3.") }.joined(separator: "\n")
         #expect(pair.normalized(dir.stderr) == rest, "\(arguments)")
+    }
+
+    @Test("an invalid value or key is named by its key, in the stream and check's count")
+    func keys() async throws {
+        let pair = try await blocking { try Pair() }
+        try await pair.server.etcdctl(["put", "tasks/sub/x", "{}"])
+        let address = pair.address
+        let check = try await blocking {
+            try JSONStoreBinary.run(["--store", address, "check"])
+        }
+        #expect(check.stderr.hasPrefix("jsonstore: 6 keys, 2 invalid\n"), "\(check.stderr)")
+        let (initial, update) = try await blocking { () -> (String?, String?) in
+            let running = try JSONStoreBinary.start(
+                ["--store", address, "list", "--follow", "--json"])
+            defer { running.stop() }
+            let initial = running.reader.next(
+                until: { $0.contains(#""event":"initial""#) }, within: 20)
+            try pair.server.etcdctl(["put", "tasks/tea", "[1]"])
+            let update = running.reader.next(
+                until: { $0.contains(#""event":"update""#) }, within: 20)
+            return (initial, update)
+        }
+        let named = { (line: String?) in
+            (try? JSONValue(parsing: line ?? ""))?["invalid"]?.arrayValue?.compactMap {
+                $0["file"]?.stringValue
+            }
+        }
+        #expect(named(initial) == ["tasks/broken", "tasks/sub/x"], "\(initial ?? "")")
+        #expect(named(update) == ["tasks/tea"], "\(update ?? "")")
     }
 
     static let writes: [(arguments: [String], stdin: String)] = [
@@ -158,10 +189,13 @@ struct EtcdConformanceTests {
             try process.run()
             let line = try await blocking { HelperProcess.lines(of: pipe).first { _ in true } }
             HelperProcess.stop(process)
-            // The revision is each backend's own (etcd's, or this follower's).
+            // The revision is each backend's own (etcd's, or this follower's); an invalid
+            // entry is a file's name in one, a key in the other.
             let revision = try Regex(#""revision":"[^"]*""#)
             firsts.append(
-                pair.normalized(line ?? "(none)").replacing(revision, with: #""revision":"R""#))
+                pair.normalized(line ?? "(none)").replacing(revision, with: #""revision":"R""#)
+                    .replacingOccurrences(
+                        of: #""file":"broken.json""#, with: #""file":"tasks/broken""#))
         }
         #expect(firsts[0] == firsts[1])
         #expect(firsts[0].hasPrefix(#"{"event":"initial""#))

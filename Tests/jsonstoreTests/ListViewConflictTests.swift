@@ -51,13 +51,13 @@ struct ListViewConflictTests {
         #expect(
             screen.contains {
                 $0.contains(
-                    "the version from Syncthing device ABCDEF7 at 2026-12-01 12:00:00, kept in \(Self.copyName):"
+                    "the version from Syncthing device ABCDEF7 at 2026-12-01 12:00:00 (mine or theirs cannot be told), kept in \(Self.copyName):"
                 )
             })
         #expect(screen.contains { $0.contains("\"title\": \"Task one elsewhere\"") })
         #expect(screen[15].contains("m keep this item  t keep that version  e merge both"))
         #expect(
-            model.handle(.character("m"), page: 9) == .resolve(id: "item-000001", keeping: .mine))
+            model.handle(.character("m"), page: 9) == .resolve(id: "item-000001", keeping: .item))
         #expect(model.conflictView == nil, "back to the list, where the notice shows")
         _ = model.handle(.enter, page: 9)
         #expect(

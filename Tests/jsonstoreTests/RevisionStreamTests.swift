@@ -137,4 +137,55 @@ struct RevisionStreamTests {
         let initial = try #require(try await blocking { late.next("initial") })
         #expect(initial["items"] == (try JSONValue(parsing: now.stdout)))
     }
+
+    @Test(
+        "etcd: --since from a revision where items were invalid resumes the list a follower kept",
+        .enabled(
+            if: EtcdServer.isInstalled,
+            "etcd is not installed: apt-get install etcd-server etcd-client"))
+    func etcdInvalidAtRevision() async throws {
+        let server = try await blocking { try EtcdServer() }
+        let address = "etcd://\(server.endpoint)/tasks"
+        for id in ["a", "b", "c"] { try await server.etcdctl(["put", "tasks/\(id)", #"{"n":0}"#]) }
+        // A follower sees b and c turn invalid: its list keeps their last valid values.
+        let mirror = NDJSONMirror()
+        var token = ""
+        do {
+            let stream = try Stream(["--store", address, "list", "--follow", "--json"])
+            mirror.apply(try #require(try await blocking { stream.reader.next(within: 20) }))
+            try await server.etcdctl(["put", "tasks/b", "[1]"])
+            try await server.etcdctl(["put", "tasks/c", "{oops"])
+            let last = try #require(
+                try await blocking {
+                    stream.reader.next(until: { $0.contains(#""id":"c","file""#) }, within: 20)
+                })
+            for line in stream.reader.lines { mirror.apply(line) }
+            token = try #require(try JSONValue(parsing: last)["revision"]?.stringValue)
+        }
+        #expect(mirror.items.count == 3, "\(mirror.items)")
+        // Meanwhile b is fixed and a changes; c stays invalid.
+        try await server.etcdctl(["put", "tasks/b", #"{"n":2}"#])
+        try await server.etcdctl(["put", "tasks/a", #"{"n":1}"#])
+        let resumed = try Stream([
+            "--store", address, "list", "--follow", "--json", "--since", token,
+        ])
+        let first = try #require(try await blocking { resumed.reader.next(within: 20) })
+        #expect(first == #"{"event":"resumed","revision":"\#(token)"}"#)
+        mirror.apply(try #require(try await blocking { resumed.reader.next(within: 20) }))
+        #expect(mirror.problems.isEmpty, "\(mirror.problems)")
+        // The kept list, with the one update, is the list a follower starting now gets.
+        let fresh = try Stream(["--store", address, "list", "--follow", "--json"])
+        let initial = try #require(try await blocking { fresh.next("initial") })
+        #expect(.array(mirror.items) == initial["items"], "\(mirror.items)")
+        // Once etcd's history before the token is compacted, b's and c's last valid values
+        // cannot be known: reset, then a fresh initial.
+        try await server.etcdctl(["compact", token])
+        let late = try Stream(["--store", address, "list", "--follow", "--json", "--since", token])
+        let reset = try #require(try await blocking { late.next("reset") })
+        #expect(
+            reset["reason"]?.stringValue?.contains("history of tasks/b before revision \(token)")
+                == true,
+            "\(reset)")
+        #expect(try await blocking { late.next("initial") }?["items"] == initial["items"])
+    }
 }

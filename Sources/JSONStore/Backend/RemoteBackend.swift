@@ -26,7 +26,9 @@ package protocol RemoteBackend: Sendable {
         of size: Int, reader: JSONReader, _ body: (_ items: [Item]) throws -> Void
     ) throws -> [InvalidFile]
 
-    /// The whole store as it was at `revision`, to resume an observation from.
+    /// The whole store as it was at `revision`, to resume an observation from: the list a
+    /// follower kept then, so an item invalid at `revision` comes with its last valid
+    /// value before it (`SourceListing.lastValid`).
     ///
     /// - Throws: `StoreError` saying why it cannot be had (etcd compacted it away, or it
     ///   is newer than the store's).
@@ -40,7 +42,10 @@ package protocol RemoteBackend: Sendable {
     func makeBatch(reader: JSONReader) -> any BatchStorage
 
     /// The live source of the store, reporting to `report` (called from any thread, one
-    /// report at a time, in order).
-    func makeSource(reader: JSONReader, report: @escaping @Sendable (SourceReport) -> Void)
-        -> any LiveSource
+    /// report at a time, in order), keeping the bytes of the values its changes bring in
+    /// `recent` (where a decoding error is located).
+    func makeSource(
+        reader: JSONReader, keepingIn recent: RecentBytes,
+        report: @escaping @Sendable (SourceReport) -> Void
+    ) -> any LiveSource
 }

@@ -17,13 +17,22 @@ public struct Conflict: Sendable, Hashable, CustomStringConvertible {
     public let bytes: [UInt8]
     /// The file's name in the store directory.
     public let name: String
+    /// Whether the kept version is this machine's own edit: `true` for the versions
+    /// jsonstore's mirror keeps (`ID.jsonstore-conflict-….json`, always this directory's
+    /// edit that lost to the one etcd took first, which is then the item); `false` when the
+    /// name cannot tell (another sync tool's copy, a merge's backup).
+    public let isMine: Bool
 
-    init(id: String, name: String, file: String, origin: String, bytes: [UInt8]) {
+    init(
+        id: String, name: String, file: String, origin: String, bytes: [UInt8],
+        isMine: Bool = false
+    ) {
         self.id = id
         self.name = name
         self.file = file
         self.origin = origin
         self.bytes = bytes
+        self.isMine = isMine
     }
 
     /// By item id, then by file name (both by their bytes).
@@ -44,11 +53,39 @@ public struct Conflict: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// How `JSONStore.resolve(_:keeping:)` ends an item's conflicts.
+///
+/// `mine` is the version made on this machine, `theirs` the other one. A conflict the
+/// mirror kept is this machine's edit (`Conflict.isMine`) and the item is the other
+/// machine's, the one etcd took first; for other tools' copies, or several kept versions,
+/// which is which cannot be told, and the version is named (`merged` with its bytes).
 public enum ConflictResolution: Sendable, Hashable {
     /// The item as it is now.
+    case item
+    /// The version made on this machine: the one kept version, when the mirror kept it.
     case mine
-    /// The conflict's version (there must be only one).
+    /// The other machine's version: the item, when every kept version is the mirror's.
     case theirs
-    /// These bytes, which must be a valid item: a version merged by hand.
+    /// These bytes, which must be a valid item: a version merged by hand, or one chosen.
     case merged([UInt8])
+
+    /// The version this choice stands for among `conflicts` (an item's, at least one);
+    /// `nil` for `mine` or `theirs` when their names cannot tell, and for `merged`.
+    public func version(among conflicts: [Conflict]) -> ConflictVersion? {
+        switch self {
+        case .item: return .item
+        case .merged: return nil
+        case .mine:
+            guard conflicts.count == 1, conflicts[0].isMine else { return nil }
+            return .kept(conflicts[0])
+        case .theirs:
+            guard !conflicts.isEmpty, conflicts.allSatisfy(\.isMine) else { return nil }
+            return .item
+        }
+    }
+}
+
+/// One version of an item in conflict: the item as it is, or a kept one.
+public enum ConflictVersion: Sendable, Hashable {
+    case item
+    case kept(Conflict)
 }

@@ -24,12 +24,18 @@ enum ConflictName {
     /// The item `name` is a conflict copy of, and where the copy came from; `nil` when
     /// `name` is not a conflict copy of a valid id.
     static func parse(_ name: String) -> (id: String, origin: String)? {
-        guard mayName(name.utf8), let (id, origin) = recognize(name),
+        read(name).map { ($0.id, $0.origin) }
+    }
+
+    /// As `parse`, and whether the copy is jsonstore's mirror's (its mark), which always
+    /// holds this directory's own edit.
+    static func read(_ name: String) -> (id: String, origin: String, isMirrors: Bool)? {
+        guard mayName(name.utf8), let (id, origin, isMirrors) = recognize(name),
             ItemID.problem(with: id) == nil
         else {
             return nil
         }
-        return (id, origin)
+        return (id, origin, isMirrors)
     }
 
     /// Whether `name` could be a conflict copy's name: it ends in `.json.orig`, or in
@@ -68,7 +74,7 @@ enum ConflictName {
     }
 
     /// `mayName` said perhaps: the name read by its units.
-    private static func recognize(_ name: String) -> (String, String)? {
+    private static func recognize(_ name: String) -> (String, String, Bool)? {
         if name.utf8.allSatisfy({ $0 < 0x80 }) {
             let bytes = Units(
                 units: Array(name.utf8), unit: { $0 }, text: { String(decoding: $0, as: UTF8.self) }
@@ -92,10 +98,10 @@ extension ConflictName {
         let unit: (UInt8) -> Unit
         let text: (Slice) -> String
 
-        func recognize() -> (String, String)? {
+        func recognize() -> (String, String, Bool)? {
             let name = units[...]
             if ends(name, ".json.orig") {
-                return (text(name.dropLast(10)), "a merge's backup")
+                return (text(name.dropLast(10)), "a merge's backup", false)
             }
             guard ends(name, ".json") else { return nil }
             let stem = name.dropLast(5)
@@ -111,7 +117,8 @@ extension ConflictName {
                 }
                 return (
                     text(stem[..<range.lowerBound]),
-                    origin(text(rest[2]), timestamp(rest[0], rest[1]))
+                    origin(text(rest[2]), timestamp(rest[0], rest[1])),
+                    mark == ConflictName.mirrorMark
                 )
             }
             if let range = lastRange(of: "_conflict-", in: stem) {
@@ -120,10 +127,11 @@ extension ConflictName {
                     return nil
                 }
                 return (
-                    text(stem[..<range.lowerBound]), "ownCloud at \(timestamp(rest[0], rest[1]))"
+                    text(stem[..<range.lowerBound]),
+                    "ownCloud at \(timestamp(rest[0], rest[1]))", false
                 )
             }
-            return bracketed(stem)
+            return bracketed(stem).map { ($0.0, $0.1, false) }
         }
 
         /// `ID (… conflicted copy DATE[ TIME])` with perhaps a ` (2)` after it.

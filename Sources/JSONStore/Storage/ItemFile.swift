@@ -17,9 +17,13 @@ package enum ItemFile {
 
     /// Reads and parses `<id>.json` in `directory`.
     ///
-    /// - Parameter path: the directory's path, for error messages.
+    /// - Parameters:
+    ///   - path: the directory's path, for error messages.
+    ///   - recent: where the bytes of an item read are kept, if anywhere, to locate a
+    ///     decoding error in them later.
     static func read(
-        id: String, in directory: FileDescriptor, path: String, reader: JSONReader
+        id: String, in directory: FileDescriptor, path: String, reader: JSONReader,
+        keepingIn recent: RecentBytes? = nil
     ) -> (Outcome, FileStatus?) {
         let file = join(path, ItemID.fileName(id))
         let (read, status) = readBytes(
@@ -27,7 +31,12 @@ package enum ItemFile {
         switch read {
         case nil: return (.missing, nil)
         case .failure(let error)?: return (.invalid(error), status)
-        case .success(let bytes)?: return (parse(bytes, id: id, file: file, reader: reader), status)
+        case .success(let bytes)?:
+            let outcome = parse(bytes, id: id, file: file, reader: reader)
+            if let recent, case .item(let item) = outcome {
+                recent.keep(bytes, as: item.fingerprint)
+            }
+            return (outcome, status)
         }
     }
 
@@ -82,12 +91,13 @@ package enum ItemFile {
     /// - Parameter progress: counts the files read, for a loading indicator.
     static func readMany(
         _ ids: [String], in dir: FileDescriptor, path: String, reader: JSONReader,
-        parallelAbove threshold: Int, progress: ProgressCounter? = nil
+        parallelAbove threshold: Int, progress: ProgressCounter? = nil,
+        keepingIn recent: RecentBytes? = nil
     ) -> [Outcome] {
         guard ids.count >= threshold else {
             return ids.map {
                 defer { progress?.add(1) }
-                return read(id: $0, in: dir, path: path, reader: reader).0
+                return read(id: $0, in: dir, path: path, reader: reader, keepingIn: recent).0
             }
         }
         let slots = Slots<Outcome>(count: ids.count, initial: .missing)
@@ -97,7 +107,10 @@ package enum ItemFile {
             let lower = ids.count * chunk / chunkCount
             let upper = ids.count * (chunk + 1) / chunkCount
             for i in lower..<upper {
-                slots[i] = read(id: ids[i], in: dir, path: path, reader: reader).0
+                slots[i] =
+                    read(
+                        id: ids[i], in: dir, path: path, reader: reader, keepingIn: recent
+                    ).0
                 progress?.add(1)
             }
         }

@@ -8,10 +8,11 @@ struct CheckCommand: Command {
         discussion: """
             Validates every file of the store and lists the problems on stdout \
             (file:line:column: reason), then every conflict (ID: conflict: the version from \
-            WHERE, kept in FILE; see jsonstore resolve), a mirror's conflict that could \
+            WHERE, kept in FILE, then which version resolve --keep mine and --keep theirs \
+            keep: mine is this machine's edit, theirs the other's), a mirror's conflict that could \
             not be kept (ID: conflict: could not be kept…), then a private folder \
             (DIR/.jsonstore, or a folder in it) that is a symbolic link, never followed, \
-            then a count on stderr (on etcd, \
+            then a count on stderr (of files; on etcd, of keys, \
             then the server and the limits it puts on items and batches). Exit status 1 if \
             there are any.
             """)
@@ -32,13 +33,18 @@ struct CheckCommand: Command {
             ? (store._privateFolder.flatMap { try? MirrorState(reading: $0) }?.unkeptLines ?? [])
             : []
         Output.lines(
-            contents.invalid.map(\.error.description) + conflicts.map(\.description)
-                + unkept + folder.map(\.description))
+            contents.invalid.map(\.error.description)
+                + conflicts.map { conflict in
+                    ConflictWords.line(
+                        conflict, among: conflicts.filter { UTF8Key.equal($0.id, conflict.id) })
+                } + unkept + folder.map(\.description))
         let files = contents.items.count + contents.invalid.count
+        // On etcd an item is a key, not a file.
+        let unit = store._isRemote ? "keys" : "files"
         let conflicted =
             conflicts.isEmpty
             ? "" : ", \(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s")"
-        Output.error("\(files) files, \(contents.invalid.count) invalid\(conflicted)")
+        Output.error("\(files) \(unit), \(contents.invalid.count) invalid\(conflicted)")
         if let server = store._serverSummary() { Output.error(server) }
         if !contents.invalid.isEmpty || !conflicts.isEmpty || !folder.isEmpty || !unkept.isEmpty {
             throw ExitCode.failure

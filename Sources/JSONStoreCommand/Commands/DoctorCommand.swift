@@ -83,7 +83,7 @@ struct DoctorCommand: Command {
         )
         if !results.invalid.isEmpty {
             report.problem(
-                "\(results.invalid.count) invalid file\(results.invalid.count == 1 ? "" : "s")",
+                "\(results.invalid.count) invalid \(context.isEtcd ? "key" : "file")\(results.invalid.count == 1 ? "" : "s")",
                 fix: "jsonstore check lists each with its line, column and reason")
         }
         if conflicts > 0 {

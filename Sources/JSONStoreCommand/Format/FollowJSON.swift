@@ -16,6 +16,8 @@ enum FollowJSON {
     /// When the last event was written (the monotonic clock, in seconds).
     static var lastWritten = 0.0
     static var bookmarkTimer: (any DispatchSourceTimer)?
+    /// The counts last written, with `--count-by`.
+    static var lastCounts: [CountBy.Count]?
 
     static func start(_ store: JSONStore, _ list: ListCommand) {
         Signals.exitOnInterrupt()
@@ -45,7 +47,7 @@ enum FollowJSON {
             list.warnAboutUnknownFields(results, in: store)
             lastState = "live"
             var out = OutputBuffer.standardOutput()
-            NDJSON.writeInitial(results, to: &out)
+            NDJSON.writeInitial(results, naming: store._entryName, to: &out)
             out.flush()
             lastWritten = now()
         case .update(let results, let changes):
@@ -54,7 +56,7 @@ enum FollowJSON {
                 lastState = "live"
                 emit(NDJSON.resumed(revision))
             }
-            if !changes.isEmpty { emit(NDJSON.event(change)) }
+            if !changes.isEmpty { emit(NDJSON.event(change, naming: store._entryName)) }
         case .error:
             emit(NDJSON.event(change, revision: lastRevision))
         }
@@ -74,10 +76,15 @@ enum FollowJSON {
                 switch change {
                 case .initial(let results):
                     list.warnAboutUnknownFields(results, in: store)
-                    emit(CountsWriter.event(countBy.counts(results), revision: results.revision))
+                    lastCounts = countBy.counts(results)
+                    emit(CountsWriter.event(lastCounts!, revision: results.revision))
                 case .update(let results, let changes):
                     guard changes.sections.changesFigures else { break }
-                    emit(CountsWriter.event(countBy.counts(results), revision: results.revision))
+                    // Sections are whole values: an array's elements may count the same.
+                    let counts = countBy.counts(results)
+                    guard counts != lastCounts else { break }
+                    lastCounts = counts
+                    emit(CountsWriter.event(counts, revision: results.revision))
                 case .error:
                     emit(NDJSON.event(change, revision: lastRevision))
                 }

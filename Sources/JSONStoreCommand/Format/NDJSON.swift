@@ -13,11 +13,15 @@ enum NDJSON {
         .array(items.map { .object($0.object) })
     }
 
-    static func invalid(_ files: [InvalidFile]) -> JSONValue {
+    /// How the stream names an invalid entry: a directory's file name (`b.json`) by
+    /// default; on etcd, `JSONStore._entryName` gives its key (`tasks/b`).
+    typealias Naming = (InvalidFile) -> String
+
+    static func invalid(_ files: [InvalidFile], naming: Naming = \.name) -> JSONValue {
         .array(
             files.map { file in
                 var object: JSONObject = [
-                    "id": file.id.map(JSONValue.string) ?? .null, "file": .string(file.name),
+                    "id": file.id.map(JSONValue.string) ?? .null, "file": .string(naming(file)),
                 ]
                 if let line = file.error.line { object["line"] = .number(JSONNumber(line)) }
                 if let column = file.error.column { object["column"] = .number(JSONNumber(column)) }
@@ -36,12 +40,14 @@ enum NDJSON {
     }
 
     /// The event of `change`; an error carries `revision`, that of the last results.
-    static func event(_ change: StoreChange<Item>, revision: StoreRevision? = nil) -> String {
+    static func event(
+        _ change: StoreChange<Item>, revision: StoreRevision? = nil, naming: Naming = \.name
+    ) -> String {
         switch change {
         case .initial(let results):
             var bytes: [UInt8] = []
             var out = OutputBuffer { bytes += $0 }
-            writeInitial(results, to: &out)
+            writeInitial(results, naming: naming, to: &out)
             out.flush()
             return String(decoding: bytes, as: UTF8.self)
         case .update(let results, let changes):
@@ -64,7 +70,7 @@ enum NDJSON {
                 "modified": items(changes.modified.map(\.new)),
                 // One RFC 6902 patch per entry of "modified": its previous value into its new.
                 "patches": .array(changes.modified.map { patch($0.changes) }),
-                "invalid": invalid(changes.invalid),
+                "invalid": invalid(changes.invalid, naming: naming),
                 "resolved": .array(changes.resolved.map(JSONValue.string)),
                 "conflicts": conflicts(changes.conflicts),
                 "resolvedConflicts": conflicts(changes.resolvedConflicts),
@@ -108,7 +114,9 @@ enum NDJSON {
 
     /// Writes the initial event to `out`: the items of a large store are never built as
     /// one string.
-    static func writeInitial(_ results: Results<Item>, to out: inout OutputBuffer) {
+    static func writeInitial(
+        _ results: Results<Item>, naming: Naming = \.name, to out: inout OutputBuffer
+    ) {
         out.append {
             $0.append(
                 contentsOf:
@@ -125,7 +133,8 @@ enum NDJSON {
         out.append { bytes in
             bytes.append(contentsOf: #"],"invalid":"#.utf8)
             JSONWriter.appendCompact(
-                invalid(results.invalid), to: &bytes, escapingUnicodeLineBreaks: true)
+                invalid(results.invalid, naming: naming), to: &bytes,
+                escapingUnicodeLineBreaks: true)
             bytes.append(contentsOf: #","conflicts":"#.utf8)
             JSONWriter.appendCompact(
                 conflicts(results.conflicts), to: &bytes, escapingUnicodeLineBreaks: true)

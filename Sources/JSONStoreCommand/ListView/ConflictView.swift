@@ -66,9 +66,14 @@ struct ConflictView {
     /// The item's lines, then the version shown, each under a heading.
     var lines: [String] {
         let version = versions[shown]
-        return ["this item, as it is:"] + mine.map { "  " + $0 } + [""]
+        let theirs = versions.allSatisfy(\.isMine) ? " (theirs: the edit etcd took first)" : ""
+        let whose =
+            !version.isMine
+            ? " (mine or theirs cannot be told)"
+            : versions.count == 1 ? " (mine: this machine's edit)" : " (this machine's edit)"
+        return ["this item, as it is\(theirs):"] + mine.map { "  " + $0 } + [""]
             + [
-                "the version from \(Display.escaped(version.origin)), kept in \(Display.escaped(version.name)):"
+                "the version from \(Display.escaped(version.origin))\(whose), kept in \(Display.escaped(version.name)):"
             ] + Self.lines(version.bytes).map { "  " + $0 }
     }
 

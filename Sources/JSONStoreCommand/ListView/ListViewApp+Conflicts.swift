@@ -8,7 +8,7 @@ extension ListViewApp {
     func resolve(_ id: String, _ choice: ConflictResolution) {
         do {
             let ended = try store.resolve(id, keeping: choice)
-            let what = choice == .mine ? "this item" : "that version"
+            let what = choice == .item ? "this item" : "that version"
             model.tell(
                 "\(Display.escaped(id)): kept \(what); \(ListModel.count(ended.count, "kept version")) removed"
             )

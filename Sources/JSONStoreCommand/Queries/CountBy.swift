@@ -5,7 +5,9 @@ import JSONStore
 ///
 /// The values come in the order sorting orders them (`--sort FIELD`, the default, or
 /// `--sort -FIELD`), or by their counts (`--sort count`, `--sort -count`, ties by value).
-/// The items lacking the field are counted under no value.
+/// The items lacking the field are counted under no value. A field holding an array
+/// counts each of its distinct elements once for the item, as `--where tags=home` matches
+/// an element (`tags`: home 6, urgent 5); an empty array counts as lacking the field.
 struct CountBy: Sendable {
     /// One value and its count: `nil` for the items that lack the field.
     struct Count: Sendable, Equatable {
@@ -50,9 +52,16 @@ struct CountBy: Sendable {
             descending: descending && !byCount)
     }
 
-    /// The counts of live grouped results, in this order.
+    /// The counts of live grouped results, in this order. The items of a section share
+    /// its value, so an array's elements are counted from the sections, not the items.
+    ///
+    /// - Complexity: O(s log s) for s sections.
     func counts(_ results: Results<Item>) -> [Count] {
-        ordered(results.sections.map { Count(value: $0.key, count: $0.count) })
+        var tally: [JSONValue?: Int] = [:]
+        for section in results.sections {
+            for value in Self.counted(section.key) { tally[value, default: 0] += section.count }
+        }
+        return counts(tally)
     }
 
     /// The counts of `items`, the items `query` selects (a one-shot listing): tallied in
@@ -61,8 +70,29 @@ struct CountBy: Sendable {
         let grouped = grouped(query)
         var tally: [JSONValue?: Int] = [:]  // values as their sections are: numbers canonical
         for item in items where grouped.includes(item) {
-            tally[grouped.groupValue(of: item), default: 0] += 1
+            for value in Self.counted(grouped.groupValue(of: item)) {
+                tally[value, default: 0] += 1
+            }
         }
+        return counts(tally)
+    }
+
+    /// The values an item whose field holds `value` counts under: each distinct element
+    /// of an array (equal as sorting compares them: `2` and `2.0` are one), none of an
+    /// empty one (`nil`: lacking the field), else `value` itself.
+    static func counted(_ value: JSONValue?) -> [JSONValue?] {
+        guard case .array(let elements)? = value else { return [value] }
+        guard !elements.isEmpty else { return [nil] }
+        var distinct: [JSONValue?] = []
+        for element in elements.sorted(by: { JSONOrdering.compare($0, $1) == .less })
+        where distinct.last.map({ JSONOrdering.compare($0, element) != .equal }) ?? true {
+            distinct.append(element)
+        }
+        return distinct
+    }
+
+    /// `tally`'s values with their counts, in the order asked for.
+    private func counts(_ tally: [JSONValue?: Int]) -> [Count] {
         var counts: [Count] = []
         let order: JSONOrdering.Result = descending && !byCount ? .greater : .less
         for (value, count) in tally.sorted(by: { JSONOrdering.compare($0.key, $1.key) == order }) {

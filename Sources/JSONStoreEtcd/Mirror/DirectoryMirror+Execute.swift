@@ -78,7 +78,7 @@ extension DirectoryMirror {
             try state.unkept(id, nil)
             tally.conflicts += 1
             say(
-                "mirror: \(Display.escaped(id)): conflict: etcd had another version first; this directory's is kept in \(Display.escaped(kept.file)) (jsonstore resolve \(Display.escaped(id)) --keep mine|theirs|FILE)"
+                "mirror: \(Display.escaped(id)): conflict: etcd had another version first; this directory's is kept in \(Display.escaped(kept.file)) (jsonstore resolve \(Display.escaped(id)) --keep mine keeps it, --keep theirs etcd's)"
             )
             return true
         } catch {

@@ -111,7 +111,9 @@ final class EtcdBackend: RemoteBackend {
             let keyValues = try withClient { client throws(EtcdError) in
                 try client.range(prefix: layout.keyPrefix, revision: revision).keyValues
             }
-            return listing(reader: reader, read: keyValues, at: revision)
+            var listing = listing(reader: reader, read: keyValues, at: revision)
+            try keepLastValid(in: &listing, keyValues, reader: reader)
+            return listing
         } catch {
             let said = (error.underlying as? EtcdError)?.reason ?? ""
             if said.contains("compacted") {
@@ -126,6 +128,51 @@ final class EtcdBackend: RemoteBackend {
                     file: address, underlying: error)
             }
             throw error
+        }
+    }
+
+    /// Fills in `listing.lastValid`: for each item invalid in it, the value a follower
+    /// kept, the last valid one of the key's life (since it was created) before then,
+    /// read from etcd's history a version at a time. `keyValues` are the listing's.
+    ///
+    /// - Throws: when etcd's history no longer holds a version it needs (compacted): the
+    ///   list a follower kept cannot be known then.
+    private func keepLastValid(
+        in listing: inout SourceListing, _ keyValues: [EtcdClient.KeyValue], reader: JSONReader
+    ) throws(StoreError) {
+        let invalid = listing.outcomes.indices.filter {
+            if case .invalid = listing.outcomes[$0] { true } else { false }
+        }
+        guard !invalid.isEmpty else { return }
+        let byKey = Dictionary(keyValues.map { ($0.key, $0) }) { first, _ in first }
+        for i in invalid {
+            let id = listing.ids[i]
+            let key = layout.key(of: id)
+            guard var older = byKey[key] else { continue }
+            let life = older.createRevision
+            while older.modRevision > life {
+                let before = older.modRevision - 1
+                let read: EtcdClient.KeyValue?
+                do {
+                    read = try withClient { client throws(EtcdError) in
+                        try client.read(key, revision: before).keyValue
+                    }
+                } catch {
+                    let said = (error.underlying as? EtcdError)?.reason ?? ""
+                    guard said.contains("compacted") else { throw error }
+                    throw StoreError(
+                        code: .notFound,
+                        message:
+                            "etcd has compacted away the history of \(location(of: id)) before revision \(listing.revision), where it was invalid: the last valid value a follower kept cannot be known",
+                        file: address, id: id)
+                }
+                guard let previous = read, previous.createRevision == life else { break }
+                if case .item(let item) = layout.outcome(of: id, previous, reader: reader) {
+                    listing.lastValid[i] = item
+                    break
+                }
+                older = previous
+            }
         }
     }
 
@@ -177,9 +224,10 @@ final class EtcdBackend: RemoteBackend {
         EtcdBatch(backend: self, reader: reader)
     }
 
-    func makeSource(reader: JSONReader, report: @escaping @Sendable (SourceReport) -> Void)
-        -> any LiveSource
-    {
-        EtcdSource(backend: self, reader: reader, report: report)
+    func makeSource(
+        reader: JSONReader, keepingIn recent: RecentBytes,
+        report: @escaping @Sendable (SourceReport) -> Void
+    ) -> any LiveSource {
+        EtcdSource(backend: self, reader: reader, recent: recent, report: report)
     }
 }

@@ -12,6 +12,8 @@ import JSONStore
 final class EtcdSource: LiveSource {
     let backend: EtcdBackend
     let reader: JSONReader
+    /// Where the values the watch brings are kept, to locate a decoding error in them.
+    let recent: RecentBytes
     let report: @Sendable (SourceReport) -> Void
     private let queue = DispatchQueue(label: "jsonstore.etcd.watch")
 
@@ -37,10 +39,12 @@ final class EtcdSource: LiveSource {
     static let maximumBackoff = 2.0
 
     init(
-        backend: EtcdBackend, reader: JSONReader, report: @escaping @Sendable (SourceReport) -> Void
+        backend: EtcdBackend, reader: JSONReader, recent: RecentBytes,
+        report: @escaping @Sendable (SourceReport) -> Void
     ) {
         self.backend = backend
         self.reader = reader
+        self.recent = recent
         self.report = report
     }
 
@@ -226,6 +230,7 @@ final class EtcdSource: LiveSource {
             let outcome: ItemFile.Outcome =
                 event.kind == .delete
                 ? .missing : layout.outcome(of: id, event.keyValue, reader: reader)
+            recent.keep(event.keyValue.value, of: outcome)
             changes.items.append((id, outcome))
         case .invalid(let file):
             changes.badNames.append((file.name, event.kind == .delete ? nil : file))

@@ -1,12 +1,10 @@
-import Glibc
-
 /// How a live query turns the store's items into the elements of its results: as they
 /// are (`Item`), or decoded as a `Decodable` type.
 ///
 /// Decoding runs on the pipeline, once per changed item, never on a subscriber's
 /// executor. An item that does not decode is an invalid file for that observation; its
-/// error names the file, the member path and, read again from the file only then, the
-/// line and column of the offending value.
+/// error names the file (on etcd, the key), the member path and the line and column of the
+/// offending value in the bytes the pipeline read.
 struct ElementCoder<Element: Sendable>: Sendable {
     /// Whether the elements are the items themselves (nothing to decode).
     let isItem: Bool
@@ -34,28 +32,35 @@ extension ElementCoder where Element == Item {
 }
 
 extension ElementCoder where Element: Decodable {
-    /// Elements decoded as `Element` from the items of the store in `directory`.
-    static func decoding(_ type: Element.Type, directory: String) -> ElementCoder<Element> {
+    /// Elements decoded as `Element` from the items of a store whose item `id` is
+    /// `location(id)` for messages (a file's path, an etcd key), locating a decoding error
+    /// in the bytes the pipeline read (`recent`).
+    static func decoding(
+        _ type: Element.Type, location: @escaping @Sendable (String) -> String,
+        recent: RecentBytes
+    ) -> ElementCoder<Element> {
         ElementCoder(isItem: false) { item in
             do {
                 return .success(try JSONValueDecoder().decode(type, from: .object(item.object)))
             } catch let error as DecodingError {
-                return .failure(located(error, item: item, directory: directory))
+                return .failure(located(error, item: item, file: location(item.id), recent: recent))
             } catch {
                 return .failure(
                     StoreError(
-                        code: .invalidItem, message: "\(error)",
-                        file: join(directory, item.fileName),
+                        code: .invalidItem, message: "\(error)", file: location(item.id),
                         id: item.id, underlying: error))
             }
         }
     }
 
     /// The error of `item` failing to decode, with the line and column of the value at
-    /// fault when the file still holds the item that was decoded.
-    private static func located(_ error: DecodingError, item: Item, directory: String) -> StoreError
-    {
-        let file = join(directory, item.fileName)
+    /// fault: found in the bytes the item was parsed from, never by reading its file again.
+    /// Those are the bytes the pipeline kept when it read them (`RecentBytes`), or, for an
+    /// item read longer ago, its value written as jsonstore writes files when that gives
+    /// the same bytes (its fingerprint); otherwise the error names the member, not where.
+    private static func located(
+        _ error: DecodingError, item: Item, file: String, recent: RecentBytes
+    ) -> StoreError {
         var located = StoreError.decoding(error, file: file, id: item.id)
         let path: [any CodingKey]
         switch error {
@@ -66,16 +71,17 @@ extension ElementCoder where Element: Decodable {
         @unknown default:
             return located
         }
-        guard
-            let bytes = try? FileDescriptor.open(file, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
-                .closeAfter({ fd throws(Errno) in
-                    try fd.readAll(sizeHint: item.fingerprint.size, limit: item.fingerprint.size)
-                }),
-            Fingerprint(bytes) == item.fingerprint,
+        guard let bytes = recent.bytes(of: item.fingerprint) ?? written(item),
             let (line, column) = JSONLocator.position(of: path, in: bytes)
         else { return located }
         located.line = line
         located.column = column
         return located
+    }
+
+    /// `item`'s value as jsonstore writes it, if those are the bytes it was read from.
+    private static func written(_ item: Item) -> [UInt8]? {
+        let bytes = JSONWriter.pretty(.object(item.members))
+        return Fingerprint(bytes) == item.fingerprint ? bytes : nil
     }
 }

@@ -111,7 +111,7 @@ extension Results {
         for name in candidates.sorted() {
             let before = invalidFile(named: name)
             if let after = next.invalidFile(named: name) {
-                if before?.error.description != after.error.description { invalid.append(after) }
+                if before?.error != after.error { invalid.append(after) }
             } else if before != nil {
                 resolved.append(name.string)
             }

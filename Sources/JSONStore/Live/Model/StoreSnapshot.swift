@@ -23,7 +23,7 @@ struct Entry: Sendable {
 
     /// Whether this entry shows the same thing as `other` to an observer.
     func sameAs(_ other: Entry) -> Bool {
-        item == other.item && error?.description == other.error?.description
+        item == other.item && error == other.error
     }
 }
 
@@ -82,7 +82,7 @@ struct StoreSnapshot: Sendable {
         other.entries.forEach { id, _ in if entries[id] == nil { ids.insert(id) } }
         var names: Set<UTF8Key> = []
         for (name, file) in invalid
-        where other.invalid[name]?.error.description != file.error.description {
+        where other.invalid[name]?.error != file.error {
             names.insert(name)
         }
         for name in other.invalid.keys where invalid[name] == nil { names.insert(name) }

@@ -115,7 +115,7 @@ extension LiveEngine {
             }
         }
         let now = Self.now()
-        for (id, outcome) in zip(ids, read(ids, in: dir)) {
+        for (id, outcome) in zip(ids, read(ids, in: dir, keeping: true)) {
             var beingWritten = false
             if case .invalid(let error) = outcome, error.code == .invalidJSON {
                 beingWritten = isBeingWritten(ItemID.fileName(id), in: dir)
@@ -133,13 +133,17 @@ extension LiveEngine {
             named: name, in: dir, path: configuration.path, limit: configuration.reader.maxSize)
     }
 
-    /// Reads `ids` with the store's reader, in parallel when there are many.
-    private func read(_ ids: [String], in dir: FileDescriptor, progress: ProgressCounter? = nil)
-        -> [ItemFile.Outcome]
-    {
+    /// Reads `ids` with the store's reader, in parallel when there are many; with
+    /// `keeping`, the bytes of the items read are kept in `recentBytes` (a batch's changed
+    /// files, not a whole load), where a decoding error is located.
+    private func read(
+        _ ids: [String], in dir: FileDescriptor, progress: ProgressCounter? = nil,
+        keeping: Bool = false
+    ) -> [ItemFile.Outcome] {
         ItemFile.readMany(
             ids, in: dir, path: configuration.path, reader: configuration.reader,
-            parallelAbove: configuration.parallelAbove, progress: progress)
+            parallelAbove: configuration.parallelAbove, progress: progress,
+            keepingIn: keeping ? recentBytes : nil)
     }
 
     /// Whether `name` was modified within the fallback delay, so that a writer may still

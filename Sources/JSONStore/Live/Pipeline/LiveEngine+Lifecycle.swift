@@ -135,7 +135,8 @@ extension LiveEngine {
     func attach(to backend: any RemoteBackend) {
         sourcesStarted += 1
         let generation = sourcesStarted
-        let source = backend.makeSource(reader: configuration.reader) { [weak self] report in
+        let source = backend.makeSource(reader: configuration.reader, keepingIn: recentBytes) {
+            [weak self] report in
             self?.onPipeline { engine in
                 // A source stopped and replaced may still have reports on their way.
                 guard case .following(let follow) = engine.phase,

@@ -113,7 +113,7 @@ extension LiveEngine {
                     var old = StoreReducer(timing: timing)
                     old.load(
                         listing.ids, listing.outcomes, badNames: listing.badNames,
-                        revision: number)
+                        lastValid: listing.lastValid, revision: number)
                     engine.subscriptions[id]?.resume(
                         from: old.published, to: engine.reducer.published, revision: revision,
                         engine: engine)

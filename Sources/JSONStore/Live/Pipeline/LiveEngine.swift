@@ -60,6 +60,8 @@ actor LiveEngine {
     private nonisolated let executor: QueueExecutor
     /// The state and its followers, reachable from any thread.
     nonisolated let status = StatusBoard()
+    /// The bytes of the files read last, where typed observations locate decoding errors.
+    nonisolated let recentBytes = RecentBytes()
 
     var phase = Phase.idle
     var reducer: StoreReducer

@@ -53,15 +53,19 @@ package struct SourceListing: Sendable {
     package var badNames: [UTF8Key: InvalidFile]
     /// The store's revision the listing was read at.
     package var revision: Int64
+    /// For an invalid outcome, by its position: the item's last valid value before the
+    /// revision, which a follower then kept (filled in by a listing to resume from).
+    package var lastValid: [Int: Item]
 
     package init(
         ids: [String], outcomes: [ItemFile.Outcome], badNames: [UTF8Key: InvalidFile],
-        revision: Int64
+        revision: Int64, lastValid: [Int: Item] = [:]
     ) {
         self.ids = ids
         self.outcomes = outcomes
         self.badNames = badNames
         self.revision = revision
+        self.lastValid = lastValid
     }
 }
 

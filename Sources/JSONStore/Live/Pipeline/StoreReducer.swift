@@ -68,9 +68,12 @@ struct StoreReducer: Sendable {
 
     /// The first load: every item file's outcome and the bad names, listed at `revision`
     /// (a remote store's; 0 for a directory). `published` is then version 1.
+    ///
+    /// - Parameter lastValid: for invalid outcomes, by position, the item's last valid
+    ///   value, kept beside the error as a follower keeps it (a listing to resume from).
     mutating func load(
         _ ids: [String], _ outcomes: [ItemFile.Outcome], badNames: [UTF8Key: InvalidFile],
-        conflicts: [UTF8Key: Conflict] = [:], revision: Int64 = 0
+        conflicts: [UTF8Key: Conflict] = [:], lastValid: [Int: Item] = [:], revision: Int64 = 0
     ) {
         self.revision = revision
         var invalid = badNames
@@ -93,7 +96,7 @@ struct StoreReducer: Sendable {
             value: { k in
                 switch outcomes[order[k]] {
                 case .item(let item): Entry(item: item, error: nil)
-                case .invalid(let error): Entry(item: nil, error: error)
+                case .invalid(let error): Entry(item: lastValid[order[k]], error: error)
                 case .missing:
                     preconditionFailure("unreachable: missing files are not in the order")
                 }
