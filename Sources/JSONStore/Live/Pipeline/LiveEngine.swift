@@ -50,7 +50,8 @@ actor LiveEngine {
     //   subscriptions asked for until they start (`LiveEngine+Resuming`).
     // - `sourcesStarted`: how many remote sources were started, to tell an old one's
     //   late reports.
-    // - `status` and `quiet`: thread-safe boards others read from any thread.
+    // - `status` and `quiet`: thread-safe boards others read from any thread;
+    //   `recentBytes`, the bytes of the last files read, behind a lock of its own.
     //
     // `stopIfIdle` ends an observed life: the phase, the reducer, the history and the
     // requests are dropped, the boards cleared; subscriptions and waiters are gone by then.
