@@ -186,6 +186,39 @@ struct RevisionStreamTests {
             reset["reason"]?.stringValue?.contains("history of tasks/b before revision \(token)")
                 == true,
             "\(reset)")
-        #expect(try await blocking { late.next("initial") }?["items"] == initial["items"])
+        // The list after the reset is a fresh follower's now: c's history is gone, so
+        // neither keeps a value for it.
+        let after = try Stream(["--store", address, "list", "--follow", "--json"])
+        let current = try #require(try await blocking { after.next("initial") })
+        #expect(try await blocking { late.next("initial") }?["items"] == current["items"])
+    }
+
+    @Test("etcd: a follower started while an item was invalid resumes as one that saw it valid")
+    func etcdInvalidAtStart() async throws {
+        // The reverse of the test above: the kept list must depend only on the revision,
+        // not on when its follower started. Before, this follower kept no c, and the
+        // resumed list (read from etcd's history, c's last valid value kept) sent c's
+        // deletion at index 2 of a list of 2.
+        let server = try await blocking { try EtcdServer() }
+        let address = "etcd://\(server.endpoint)/tasks"
+        for id in ["a", "b", "c"] { try await server.etcdctl(["put", "tasks/\(id)", #"{"n":0}"#]) }
+        try await server.etcdctl(["put", "tasks/c", "{oops"])
+        let mirror = NDJSONMirror()
+        let stream = try Stream(["--store", address, "list", "--follow", "--json"])
+        let initial = try #require(try await blocking { stream.reader.next(within: 20) })
+        mirror.apply(initial)
+        let token = try #require(try JSONValue(parsing: initial)["revision"]?.stringValue)
+        #expect(mirror.items.count == 3, "c's last valid value is kept: \(mirror.items)")
+        try await server.etcdctl(["put", "tasks/a", #"{"n":1}"#])
+        let resumed = try Stream([
+            "--store", address, "list", "--follow", "--json", "--since", token,
+        ])
+        let first = try #require(try await blocking { resumed.reader.next(within: 20) })
+        #expect(first == #"{"event":"resumed","revision":"\#(token)"}"#)
+        mirror.apply(try #require(try await blocking { resumed.reader.next(within: 20) }))
+        #expect(mirror.problems.isEmpty, "\(mirror.problems)")
+        let fresh = try Stream(["--store", address, "list", "--follow", "--json"])
+        let now = try #require(try await blocking { fresh.next("initial") })
+        #expect(.array(mirror.items) == now["items"], "\(mirror.items)")
     }
 }

@@ -98,12 +98,18 @@ final class EtcdBackend: RemoteBackend {
         return invalid
     }
 
-    /// The whole prefix at one revision, as the pipeline and `load` see it.
-    func listing(reader: JSONReader) throws(StoreError) -> SourceListing {
+    /// The whole prefix at one revision, as the pipeline and `load` see it; with
+    /// `lastValid`, each invalid item's last valid value (a follower's listing: what it
+    /// keeps then depends only on the revision, as a resumed list's does).
+    func listing(reader: JSONReader, lastValid: Bool = false) throws(StoreError)
+        -> SourceListing
+    {
         let (revision, keyValues) = try withClient { client throws(EtcdError) in
             try client.range(prefix: layout.keyPrefix)
         }
-        return listing(reader: reader, read: keyValues, at: revision)
+        var listing = listing(reader: reader, read: keyValues, at: revision)
+        if lastValid { try keepLastValid(in: &listing, keyValues, reader: reader, strict: false) }
+        return listing
     }
 
     func listing(at revision: Int64, reader: JSONReader) throws(StoreError) -> SourceListing {
@@ -112,7 +118,7 @@ final class EtcdBackend: RemoteBackend {
                 try client.range(prefix: layout.keyPrefix, revision: revision).keyValues
             }
             var listing = listing(reader: reader, read: keyValues, at: revision)
-            try keepLastValid(in: &listing, keyValues, reader: reader)
+            try keepLastValid(in: &listing, keyValues, reader: reader, strict: true)
             return listing
         } catch {
             let said = (error.underlying as? EtcdError)?.reason ?? ""
@@ -131,14 +137,21 @@ final class EtcdBackend: RemoteBackend {
         }
     }
 
+    /// How many versions of one key are read back, at most, for its last valid value.
+    static let lastValidSearchLimit = 100
+
     /// Fills in `listing.lastValid`: for each item invalid in it, the value a follower
-    /// kept, the last valid one of the key's life (since it was created) before then,
-    /// read from etcd's history a version at a time. `keyValues` are the listing's.
+    /// keeps, the last valid one of the key's life (since it was created) before then,
+    /// read from etcd's history a version at a time, `lastValidSearchLimit` at most.
+    /// `keyValues` are the listing's.
     ///
-    /// - Throws: when etcd's history no longer holds a version it needs (compacted): the
-    ///   list a follower kept cannot be known then.
+    /// - Parameter strict: throw when the value cannot be known (etcd compacted the
+    ///   history it needs, or the key has more invalid versions than the limit), for a
+    ///   resumed list, which must be the one the follower kept; else leave it out, for a
+    ///   follower's own listing, which then keeps none.
     private func keepLastValid(
-        in listing: inout SourceListing, _ keyValues: [EtcdClient.KeyValue], reader: JSONReader
+        in listing: inout SourceListing, _ keyValues: [EtcdClient.KeyValue], reader: JSONReader,
+        strict: Bool
     ) throws(StoreError) {
         let invalid = listing.outcomes.indices.filter {
             if case .invalid = listing.outcomes[$0] { true } else { false }
@@ -150,7 +163,17 @@ final class EtcdBackend: RemoteBackend {
             let key = layout.key(of: id)
             guard var older = byKey[key] else { continue }
             let life = older.createRevision
+            var searched = 0
             while older.modRevision > life {
+                searched += 1
+                guard searched <= Self.lastValidSearchLimit else {
+                    guard strict else { break }
+                    throw StoreError(
+                        code: .notFound,
+                        message:
+                            "\(location(of: id)) was invalid in over \(Self.lastValidSearchLimit) versions before revision \(listing.revision): the last valid value a follower kept is not looked for further back",
+                        file: address, id: id)
+                }
                 let before = older.modRevision - 1
                 let read: EtcdClient.KeyValue?
                 do {
@@ -160,6 +183,7 @@ final class EtcdBackend: RemoteBackend {
                 } catch {
                     let said = (error.underlying as? EtcdError)?.reason ?? ""
                     guard said.contains("compacted") else { throw error }
+                    guard strict else { break }
                     throw StoreError(
                         code: .notFound,
                         message:

@@ -138,7 +138,7 @@ final class EtcdSource: LiveSource {
 
     /// Reads the whole prefix at the newest revision and reports it; returns the revision.
     private func list(reason: String?) throws(StoreError) -> Int64 {
-        let listing = try backend.listing(reader: reader)
+        let listing = try backend.listing(reader: reader, lastValid: true)
         if stopped { return listing.revision }
         report(.listing(listing, reason: reason))
         shared.withLock {

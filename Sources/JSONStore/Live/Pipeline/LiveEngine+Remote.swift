@@ -13,11 +13,11 @@ extension LiveEngine {
                 history.removeAll()
                 reducer.resync(
                     listing.ids, listing.outcomes, badNames: listing.badNames,
-                    revision: listing.revision)
+                    lastValid: listing.lastValid, revision: listing.revision)
             } else {
                 reducer.load(
                     listing.ids, listing.outcomes, badNames: listing.badNames,
-                    revision: listing.revision)
+                    lastValid: listing.lastValid, revision: listing.revision)
                 recordHistory()
                 startWaitingSubscriptions()
             }

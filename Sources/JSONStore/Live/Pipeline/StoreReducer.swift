@@ -115,9 +115,12 @@ struct StoreReducer: Sendable {
     /// A full rescan after an overflow or the directory's return (or a remote store's
     /// relisting at `revision`, which may be older after a restore): memory is made equal
     /// to the listing; what is gone is gone at once, and every wait is over.
+    ///
+    /// - Parameter lastValid: for invalid outcomes, by position, the item's last valid
+    ///   value (a remote store's history), which wins over the one kept.
     mutating func resync(
         _ ids: [String], _ outcomes: [ItemFile.Outcome], badNames: [UTF8Key: InvalidFile],
-        conflicts: [UTF8Key: Conflict] = [:], revision: Int64 = 0
+        conflicts: [UTF8Key: Conflict] = [:], lastValid: [Int: Item] = [:], revision: Int64 = 0
     ) {
         self.revision = revision
         working.revision = revision
@@ -125,7 +128,9 @@ struct StoreReducer: Sendable {
         var gone: [String] = []
         working.entries.forEach { id, _ in if !seen.contains(id) { gone.append(id.string) } }
         for id in gone { remove(id) }
-        for (id, outcome) in zip(ids, outcomes) { apply(outcome, to: id) }
+        for (i, (id, outcome)) in zip(ids, outcomes).enumerated() {
+            apply(outcome, to: id, lastValid: lastValid[i])
+        }
         // Bad names (no id) no longer listed are gone; item files were handled above.
         for (name, file) in working.invalid where file.id == nil && badNames[name] == nil {
             setInvalid(name, nil)
@@ -260,7 +265,8 @@ struct StoreReducer: Sendable {
     // MARK: Applying
 
     /// Applies what the file of `id` holds now to the working snapshot.
-    private mutating func apply(_ outcome: ItemFile.Outcome, to id: String) {
+    private mutating func apply(_ outcome: ItemFile.Outcome, to id: String, lastValid: Item? = nil)
+    {
         let old = working.entries[UTF8Key(id)]
         switch outcome {
         case .item(let item):
@@ -273,7 +279,7 @@ struct StoreReducer: Sendable {
             }
             set(id, Entry(item: item, error: nil))
         case .invalid(let error):
-            let new = Entry(item: old?.item, error: error)
+            let new = Entry(item: lastValid ?? old?.item, error: error)
             if let old, old.sameAs(new) { return }
             set(id, new)
         case .missing:
