@@ -39,7 +39,7 @@ struct ListViewConflictTests {
         #expect(screen[15].contains("item-000001: 1 conflict  Enter both versions"))
     }
 
-    @Test("Enter shows both versions; m keeps the item, t that version, e merges both")
+    @Test("Enter shows both versions; i keeps the item, v that version, e merges both")
     func enter() {
         var (model, _, _) = Self.model()
         _ = model.handle(.down, page: 9)
@@ -55,13 +55,13 @@ struct ListViewConflictTests {
                 )
             })
         #expect(screen.contains { $0.contains("\"title\": \"Task one elsewhere\"") })
-        #expect(screen[15].contains("m keep this item  t keep that version  e merge both"))
+        #expect(screen[15].contains("i keep the item  v keep that version  e merge both"))
         #expect(
-            model.handle(.character("m"), page: 9) == .resolve(id: "item-000001", keeping: .item))
+            model.handle(.character("i"), page: 9) == .resolve(id: "item-000001", keeping: .item))
         #expect(model.conflictView == nil, "back to the list, where the notice shows")
         _ = model.handle(.enter, page: 9)
         #expect(
-            model.handle(.character("t"), page: 9)
+            model.handle(.character("v"), page: 9)
                 == .resolve(id: "item-000001", keeping: .merged(Self.copy.bytes)))
         _ = model.handle(.enter, page: 9)
         #expect(

@@ -1,8 +1,9 @@
 import JSONStore
 
 /// Enter on a row with conflicts: the item as it is beside one kept version of it at a
-/// time, and the keys that end them (`m` keeps the item, `t` the version shown, `e` merges
-/// both by hand in the editor).
+/// time, and the keys that end them (`i` keeps the item, `v` the version shown, `e` merges
+/// both by hand in the editor). The keys name what is on screen, not mine or theirs: on a
+/// mirror's conflict the item is the other machine's edit and the version this one's.
 struct ConflictView {
     let id: String
     /// The item's lines as it is now (pretty JSON, escaped), or why there is none.
@@ -15,7 +16,7 @@ struct ConflictView {
     /// What a key asks for.
     enum Outcome: Equatable {
         case stay, close
-        case keepMine
+        case keepItem
         case keep(Conflict)
         case merge(Conflict)
     }
@@ -50,8 +51,8 @@ struct ConflictView {
         case .character("N"):
             shown = (shown + versions.count - 1) % versions.count
             scroll = 0
-        case .character("m"): return .keepMine
-        case .character("t"): return .keep(versions[shown])
+        case .character("i"): return .keepItem
+        case .character("v"): return .keep(versions[shown])
         case .character("e"): return .merge(versions[shown])
         default: break
         }
@@ -80,7 +81,7 @@ struct ConflictView {
     /// The footer's keys.
     var keys: String {
         let next = versions.count > 1 ? "  n next version" : ""
-        return " m keep this item  t keep that version  e merge both in $VISUAL\(next)  Esc back"
+        return " i keep the item  v keep that version  e merge both in $VISUAL\(next)  Esc back"
     }
 
     private static func lines(_ bytes: [UInt8]) -> [String] {

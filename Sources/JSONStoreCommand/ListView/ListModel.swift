@@ -188,7 +188,7 @@ package struct ListModel {
             overlay = outcome == .stay ? .conflicts(view) : .none
             switch outcome {
             case .stay, .close: return .none
-            case .keepMine: return .resolve(id: view.id, keeping: .item)
+            case .keepItem: return .resolve(id: view.id, keeping: .item)
             case .keep(let version): return .resolve(id: view.id, keeping: .merged(version.bytes))
             case .merge(let version): return .mergeConflict(id: view.id, with: version)
             }
