@@ -107,10 +107,13 @@ extension JSONStore {
 
     private func decoding<T: Decodable & Sendable>(_ type: T.Type) -> ElementCoder<T> {
         let (remote, path) = (self.remote, self.path)
+        // A directory's file may be read again when no bytes were kept; etcd's never is.
+        let reread: (@Sendable (Item) -> [UInt8]?)? =
+            remote == nil ? { @Sendable item in ItemFile.bytes(of: item, in: path) } : nil
         return .decoding(
             type,
             location: { id in remote?.location(of: id) ?? join(path, ItemID.fileName(id)) },
-            recent: engine.recentBytes)
+            recent: engine.recentBytes, reread: reread)
     }
 
     private func changes<T>(

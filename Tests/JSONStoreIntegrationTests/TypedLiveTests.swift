@@ -84,6 +84,25 @@ struct TypedLiveTests {
         token.invalidate()
     }
 
+    @Test("a hand-formatted file that does not decode when observing starts: error located")
+    func decodeFailureAtStart() async throws {
+        // Formatted by hand (not as jsonstore writes), read by the first load, which keeps
+        // no bytes: the line and column once went missing here.
+        let temp = try Self.store()
+        try temp.writeFile(
+            "tea.json",
+            "{\"title\": \"Make tea\", \"status\": \"todo\",\n   \"priority\": \"high\"}")
+        let recorder = TypedRecorder()
+        let token = temp.store.observe(Todo.self, on: DispatchQueue(label: "typed")) {
+            recorder.record($0)
+        }
+        #expect(await recorder.wait { $0.initial != nil })
+        let error = recorder.current.results.invalid.first { $0.name == "tea.json" }?.error
+        #expect(error?.message.hasPrefix("at priority: ") == true, "\(String(describing: error))")
+        #expect(error?.line == 2 && error?.column == 16, "\(String(describing: error))")
+        token.invalidate()
+    }
+
     @Test(
         "an item that does not decode is invalid for the observation: last value kept, error located"
     )

@@ -86,6 +86,21 @@ package enum ItemFile {
         }
     }
 
+    /// The bytes `item` was parsed from, read again from its file in the store `path`:
+    /// `nil` unless the file still holds exactly those (its fingerprint).
+    static func bytes(of item: Item, in path: String) -> [UInt8]? {
+        guard let directory = try? FileDescriptor.openDirectory(path) else { return nil }
+        return directory.closeAfter { directory in
+            let name = ItemID.fileName(item.id)
+            let (read, _) = readBytes(
+                named: name, in: directory, file: name, id: item.id,
+                limit: item.fingerprint.size)
+            guard case .success(let bytes)? = read, Fingerprint(bytes) == item.fingerprint
+            else { return nil }
+            return bytes
+        }
+    }
+
     /// Reads the items `ids`, on every core when there are more than `parallelAbove`.
     ///
     /// - Parameter progress: counts the files read, for a loading indicator.

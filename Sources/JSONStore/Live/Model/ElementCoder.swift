@@ -34,16 +34,20 @@ extension ElementCoder where Element == Item {
 extension ElementCoder where Element: Decodable {
     /// Elements decoded as `Element` from the items of a store whose item `id` is
     /// `location(id)` for messages (a file's path, an etcd key), locating a decoding error
-    /// in the bytes the pipeline read (`recent`).
+    /// in the bytes the pipeline read (`recent`), or else in those `reread` gives for the
+    /// item (its file's, when they are still the ones it was parsed from).
     static func decoding(
         _ type: Element.Type, location: @escaping @Sendable (String) -> String,
-        recent: RecentBytes
+        recent: RecentBytes, reread: (@Sendable (Item) -> [UInt8]?)? = nil
     ) -> ElementCoder<Element> {
         ElementCoder(isItem: false) { item in
             do {
                 return .success(try JSONValueDecoder().decode(type, from: .object(item.object)))
             } catch let error as DecodingError {
-                return .failure(located(error, item: item, file: location(item.id), recent: recent))
+                return .failure(
+                    located(
+                        error, item: item, file: location(item.id), recent: recent,
+                        reread: reread))
             } catch {
                 return .failure(
                     StoreError(
@@ -54,12 +58,15 @@ extension ElementCoder where Element: Decodable {
     }
 
     /// The error of `item` failing to decode, with the line and column of the value at
-    /// fault: found in the bytes the item was parsed from, never by reading its file again.
-    /// Those are the bytes the pipeline kept when it read them (`RecentBytes`), or, for an
-    /// item read longer ago, its value written as jsonstore writes files when that gives
-    /// the same bytes (its fingerprint); otherwise the error names the member, not where.
+    /// fault: found in the bytes the item was parsed from. Those are the bytes the pipeline
+    /// kept when it read them (`RecentBytes`: the changes read lately), or its value written
+    /// as jsonstore writes files when that gives the same bytes (its fingerprint), or, for
+    /// a file formatted by hand that the first load read (a load keeps no bytes, so as not
+    /// to hold the store twice), its file read again when it still has those bytes;
+    /// otherwise the error names the member, not where.
     private static func located(
-        _ error: DecodingError, item: Item, file: String, recent: RecentBytes
+        _ error: DecodingError, item: Item, file: String, recent: RecentBytes,
+        reread: (@Sendable (Item) -> [UInt8]?)?
     ) -> StoreError {
         var located = StoreError.decoding(error, file: file, id: item.id)
         let path: [any CodingKey]
@@ -71,7 +78,7 @@ extension ElementCoder where Element: Decodable {
         @unknown default:
             return located
         }
-        guard let bytes = recent.bytes(of: item.fingerprint) ?? written(item),
+        guard let bytes = recent.bytes(of: item.fingerprint) ?? written(item) ?? reread?(item),
             let (line, column) = JSONLocator.position(of: path, in: bytes)
         else { return located }
         located.line = line
