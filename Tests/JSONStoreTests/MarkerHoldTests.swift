@@ -68,4 +68,18 @@ struct MarkerHoldTests {
         #expect(hold.decide(marker: nil, result: nil, now: 103, limit: 60) == .ended)
         #expect(hold.decide(marker: nil, now: 104, limit: 60) == .free)
     }
+
+    @Test("an index replaced before the waiting changes began ends no hold (git status)")
+    func resultTooEarly() throws {
+        // A shell prompt's `git status` rewrites the index between two edits; the next
+        // edit once settled every wait at once, so a save in two steps could be a deletion.
+        let (index, rewritten) = try markers()
+        var hold = MarkerHold()
+        hold.reset(result: index)
+        #expect(
+            hold.decide(marker: nil, result: rewritten, resultCounts: false, now: 100, limit: 60)
+                == .free)
+        #expect(hold.result == rewritten, "kept, so the next look compares with it")
+        #expect(hold.decide(marker: nil, result: rewritten, now: 101, limit: 60) == .free)
+    }
 }

@@ -11,14 +11,16 @@ final class DirectoryWatch {
     let git: GitActivity?
     /// The hold on git's marker (`LiveEngine+Git`). A marker there longer than the hold
     /// limit, or older than that when first seen, is taken for one a crashed git left
-    /// behind, a `git commit` waiting on its editor or a rebase stopped for the user, and
-    /// no longer waited for.
+    /// behind or a `git commit` waiting on its editor, and no longer waited for.
     var gitHold: MarkerHold
     /// The hold on a store batch's journal (`LiveEngine+Batch`).
     var batchHold = MarkerHold()
     /// Whether a hold is ending: what it left is being read, and publications wait until
     /// all of it is in (`settleAfterHold`).
     var settlingHold = false
+    /// Since when (monotonic seconds) changes have been waiting: set by the first batch
+    /// read while everything was published.
+    var unsettledSince: Double?
 
     init(watcher: any DirectoryWatcher, git: GitActivity?) {
         self.watcher = watcher

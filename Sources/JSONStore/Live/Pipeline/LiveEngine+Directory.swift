@@ -71,7 +71,8 @@ extension LiveEngine {
     // MARK: Incremental batches
 
     func handle(_ batch: WatchBatch) {
-        guard case .watching = phase, reducer.isLoaded else { return }
+        guard case .watching(let watch) = phase, reducer.isLoaded else { return }
+        if reducer.isSettled { watch.unsettledSince = Self.now() }
         if batch.directoryGone { return directoryGone() }
         if batch.overflow { return rescan(reason: "inotify queue overflow") }
         if let error = batch.readError {

@@ -24,7 +24,13 @@ extension LiveEngine {
         let current = git.current()
         let index = current == nil ? git.index() : nil
         let (now, limit) = (Self.now(), configuration.gitHoldLimit)
-        switch watch.gitHold.decide(marker: current?.status, result: index, now: now, limit: limit)
+        // An index replaced before the changes waiting now began (a `git status` or a
+        // `git add` between edits, a second of clock slack) says nothing of them.
+        let waiting = watch.unsettledSince.map { now - $0 } ?? .infinity
+        let counts =
+            index.map { WallClock.secondsSince($0.modificationTime) <= waiting + 1 } ?? true
+        switch watch.gitHold.decide(
+            marker: current?.status, result: index, resultCounts: counts, now: now, limit: limit)
         {
         case .free:
             return false

@@ -37,12 +37,14 @@ struct MarkerHold {
     /// The verdict for `marker` (its status, `nil` when there is none) at `now`, waiting
     /// for one `limit` seconds at most. `result`: the status of the file the writer
     /// replaces when it is done, looked at after the marker (`nil` for a writer that
-    /// leaves none).
-    mutating func decide(marker: FileStatus?, result: FileStatus? = nil, now: Double, limit: Double)
-        -> Verdict
-    {
+    /// leaves none); `resultCounts`: whether it was replaced late enough to be the end of
+    /// what is waiting (not a `git status` before the first of those changes).
+    mutating func decide(
+        marker: FileStatus?, result: FileStatus? = nil, resultCounts: Bool = true, now: Double,
+        limit: Double
+    ) -> Verdict {
         guard let marker, marker != stale else {
-            let written = result != self.result
+            let written = resultCounts && result != self.result
             self.result = result
             guard since != nil || written else { return .free }
             since = nil
