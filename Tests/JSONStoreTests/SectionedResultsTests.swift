@@ -11,6 +11,12 @@ struct SectionedResultsTests {
     static let statuses: [JSONValue?] = [
         .string("todo"), .string("doing"), .string("done"), nil, .null, .number(JSONNumber(2)),
         .number(JSONNumber(text: "2.0")!),
+        // Arrays: the item is in the section of each distinct element.
+        .array([.string("todo"), .string("done")]), .array([]), .array([.string("todo")]),
+        .array([
+            .string("doing"), .number(JSONNumber(2)), .string("doing"),
+            .number(JSONNumber(text: "2.0")!),
+        ]),
     ]
     static let estimates = ["0.1", "0.2", "3", "-1.5", "1e1", "7.25"]
 
@@ -76,6 +82,74 @@ struct SectionedResultsTests {
             Query.all.grouped(by: "status", descending: true), snapshot, coder: .items)
         #expect(descending.sections.map(\.key) == [.string("todo"), .string("done"), nil])
         #expect(Results<Item>.initial(.all, snapshot, coder: .items).sections.isEmpty)
+    }
+
+    @Test("an array member puts an item in the section of each distinct element")
+    func arrays() throws {
+        func entry(_ id: String, _ tags: JSONValue?) -> Entry {
+            var object: JSONObject = ["id": .string(id), "estimate": .number(JSONNumber(1))]
+            if let tags { object["tags"] = tags }
+            let text = "\(id)-\(String(describing: tags))"
+            let item = Item(id: id, object: object, fingerprint: Fingerprint(Array(text.utf8)))
+            return Entry(item: item, error: nil)
+        }
+        func strings(_ values: String...) -> JSONValue { .array(values.map { .string($0) }) }
+        var snapshot = StoreSnapshot()
+        let two = JSONValue.array([
+            .string("work"), .number(JSONNumber(2)), .number(JSONNumber(text: "2.0")!),
+        ])
+        let tagged: [(String, JSONValue?)] = [
+            ("a", strings("home", "urgent")), ("b", strings("home")),
+            ("c", strings("urgent", "home", "home")), ("d", strings()), ("e", nil),
+            ("f", .string("home")), ("g", two),
+        ]
+        for (id, tags) in tagged {
+            snapshot.setEntry(entry(id, tags), for: UTF8Key(id))
+        }
+        let query = Query.all.grouped(by: "tags", aggregating: ["estimate"])
+        let results = Results<Item>.initial(query, snapshot, coder: .items)
+        let two2 = JSONValue.number(JSONNumber(2))
+        #expect(
+            results.sections.map(\.key)
+                == [nil, two2, .string("home"), .string("urgent"), .string("work")])
+        #expect(
+            results.sections.map { $0.map(\.id) }
+                == [["d", "e"], ["g"], ["a", "b", "c", "f"], ["a", "c"], ["g"]])
+        #expect(results.sections.map(\.count) == [2, 1, 4, 2, 1])
+        #expect(results.section(for: .string("urgent"))?.sum(of: "estimate")?.text == "2")
+        #expect(results.count == 10)
+        #expect(results.index(ofID: "a") == 3)  // its first place
+        #expect(results.index(ofID: "g") == 2)
+
+        // a's urgent becomes work: it leaves one section and enters another.
+        var changed = snapshot
+        changed.setEntry(entry("a", strings("home", "work")), for: UTF8Key("a"))
+        changed.version += 1
+        let moving = [
+            EntryChange(
+                id: "a", old: snapshot.entries[UTF8Key("a")], new: changed.entries[UTF8Key("a")])
+        ]
+        let (next, changes) = results.applying(moving, names: [], snapshot: changed)
+        let fresh = Results<Item>.initial(query, changed, coder: .items)
+        try requireSections(changes, from: results, to: next, fresh: fresh, aggregated: "estimate")
+        #expect(changes.sections.deletions == [RowPath(section: 3, row: 0)])
+        #expect(changes.sections.insertions == [RowPath(section: 4, row: 0)])
+        #expect(changes.sections.modifications == [RowPath(section: 2, row: 0)])
+        #expect(changes.sections.recounted == [3, 4])
+
+        // c, in two sections, goes: urgent goes with it.
+        var gone = changed
+        gone.setEntry(nil, for: UTF8Key("c"))
+        gone.version += 1
+        let deletion = [EntryChange(id: "c", old: changed.entries[UTF8Key("c")], new: nil)]
+        let (last, removal) = next.applying(deletion, names: [], snapshot: gone)
+        try requireSections(
+            removal, from: next, to: last,
+            fresh: Results<Item>.initial(query, gone, coder: .items), aggregated: "estimate")
+        #expect(removal.deletions.count == 2)
+        #expect(removal.sections.sectionsToDelete == [3])
+        #expect(removal.sections.deletions == [RowPath(section: 2, row: 2)])
+        #expect(last.section(for: JSONValue.string("home"))?.count == 3)
     }
 
     @Test("sums stay exact as numbers come and go", arguments: [7, 8, 9])

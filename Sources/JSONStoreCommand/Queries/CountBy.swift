@@ -52,43 +52,27 @@ struct CountBy: Sendable {
             descending: descending && !byCount)
     }
 
-    /// The counts of live grouped results, in this order. The items of a section share
-    /// its value, so an array's elements are counted from the sections, not the items.
+    /// The counts of live grouped results, in this order: a section's, as the library
+    /// puts an item whose field holds an array in the section of each distinct element.
     ///
     /// - Complexity: O(s log s) for s sections.
     func counts(_ results: Results<Item>) -> [Count] {
         var tally: [JSONValue?: Int] = [:]
-        for section in results.sections {
-            for value in Self.counted(section.key) { tally[value, default: 0] += section.count }
-        }
+        for section in results.sections { tally[section.key, default: 0] += section.count }
         return counts(tally)
     }
 
     /// The counts of `items`, the items `query` selects (a one-shot listing): tallied in
-    /// one pass, then only the distinct values sorted.
+    /// one pass, then only the distinct values sorted. An item counts under the values of
+    /// the sections it would be in (`Query.groupValues(of:)`): each distinct element of an
+    /// array (equal as sorting compares them: `2` and `2.0` are one), none of an empty one.
     func counts(_ items: [Item], query: Query) -> [Count] {
         let grouped = grouped(query)
         var tally: [JSONValue?: Int] = [:]  // values as their sections are: numbers canonical
         for item in items where grouped.includes(item) {
-            for value in Self.counted(grouped.groupValue(of: item)) {
-                tally[value, default: 0] += 1
-            }
+            for value in grouped.groupValues(of: item) { tally[value, default: 0] += 1 }
         }
         return counts(tally)
-    }
-
-    /// The values an item whose field holds `value` counts under: each distinct element
-    /// of an array (equal as sorting compares them: `2` and `2.0` are one), none of an
-    /// empty one (`nil`: lacking the field), else `value` itself.
-    static func counted(_ value: JSONValue?) -> [JSONValue?] {
-        guard case .array(let elements)? = value else { return [value] }
-        guard !elements.isEmpty else { return [nil] }
-        var distinct: [JSONValue?] = []
-        for element in elements.sorted(by: { JSONOrdering.compare($0, $1) == .less })
-        where distinct.last.map({ JSONOrdering.compare($0, element) != .equal }) ?? true {
-            distinct.append(element)
-        }
-        return distinct
     }
 
     /// `tally`'s values with their counts, in the order asked for.

@@ -10,8 +10,9 @@
 // time passing, due deadlines, publications. Each publication is applied to incremental
 // results, which must equal results built from scratch; at the end, with every deadline
 // past, the published snapshot must equal the files on disk (an invalid file keeping a
-// value it really had). The same publications grouped (by a member some items lack,
-// summing a number) must apply as a sectioned table applies them (`requireSections`).
+// value it really had). The same publications grouped (by a member some items lack and
+// some hold as an array, summing a number) must apply as a sectioned table applies them
+// (`requireSections`).
 
 /// Runs `program` through the reducer against a model of the files.
 ///
@@ -32,13 +33,19 @@ func reducerProperty(_ program: UnsafeBufferPointer<UInt8>) throws(PropertyFailu
     func outcome(_ id: String) -> ItemFile.Outcome {
         switch disk[id] ?? .missing {
         case .item(let title):
-            // The title's last digit picks a group (none for 3) and a number to sum.
+            // The title's last digit picks a group and a number to sum.
             let digit = Int(String(title.last!))!
             var object: JSONObject = [
                 "id": .string(id), "title": .string(title),
                 "n": .number(JSONNumber(text: ["0.1", "0.2", "3", "-1.5"][digit % 4])!),
             ]
-            if digit % 4 != 3 { object["group"] = .string("g\(digit % 2)") }
+            // 2 puts the item in both groups (an array); 3 in none (an empty array for the
+            // first three ids, no member for the others).
+            switch digit % 4 {
+            case 2: object["group"] = .array([.string("g1"), .string("g0")])
+            case 3: if id < "id3" { object["group"] = .array([]) }
+            default: object["group"] = .string("g\(digit % 2)")
+            }
             return .item(Item(id: id, object: object, fingerprint: Fingerprint(Array(title.utf8))))
         case .broken: return .invalid(StoreError(code: .invalidJSON, message: "broken"))
         case .missing: return .missing

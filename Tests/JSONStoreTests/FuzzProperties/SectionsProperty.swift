@@ -25,6 +25,23 @@ func requireSections(
     _ changes: ChangeSet<Item>, from previous: Results<Item>, to next: Results<Item>,
     fresh: Results<Item>, aggregated: String?
 ) throws(PropertyFailure) {
+    // The flat change set too: an item in several sections is a row in each.
+    var rows = previous.map(\.id)
+    for index in changes.deletions.reversed() {
+        try require(rows.indices.contains(index), "deletion \(index) out of range")
+        rows.remove(at: index)
+    }
+    for index in changes.insertions {
+        try require(index <= rows.count && index < next.count, "insertion \(index) out of range")
+        rows.insert(next[index].id, at: index)
+    }
+    try require(rows == fresh.map(\.id), "the change set does not apply: \(rows)")
+    for (from, to) in zip(changes.modifications, changes.modificationsNew) {
+        try require(previous[from].id == next[to].id, "modification \(from) -> \(to)")
+    }
+    for move in changes.moves {
+        try require(previous[move.from].id == next[move.to].id, "move \(move)")
+    }
     let s = changes.sections
     let old = tableSections(previous)
     let new = tableSections(fresh)

@@ -13,6 +13,11 @@
 /// priority changed is in `modified`, never in `inserted` and `deleted`. An element's
 /// position is in the index arrays and the new results (`results[i]`).
 ///
+/// In results grouped by a member holding an array (`Query.grouped(by:)`), an item is a
+/// row of each section it is in, and these lists are by row: an item whose array lost an
+/// element is a deletion (in `deleted`) while it stays in its other sections, one that
+/// left for another element is a move.
+///
 /// For example:
 ///
 /// ```swift

@@ -36,8 +36,8 @@ extension Results {
         }
     }
 
-    /// One section of grouped results: the items whose member has one value, in the
-    /// query's order, and its figures, kept live.
+    /// One section of grouped results: the items whose member has one value (or holds it
+    /// in an array), in the query's order, and its figures, kept live.
     public struct Section: RandomAccessCollection, Sendable {
         let results: Results
         /// The value of the member the results are grouped by; `nil` for the section of

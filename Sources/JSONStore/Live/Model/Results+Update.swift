@@ -37,7 +37,10 @@ extension Results {
             var elements: [(SortKey, Element)] = []
             elements.reserveCapacity(snapshot.entries.count)
             snapshot.entries.forEach { id, entry in
-                if let element = element(id, entry) { elements.append(element) }
+                // In grouped results, a row for each section the item is in.
+                if let (key, value) = element(id, entry) {
+                    key.forEachRow { elements.append(($0, value)) }
+                }
             }
             elements.sort { $0.0 < $1.0 }
             tree = SortedTree(sortedDistinct: elements)
@@ -171,30 +174,18 @@ extension Results {
             from: oldElement == nil ? nil : oldKey, to: newElement == nil ? nil : newKey)
         switch (oldElement, newElement) {
         case (let old?, nil):
-            update.deleted.append((tree.rank(of: oldKey!), old, oldKey!))
-            update.tree.removeValue(forKey: oldKey!)
-        case (nil, let new?):
-            update.added.append((newKey!, new))
-        case (let old?, let new?):
-            if oldKey == newKey {
-                guard visible else { break }
-                let members = Self.memberChanges(change)
-                update.tree.updateValue(new, forKey: newKey!)
-                // Current values in the results; a modification only if a watched member
-                // changed (a member the query filters or sorts by moves or leaves instead).
-                if let watched, !watched.contains(where: { MemberChange.touched(members, $0) }) {
-                    break
-                }
-                update.modified.append(
-                    (tree.rank(of: oldKey!), old, new, oldKey!, newKey!, members))
-            } else {
-                // The sort value changed: a deletion plus an insertion in the index arrays,
-                // a modification in the element lists, and a move.
-                let from = tree.rank(of: oldKey!)
-                update.tree.removeValue(forKey: oldKey!)
-                update.moved.append(
-                    (from, old, new, oldKey!, newKey!, Self.memberChanges(change)))
+            oldKey!.forEachRow { row in
+                update.deleted.append((tree.rank(of: row), old, row))
+                update.tree.removeValue(forKey: row)
             }
+        case (nil, let new?):
+            newKey!.forEachRow { update.added.append(($0, new)) }
+        case (let old?, let new?):
+            guard visible else { break }
+            update.change(
+                old, to: new, rows: (oldKey!.rows, newKey!.rows),
+                members: Self.memberChanges(change),
+                watched: watched, in: tree)
         case (nil, nil):
             break
         }

@@ -75,6 +75,9 @@ public struct Results<Element: Sendable>: RandomAccessCollection, Sendable {
     package var storeItemCount: Int { snapshot.entries.count - snapshot.itemless }
 
     /// The position of the item `id`, if it is in the results. O(log n).
+    ///
+    /// In results grouped by a member holding an array (`Query.grouped(by:)`), an item is
+    /// a row of each section it is in: this is its first place.
     public func index(ofID id: String) -> Int? {
         guard let key = key(of: UTF8Key(id)), tree[key] != nil else { return nil }
         return tree.rank(of: key)

@@ -26,17 +26,78 @@ struct ResultsUpdate<Element: Sendable> {
     }
 
     /// Moves the element of `oldKey` (if it was in the results) to `newKey` (if it is
-    /// now) in the groups' counts and aggregates.
+    /// now) in the groups' counts and aggregates: out of each group it was in, into each
+    /// it is in.
     mutating func regroup(from oldKey: SortKey?, to newKey: SortKey?) {
         guard groups != nil else { return }
-        if let oldKey {
-            groups!.remove(oldKey)
-            touched.insert(GroupKey(oldKey.group!.group, descending: groups!.descending))
+        oldKey?.forEachRow { row in
+            groups!.remove(row)
+            touched.insert(GroupKey(row.group!.group, descending: groups!.descending))
         }
-        if let newKey {
-            groups!.add(newKey)
-            touched.insert(GroupKey(newKey.group!.group, descending: groups!.descending))
+        newKey?.forEachRow { row in
+            groups!.add(row)
+            touched.insert(GroupKey(row.group!.group, descending: groups!.descending))
         }
+    }
+
+    /// Records an element that stays in the results and changed from `old` to `new`: its
+    /// rows' keys (one per section it is in, for grouped results) were `rows.old` and are
+    /// `rows.new`, each in order; `before` is the tree before the update.
+    ///
+    /// A row in the same section as before changes in place if its key is the same (a
+    /// modification if a `watched` member changed, every member if `nil`), else it moves.
+    /// The rows that left a section are paired in order with those that entered one, as
+    /// moves (a non-array value changed); the rest are deletions of `old` or insertions
+    /// of `new`, for an array that lost or gained elements.
+    mutating func change(
+        _ old: Element, to new: Element, rows: (old: [SortKey], new: [SortKey]),
+        members: [MemberChange], watched: [String]?, in before: ResultsTree<Element>
+    ) {
+        let descending = groups?.descending ?? false
+        func group(_ key: SortKey) -> GroupKey? {
+            key.group.map { GroupKey($0.group, descending: descending) }
+        }
+        var (pairs, leaving, entering) = ([(SortKey, SortKey)](), [SortKey](), [SortKey]())
+        var (i, j) = (0, 0)
+        while i < rows.old.count, j < rows.new.count {
+            let (a, b) = (group(rows.old[i]), group(rows.new[j]))
+            if a == b {
+                pairs.append((rows.old[i], rows.new[j]))
+                (i, j) = (i + 1, j + 1)
+            } else if a! < b! {
+                leaving.append(rows.old[i])
+                i += 1
+            } else {
+                entering.append(rows.new[j])
+                j += 1
+            }
+        }
+        leaving += rows.old[i...]
+        entering += rows.new[j...]
+        let paired = min(leaving.count, entering.count)
+        pairs += zip(leaving, entering)
+        for (oldKey, newKey) in pairs {
+            if oldKey == newKey {
+                tree.updateValue(new, forKey: newKey)
+                // Current values in the results; a modification only if a watched member
+                // changed (a member the query filters or sorts by moves or leaves instead).
+                if let watched, !watched.contains(where: { MemberChange.touched(members, $0) }) {
+                    continue
+                }
+                modified.append((before.rank(of: oldKey), old, new, oldKey, newKey, members))
+            } else {
+                // A deletion plus an insertion in the index arrays, a modification in the
+                // element lists, and a move.
+                let from = before.rank(of: oldKey)
+                tree.removeValue(forKey: oldKey)
+                moved.append((from, old, new, oldKey, newKey, members))
+            }
+        }
+        for key in leaving.dropFirst(paired) {
+            deleted.append((before.rank(of: key), old, key))
+            tree.removeValue(forKey: key)
+        }
+        for key in entering.dropFirst(paired) { added.append((key, new)) }
     }
 
     /// The change set from `before`, once `tree` is the new tree.

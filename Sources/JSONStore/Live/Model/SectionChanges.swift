@@ -6,7 +6,8 @@
 /// `sectionsToInsert` in the new ones, `sectionsToDelete` in the previous ones. The rows
 /// of a section that is inserted or deleted are not listed: the section brings or takes
 /// them. An item whose group value changed is a deletion from its old section and an
-/// insertion into its new one. Every array is in ascending order.
+/// insertion into its new one; an item holding an array, for each element it lost or
+/// gained. Every array is in ascending order.
 ///
 /// For example, applied as a sectioned table applies Realm's:
 ///

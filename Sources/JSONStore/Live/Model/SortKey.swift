@@ -35,6 +35,27 @@ struct SortKey: Comparable, Hashable, Sendable {
         return nil
     }
 
+    /// Calls `body` with the key of each row of this key's item, in order: in grouped
+    /// results one per section the item is in (this key, its first row, first), else this
+    /// key alone.
+    func forEachRow(_ body: (SortKey) -> Void) {
+        guard case .grouped(let place) = primary, !place.elements.isEmpty else {
+            return body(self)
+        }
+        for element in place.elements {
+            var row = place
+            row.group = element
+            body(SortKey(primary: .grouped(row), id: id, descending: descending))
+        }
+    }
+
+    /// The keys of this key's item's rows (see `forEachRow`).
+    var rows: [SortKey] {
+        var rows: [SortKey] = []
+        forEachRow { rows.append($0) }
+        return rows
+    }
+
     static func < (a: SortKey, b: SortKey) -> Bool { order(a, b) == .less }
 
     static func == (a: SortKey, b: SortKey) -> Bool {
@@ -89,12 +110,16 @@ struct SortKey: Comparable, Hashable, Sendable {
 /// its place by the query's own order inside the group (`nil` for the group's start).
 ///
 /// It also carries the item's values of the members the query aggregates, so the results
-/// can take them out of the group's summary when the item leaves, whatever it holds then.
+/// can take them out of the group's summary when the item leaves, whatever it holds then;
+/// and, when the item is in several groups (its member is an array), all of them.
 struct GroupPlace: Sendable {
-    let group: JSONValue?
+    var group: JSONValue?
     let descending: Bool
     let inner: SortKey.Value?
     var aggregated: [JSONNumber?] = []
+    /// The groups of an item in more than one, in order (`group` is one of them); empty
+    /// for an item in one group.
+    var elements: [JSONValue?] = []
 }
 
 /// The order of a key path of the decoded element type: how to get the value from an
