@@ -150,7 +150,7 @@ public final class JSONStore: Sendable {
     }
 
     /// The path of the item file of `id` (on etcd, its key).
-    func filePath(_ id: String) -> String {
+    package func filePath(_ id: String) -> String {
         remote?.location(of: id) ?? join(path, ItemID.fileName(id))
     }
 }

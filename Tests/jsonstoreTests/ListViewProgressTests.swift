@@ -57,4 +57,17 @@ struct ListViewProgressTests {
         #expect(!text[0].contains("sorting"), "\(text[0])")
         #expect(!text.joined().contains("╭"))
     }
+
+    @Test("a new order that fails: the header says failed, and no box stays")
+    func resortFails() {
+        let (results, _) = makeResults(30)
+        var model = liveModel(results)
+        model.sortStarted(now: 10)
+        model.setState(
+            .failed(StoreError(code: .storeUnavailable, message: "gone")), now: 10.1)
+        let text = model.frame(width: 80, height: 24, now: 11).text
+        #expect(text[0].contains("failed"), "\(text[0])")
+        #expect(!text[0].contains("sorting"), "\(text[0])")
+        #expect(!text.joined().contains("╭"), "the box went with the order")
+    }
 }

@@ -103,7 +103,7 @@ struct ReadmeShellTests {
         let home = try TemporaryStore()
         // The mirrors are the script's jobs, their pids kept as they start, stopped on any
         // exit, a failed line (set -e) too: SIGTERM, then SIGKILL for one still running
-        // after 10 s (a SIGTERM in a mirror's first moments can be lost), then waited for.
+        // after 10 s (a mirror stuck in a way no test has seen yet), then waited for.
         var script = """
             set -e
             pids=

@@ -8,22 +8,41 @@ import Testing
 @Suite("Signals")
 struct SignalTests {
     @Test(
-        "one SIGTERM sent as list --follow starts is not lost, whatever mask it inherits",
+        "one SIGTERM sent as list --follow starts, while blocked, is not lost",
         arguments: [0, 2_000, 5_000, 10_000] as [UInt32])
     func earlySIGTERM(_ delay: UInt32) async throws {
-        // Children of `swift test` start with SIGTERM blocked; a SIGTERM that came before
-        // the command's handler was set up was pending then, and setting the signal to be
-        // ignored threw it away: the command ran on (a mirror test had to SIGKILL it).
+        // Children of some runners (`swift test` here, service managers) start with SIGTERM
+        // blocked; one that came before the command's handler was set up was pending then,
+        // and setting the signal to be ignored threw it away: the command ran on (a mirror
+        // test had to SIGKILL it). The mask is set here, whatever this runner's is: python3
+        // blocks SIGTERM and becomes the command (exec keeps the mask and the pid).
         let temp = try TemporaryStore()
         try temp.writeFile("a.json", "{}\n")
-        let running = try JSONStoreBinary.start(["--dir", temp.path, "list", "--follow", "--json"])
-        defer { running.stop() }
-        let process = running.process
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", "-c",
+            "import os, signal, sys; signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM}); os.execv(sys.argv[1], sys.argv[1:])",
+            JSONStoreBinary.path, "--dir", temp.path, "list", "--follow", "--json",
+        ]
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        defer { HelperProcess.stop(process) }
         let ended = try await blocking { () -> Bool in
+            // Exec'd once its command line is jsonstore's: the signal must reach it, not
+            // python3 (which would die of it whatever the fix).
+            let deadline = Date().addingTimeInterval(10)
+            let cmdline = "/proc/\(process.processIdentifier)/cmdline"
+            while Date() < deadline,
+                (try? String(contentsOfFile: cmdline, encoding: .utf8))?.hasPrefix(
+                    JSONStoreBinary.path) != true
+            {
+                usleep(200)
+            }
             usleep(delay)
             kill(process.processIdentifier, SIGTERM)
-            let deadline = Date().addingTimeInterval(10)
-            while process.isRunning && Date() < deadline { usleep(10_000) }
+            let end = Date().addingTimeInterval(10)
+            while process.isRunning && Date() < end { usleep(10_000) }
             return !process.isRunning
         }
         #expect(ended, "still running 10 s after SIGTERM")

@@ -67,7 +67,7 @@ struct ResolveCommand: Command {
             guard error.code == .ambiguous else { throw error }
         }
         let all = try store.conflicts(of: id)
-        let file = store.path + "/" + ItemID.fileName(id)
+        let file = store.filePath(id)
         let why = all.count > 1 ? "\(all.count) kept versions" : "another tool's copy"
         let lines =
             ["\(Display.escaped(id)): which version is \(keep) cannot be told (\(why)):"]

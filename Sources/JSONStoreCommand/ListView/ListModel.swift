@@ -77,7 +77,8 @@ package struct ListModel {
             filter.refilter(rows, through: changes, previousCount: previousCount, table: table)
             if layout.follows(changes) { fitColumnsToFilter() }
         case .error:
-            return  // the state says failed; the last list stays on screen
+            status.sortEnded()  // the state says failed; the last list stays on screen
+            return
         }
         selection.follow(in: visible)
         if let id = created, rows.row(ofID: id) != nil {
@@ -86,7 +87,14 @@ package struct ListModel {
         }
     }
 
-    package mutating func setState(_ state: StoreState, now: Double) { status.set(state, now: now) }
+    package mutating func setState(_ state: StoreState, now: Double) {
+        status.set(state, now: now)
+        if case .failed = state { status.sortEnded() }  // no new order is coming
+    }
+
+    /// The item `n` asked for was not made (the write failed, or the template came back
+    /// as it was): nothing is to take the selection.
+    mutating func notCreated() { created = nil }
 
     /// The rows are being observed in a new order (`s`, `S`): shown until its first results.
     mutating func sortStarted(now: Double) { status.sortStarted(now: now) }

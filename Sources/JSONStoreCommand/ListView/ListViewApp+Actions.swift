@@ -45,12 +45,14 @@ extension ListViewApp {
             try store.put(id, template)
             written = try store._fileBytes(named: name)
         } catch {
+            model.notCreated()
             model.tell("\(error)")
             return requestRender()
         }
         edit(name)
         if let written, (try? store._fileBytes(named: name)) == written {
             _ = try? store.delete(id)
+            model.notCreated()
             model.tell("\(Display.escaped(id)) not created: the template was left as it was")
             requestRender()
         }

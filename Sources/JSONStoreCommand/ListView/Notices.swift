@@ -28,12 +28,4 @@ struct Notices: Equatable {
         newestFirst = []
         dropped = 0
     }
-
-    /// The lines to show on at most `limit` lines, newest first; when there are more, the
-    /// last line says how many.
-    func lines(limit: Int) -> [String] {
-        let limit = max(1, limit)
-        guard count > limit else { return newestFirst }
-        return newestFirst.prefix(limit - 1) + ["… and \(count - (limit - 1)) more"]
-    }
 }

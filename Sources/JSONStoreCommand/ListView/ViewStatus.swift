@@ -35,6 +35,9 @@ struct ViewStatus {
 
     mutating func sortStarted(now: Double) { sortingSince = now }
 
+    /// No new order is coming (the observation failed): the list stays as it was.
+    mutating func sortEnded() { sortingSince = nil }
+
     /// Whether some work is under way whose progress is drawn, so the spinner must turn.
     var isBusy: Bool { busySince != nil || sortingSince != nil }
 
