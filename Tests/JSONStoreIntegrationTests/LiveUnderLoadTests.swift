@@ -22,7 +22,7 @@ struct LiveUnderLoadTests {
         let f = try LiveFixture(ids: ids)
         #expect(await f.started())
         let path = f.path
-        let seconds = 3.0
+        let seconds = 5.0
         // Each worker's `ready` and `done N` lines, with the time each arrived.
         let lines = try await blocking {
             let workers = try (0..<4).map { k in
@@ -61,7 +61,8 @@ struct LiveUnderLoadTests {
         }.sorted()
         // Before the fix there was no update at all while the writers ran: publications
         // waited for a quiet moment that never came. Updates keep coming, then, and no
-        // stretch without one is more than a third of the time the writers ran. How soon
+        // stretch without one is more than half the time the writers ran (a third failed
+        // once in 10 runs beside a CPU hog: a 0.98 s stall of 2.7 s). How soon
         // they come is a figure, not a property: the gap is about 250 ms on a quiet
         // machine, and grows with the load the rest of the suite puts beside it (two cores
         // shared with the four writers), so it is printed here and measured by
@@ -78,7 +79,7 @@ struct LiveUnderLoadTests {
             }.max() ?? 0
         let window = Double(firstDone.uptimeNanoseconds - from.uptimeNanoseconds) / 1e9
         #expect(
-            longest <= window / 3,
+            longest <= window / 2,
             "the longest stretch without an update was \(longest) s of \(window) s")
 
         // At rest the observer equals the directory, item by item.
