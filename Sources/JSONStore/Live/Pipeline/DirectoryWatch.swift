@@ -15,6 +15,9 @@ final class DirectoryWatch {
     var gitHold: MarkerHold
     /// The hold on a store batch's journal (`LiveEngine+Batch`).
     var batchHold = MarkerHold()
+    /// Whether the journal's own events were read since the batch hold last decided: a
+    /// batch came and went, even if the journal is gone by the next look.
+    var batchJournalSeen = false
     /// Whether a hold is ending: what it left is being read, and publications wait until
     /// all of it is in (`settleAfterHold`).
     var settlingHold = false

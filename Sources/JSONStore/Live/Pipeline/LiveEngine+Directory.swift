@@ -73,6 +73,10 @@ extension LiveEngine {
     func handle(_ batch: WatchBatch) {
         guard case .watching(let watch) = phase, reducer.isLoaded else { return }
         if reducer.isSettled { watch.unsettledSince = Self.now() }
+        let journal = UTF8Key(BatchJournal.fileName)
+        if batch.readNow.contains(journal) || batch.readLater.contains(journal) {
+            watch.batchJournalSeen = true
+        }
         if batch.directoryGone { return directoryGone() }
         if batch.overflow { return rescan(reason: "inotify queue overflow") }
         if let error = batch.readError {
