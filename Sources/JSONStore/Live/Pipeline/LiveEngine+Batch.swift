@@ -34,14 +34,7 @@ extension LiveEngine {
         case .holding(let recheck):
             announceHold(
                 since: watch.batchHold.since, now: now, reason: "a store batch is being written")
-            if recheck {
-                wake(at: now + Self.batchRecheckInterval) { engine in
-                    if case .watching(let current) = engine.phase {
-                        current.batchHold.recheckScheduled = false
-                    }
-                    engine.publish()
-                }
-            }
+            if recheck { lookAgain(at: now + Self.batchRecheckInterval, hold: \.batchHold) }
             return true
         }
     }

@@ -47,15 +47,20 @@ extension LiveEngine {
             status.gitNote = nil
             announceHold(
                 since: watch.gitHold.since, now: now, reason: "git is writing (index.lock)")
-            if recheck {
-                wake(at: now + Self.gitRecheckInterval) { engine in
-                    if case .watching(let current) = engine.phase {
-                        current.gitHold.recheckScheduled = false
-                    }
-                    engine.publish()
-                }
-            }
+            if recheck { lookAgain(at: now + Self.gitRecheckInterval, hold: \.gitHold) }
             return true
+        }
+    }
+
+    /// Publishes (or holds) again at `time`, the hold's look again done by then.
+    func lookAgain(
+        at time: Double, hold: ReferenceWritableKeyPath<DirectoryWatch, MarkerHold> & Sendable
+    ) {
+        wake(at: time) { engine in
+            if case .watching(let watch) = engine.phase {
+                watch[keyPath: hold].recheckScheduled = false
+            }
+            engine.publish()
         }
     }
 
