@@ -39,7 +39,7 @@ struct WatchHealthTests {
         try #require(status == 0, "bindfs could not mount")
         let mounted = Locked(true)
         defer {  // on a failure before the end: unmount before the directories go
-            if mounted.withLock({ $0 }) { _ = Self.run(["/usr/bin/fusermount", "-u", to]) }
+            if mounted.withLock({ $0 }) { _ = Self.run(["/usr/bin/fusermount", "-u", "-z", to]) }
         }
         let store = try JSONStore(directory: mount.path)
         var changes = store.changes().makeAsyncIterator()
@@ -61,7 +61,9 @@ struct WatchHealthTests {
         var localChanges = local.store.changes().makeAsyncIterator()
         _ = await localChanges.next()
         #expect(local.store.watching.hasPrefix("inotify"), "\(local.store.watching)")
-        _ = try await blocking { Self.run(["/usr/bin/fusermount", "-u", to]) }
+        // Lazily (-z): the store still polls the mount here, and a busy mount refused a
+        // plain unmount, which left it (and its folder in the temporary directory) behind.
+        _ = try await blocking { Self.run(["/usr/bin/fusermount", "-u", "-z", to]) }
         mounted.withLock { $0 = false }
     }
 }
