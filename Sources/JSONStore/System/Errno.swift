@@ -33,4 +33,5 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     public static let wouldBlock = Errno(rawValue: EAGAIN)
     public static let nameTooLong = Errno(rawValue: ENAMETOOLONG)
     public static let ioError = Errno(rawValue: EIO)
+    public static let notSupported = Errno(rawValue: EOPNOTSUPP)
 }

@@ -51,6 +51,34 @@ struct FileDescriptor: Hashable, Sendable {
         try valueOrErrno { Syscall.read(rawValue, buffer.baseAddress, buffer.count) }
     }
 
+    /// Reads up to `buffer.count` bytes from `offset`, leaving the file's position alone.
+    ///
+    /// The corresponding C function is `pread`.
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(Errno) -> Int {
+        try valueOrErrno {
+            Syscall.pread(rawValue, buffer.baseAddress, buffer.count, off_t(offset))
+        }
+    }
+
+    /// The bytes from `offset` to `offset + count`, fewer at the end of the file.
+    func read(count: Int, at offset: Int) throws(Errno) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = try bytes.withUnsafeMutableBytes { buffer in
+                Result { () throws(Errno) in
+                    try read(
+                        into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]),
+                        at: offset + done)
+                }
+            }.get()
+            if n == 0 { break }
+            done += n
+        }
+        bytes.removeLast(count - done)
+        return bytes
+    }
+
     /// Writes all of `bytes`, continuing after short writes.
     ///
     /// The corresponding C function is `write`.
@@ -62,6 +90,14 @@ struct FileDescriptor: Hashable, Sendable {
             }
             offset += written
         }
+    }
+
+    /// Flushes the file's data, and the metadata needed to read it back (its size), to
+    /// the device.
+    ///
+    /// The corresponding C function is `fdatasync`.
+    func syncData() throws(Errno) {
+        _ = try valueOrErrno { Syscall.fdatasync(rawValue) }
     }
 
     /// Flushes the file's data and metadata to the device.
@@ -154,6 +190,14 @@ struct FileDescriptor: Hashable, Sendable {
     /// The corresponding C function is `mkdirat`.
     func makeDirectory(_ name: String, permissions: mode_t) throws(Errno) {
         _ = try valueOrErrno { Syscall.mkdirat(rawValue, name, permissions) }
+    }
+
+    /// Allocates the disk space of the bytes from `offset` to `offset + length` without
+    /// changing the file's size, so writing them later cannot fail for want of space.
+    ///
+    /// The corresponding C function is `fallocate` with `FALLOC_FL_KEEP_SIZE`.
+    func reserve(from offset: Int, length: Int) throws(Errno) {
+        _ = try valueOrErrno { Syscall.fallocate(rawValue, 1, off_t(offset), off_t(length)) }
     }
 
     /// Cuts the file to `length` bytes.

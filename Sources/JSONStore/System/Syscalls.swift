@@ -25,7 +25,16 @@ enum Syscall {
     static func write(_ fd: CInt, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
         Glibc.write(fd, buffer, count)
     }
+    static func pread(_ fd: CInt, _ buffer: UnsafeMutableRawPointer?, _ count: Int, _ at: off_t)
+        -> Int
+    {
+        Glibc.pread(fd, buffer, count, at)
+    }
     static func close(_ fd: CInt) -> CInt { Glibc.close(fd) }
+    static func fdatasync(_ fd: CInt) -> CInt { Glibc.fdatasync(fd) }
+    static func fallocate(_ fd: CInt, _ mode: CInt, _ offset: off_t, _ length: off_t) -> CInt {
+        systemFallocate(fd, mode, offset, length)
+    }
     static func fsync(_ fd: CInt) -> CInt { Glibc.fsync(fd) }
     static func syncfs(_ fd: CInt) -> CInt { systemSyncfs(fd) }
     static func fstat(_ fd: CInt, _ buf: inout stat) -> CInt { Glibc.fstat(fd, &buf) }
@@ -86,3 +95,7 @@ private func systemFlock(_ fd: CInt, _ operation: CInt) -> CInt
 // `syncfs` is a GNU extension that Swift's Glibc module does not export.
 @_silgen_name("syncfs")
 private func systemSyncfs(_ fd: CInt) -> CInt
+
+// `fallocate` is a GNU extension that Swift's Glibc module does not export.
+@_silgen_name("fallocate")
+private func systemFallocate(_ fd: CInt, _ mode: CInt, _ offset: off_t, _ length: off_t) -> CInt

@@ -11,6 +11,11 @@ enum WallClock {
         return now
     }
 
+    /// `time` in nanoseconds since the epoch.
+    static func nanoseconds(_ time: timespec) -> Int64 {
+        Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+
     /// The seconds from `time` to now: negative when `time` is in the future (a file
     /// written by a machine whose clock is ahead).
     static func secondsSince(_ time: timespec) -> Double {
