@@ -58,6 +58,19 @@ public final class JSONStore: Sendable {
         /// files are staged and before they are checked and renamed: tests make a writer
         /// that takes no lock land exactly there. Not public.
         var beforeReplacing: (@Sendable (String) -> Void)? = nil
+        /// Whether a directory store keeps the history of its changes in its journal
+        /// (`.jsonstore/journal/`): every change by any program, for `history(of:)` and
+        /// `jsonstore log`.
+        public var keepsHistory = true
+        /// The name this program's writes are recorded under in the history
+        /// (`HistoryEntry.Source.jsonstore(command:)`); by default the program's own.
+        public var writerName =
+            CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "") } ?? ""
+        /// The source of this program's writes in the history, when it is not a jsonstore
+        /// writer of its own (`jsonstore mirror`'s are `.mirror`).
+        package var historySource: HistoryEntry.Source?
+        /// The size at which a journal segment is closed. Not public: tests make it small.
+        var journalSegmentLimit = 4 << 20
 
         public init() {}
     }
@@ -72,6 +85,9 @@ public final class JSONStore: Sendable {
     let engine: LiveEngine
     /// Where the store lives when it is not a directory (etcd); `nil` for a directory.
     let remote: (any RemoteBackend)?
+
+    /// The history of a directory store that keeps one; `nil` on etcd.
+    let history: StoreHistory?
 
     /// Whether this value's first write has looked for stale temp files yet.
     let staleFilesSwept = Atomic<Bool>(false)
@@ -90,6 +106,12 @@ public final class JSONStore: Sendable {
         self.path = directory
         self.options = options
         remote = nil
+        history =
+            options.keepsHistory
+            ? StoreHistory(
+                store: directory,
+                source: options.historySource ?? .jsonstore(command: options.writerName),
+                segmentLimit: options.journalSegmentLimit) : nil
         engine = LiveEngine(
             configuration: LiveEngine.Configuration(
                 path: directory, remote: nil,
@@ -125,6 +147,7 @@ public final class JSONStore: Sendable {
         path = backend.address
         self.options = options
         remote = backend
+        history = nil
         engine = LiveEngine(
             configuration: LiveEngine.Configuration(
                 path: backend.address, remote: backend,

@@ -56,6 +56,9 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         /// inotify's per-user limits (instances, watches) or the process's descriptor
         /// limit are reached: the message says which, and how to raise it.
         public static let watchLimit = Code("watch limit")
+        /// What was asked is not something this store does (history on a store that keeps
+        /// none): the message says why.
+        public static let unsupported = Code("unsupported")
     }
 
     /// What kind of error this is.

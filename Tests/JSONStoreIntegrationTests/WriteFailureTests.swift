@@ -86,7 +86,7 @@ struct WriteFailureTests {
                     ) == true, "\(String(describing: error))")
             }
             let names = try FileManager.default.contentsOfDirectory(atPath: small).sorted()
-            #expect(names == [".jsonstore.lock", "a.json"])
+            #expect(names == [".jsonstore", ".jsonstore.lock", "a.json"])
         }
     }
 

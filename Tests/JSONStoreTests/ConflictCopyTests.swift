@@ -94,7 +94,9 @@ struct ConflictCopyTests {
         #expect(try temp.store.conflicts().isEmpty)
         #expect(temp.readFile("tea.json") == String(decoding: merged, as: UTF8.self))
         #expect(
-            Set(try temp.names()) == ["tea.json", "bike.json", "taxes.json", ".jsonstore.lock"])
+            Set(try temp.names()) == [
+                "tea.json", "bike.json", "taxes.json", ".jsonstore.lock", ".jsonstore",
+            ])
         #expect(throws: StoreError.self) { try temp.store.resolve("tea", keeping: .mine) }
     }
 

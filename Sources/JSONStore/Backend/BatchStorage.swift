@@ -33,4 +33,13 @@ package struct StagedWrite: Sendable {
     /// The item's bytes as the store holds them (2-space pretty JSON, a newline at the
     /// end), or `nil` to delete the item.
     package let bytes: [UInt8]?
+    /// The members those bytes hold, when the batch has them already (the history records
+    /// them without parsing the bytes again).
+    let object: JSONObject?
+
+    init(id: String, bytes: [UInt8]?, object: JSONObject? = nil) {
+        self.id = id
+        self.bytes = bytes
+        self.object = object
+    }
 }

@@ -64,19 +64,25 @@ final class DirectoryBatch: BatchStorage {
     func commit(_ writes: [StagedWrite], lastAttempt: Bool) throws(StoreError) -> Bool {
         let removals = writes.filter { $0.bytes == nil }.map(\.id)
         var progress = Progress()
+        var history: PreparedHistory?
         do throws(StoreError) {
             let syncAtOnce = writes.count { $0.bytes != nil } > Transaction.fileSystemSyncThreshold
             progress.staged = try stage(writes, syncEach: !syncAtOnce)
             if syncAtOnce { try syncStaged(progress.staged) }
             progress.journaled = try journal(removals, progress.staged)
             try checkReplaceable(removals + progress.staged.map(\.id))
+            history = try prepareHistory(writes)
             try remove(removals)
             try rename(&progress.staged)
         } catch {
             discard(progress)
+            // Removals or renames made before a failure are found unrecorded and recorded
+            // late by the next reader.
+            history?.discard()
             if error.code == .conflict && !lastAttempt { return false }
             throw error
         }
+        defer { history?.record() }
         if !writes.isEmpty { try syncDirectory() }
         // Every step is durable: the journal has nothing left to finish.
         if progress.journaled { BatchJournal.remove(in: directory) }

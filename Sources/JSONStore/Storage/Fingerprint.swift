@@ -39,6 +39,15 @@ struct Fingerprint: Sendable, Hashable, CustomStringConvertible {
         self = bytes.withUnsafeBytes { Fingerprint($0) }
     }
 
+    /// The fingerprint an etag names (`157-9f3a…`), or `nil` if it names none.
+    init?(etag: String) {
+        let parts = etag.split(separator: "-")
+        guard parts.count == 2, let size = Int(parts[0]), size >= 0,
+            let hash = UInt64(parts[1], radix: 16)
+        else { return nil }
+        (self.size, self.hash) = (size, hash)
+    }
+
     var description: String { "\(size):\(String(hash, radix: 16))" }
 
     /// The fingerprint as an item's etag: `157-9f3a…`.

@@ -203,7 +203,7 @@ public final class Transaction {
                 if case .item(let existing) = current, existing.fingerprint == Fingerprint(bytes) {
                     continue  // identical bytes: no write, no change
                 }
-                writes.append(StagedWrite(id: id, bytes: bytes))
+                writes.append(StagedWrite(id: id, bytes: bytes, object: written))
             case .stored(let bytes):
                 if case .item(let existing) = current, existing.fingerprint == Fingerprint(bytes) {
                     continue

@@ -1,0 +1,107 @@
+/// The entries one item's change makes, before the journal numbers them: the change a
+/// jsonstore write makes, preceded, when the file was not what the journal last recorded,
+/// by a late entry for what happened to it meanwhile.
+struct HistoryDraft {
+    let id: String
+    let source: HistoryEntry.Source
+    let operation: String?
+    let now: Int64
+
+    /// What the item was before the write, as read under the lock.
+    enum Before {
+        case item(JSONObject, Fingerprint, modified: Int64)
+        case invalid
+        case missing
+    }
+
+    /// The entries for a write that turns `before` into `after` (`nil`: deleted): late ones
+    /// for what happened to the item since the journal's `head`, and the write's own.
+    ///
+    /// - Parameter recorded: the item as the journal last recorded it, asked for only
+    ///   when the file is not that version.
+    func entries(
+        before: Before, after: (object: JSONObject, fingerprint: Fingerprint)?,
+        head: JournalHeads.Head?, recorded: () -> JSONObject?
+    ) -> (late: [HistoryEntry], own: HistoryEntry?) {
+        let (late, state) = late(before: before, head: head, recorded: recorded)
+        guard let after else {
+            return (late, state.exists ? entry(.deleted, value: state.last, fingerprint: nil) : nil)
+        }
+        guard state.exists else {
+            return (late, entry(.created, value: after.object, fingerprint: after.fingerprint))
+        }
+        guard let last = state.last else {
+            // The journal cannot tell what it was: the whole value, so the next can.
+            return (late, entry(.modified, keyframe: after.object, fingerprint: after.fingerprint))
+        }
+        let keyframe =
+            state.sinceKeyframe + 1 >= JournalHeads.keyframeInterval ? after.object : nil
+        return (
+            late,
+            entry(
+                .modified, changes: MemberChange.between(last, after.object), keyframe: keyframe,
+                fingerprint: after.fingerprint)
+        )
+    }
+
+    /// Where the journal's record of the item stands once `late` entries are added.
+    struct Recorded {
+        var exists: Bool
+        /// The version as the file holds it (or the journal's last, when the file is broken).
+        var last: JSONObject?
+        var sinceKeyframe: Int
+    }
+
+    /// The late entries for a file that is not what the journal last recorded (`head`): made
+    /// by another program while nothing recorded it.
+    func late(before: Before, head: JournalHeads.Head?, recorded: () -> JSONObject?)
+        -> (entries: [HistoryEntry], state: Recorded)
+    {
+        var entries: [HistoryEntry] = []
+        var state = Recorded(
+            exists: head?.exists ?? false, last: nil, sinceKeyframe: head?.sinceKeyframe ?? 0)
+        switch before {
+        case .item(let object, let fingerprint, let modified):
+            if !state.exists {
+                entries.append(late(.created, at: modified, value: object, fingerprint))
+                state.sinceKeyframe = 0
+            } else if head?.fingerprint != fingerprint {
+                let changes = recorded().map { MemberChange.between($0, object) } ?? []
+                entries.append(
+                    late(.modified, at: modified, changes: changes, keyframe: object, fingerprint))
+                state.sinceKeyframe = 0
+            }
+            (state.exists, state.last) = (true, object)
+        case .missing:
+            if state.exists {
+                entries.append(late(.deleted, at: now, value: recorded(), nil))
+                state.exists = false
+            }
+        case .invalid:
+            // A broken file is no version: the journal's last one is what a write changes.
+            state.last = state.exists ? recorded() : nil
+        }
+        return (entries, state)
+    }
+
+    private func entry(
+        _ kind: HistoryEntry.Kind, changes: [MemberChange] = [], value: JSONObject? = nil,
+        keyframe: JSONObject? = nil, fingerprint: Fingerprint?
+    ) -> HistoryEntry {
+        HistoryEntry(
+            revision: 0, timestamp: now, id: id, kind: kind, source: source, operation: operation,
+            changes: changes, value: value, isLate: false, fingerprint: fingerprint,
+            keyframe: keyframe)
+    }
+
+    /// An entry for a change made while nothing recorded it, by another program.
+    private func late(
+        _ kind: HistoryEntry.Kind, at time: Int64, changes: [MemberChange] = [],
+        value: JSONObject? = nil, keyframe: JSONObject? = nil, _ fingerprint: Fingerprint?
+    ) -> HistoryEntry {
+        HistoryEntry(
+            revision: 0, timestamp: time, id: id, kind: kind, source: .otherProgram,
+            operation: nil, changes: changes, value: value, isLate: true,
+            fingerprint: fingerprint, keyframe: keyframe)
+    }
+}

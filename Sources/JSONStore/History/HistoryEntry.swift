@@ -1,0 +1,100 @@
+import FoundationEssentials
+
+/// One change of one item, as the store's history remembers it: `jsonstore log`'s line.
+///
+/// A directory store keeps every change in its journal (`.jsonstore/journal/`), whoever
+/// made it: this library, the command, another program (an editor's save, `sed -i`), git
+/// or a mirror. Each has the store's next revision, one sequence shared by every process.
+///
+/// ```swift
+/// for entry in try store.history(of: "tea") {
+///     print(entry.revision, entry.kind, entry.source, entry.changes.map(\.path))
+/// }
+/// ```
+public struct HistoryEntry: Sendable, Hashable {
+    /// What happened to the item.
+    public enum Kind: String, Sendable, Hashable {
+        case created, modified, deleted
+    }
+
+    /// Who made the change.
+    public enum Source: Sendable, Hashable, CustomStringConvertible {
+        /// A program using this library (the command included), by the name it gave
+        /// (`JSONStore.Options.writerName`; the command's is its subcommand, `set`).
+        case jsonstore(command: String)
+        /// A program that does not use this library: an editor, `sed -i`, `cp`.
+        case otherProgram
+        /// git, while it checked out, merged, rebased or pulled.
+        case git
+        /// `jsonstore mirror`, bringing etcd's change to the directory.
+        case mirror
+
+        public var description: String {
+            switch self {
+            case .jsonstore(let command): "jsonstore \(command)"
+            case .otherProgram: "another program"
+            case .git: "git"
+            case .mirror: "mirror"
+            }
+        }
+    }
+
+    /// The store's revision at this change: one more than the change before it.
+    public let revision: Int
+    /// When it was recorded; for a change seen late, the file's modification time.
+    public var time: Date { JournalLine.date(timestamp) }
+    /// The item's id.
+    public let id: String
+    public let kind: Kind
+    public let source: Source
+    /// The operation it was part of: every change of one jsonstore write (a batch, a
+    /// multi-id `delete`) carries the same token. `nil` for other programs' edits.
+    public let operation: String?
+    /// For a modification, the members that changed, in the order a patch applies them.
+    public let changes: [MemberChange]
+    /// The item created, or the item deleted; `nil` for a modification.
+    public let value: JSONObject?
+    /// Whether the change was made while no jsonstore process watched, and found later:
+    /// one entry for everything that happened to the item meanwhile.
+    public let isLate: Bool
+
+    /// The RFC 6902 patch from the version before this change to the one after it.
+    public var patch: JSONPatch { JSONPatch(forward: changes) }
+    /// The RFC 6902 patch that undoes it.
+    public var inversePatch: JSONPatch { JSONPatch(inverse: changes) }
+
+    /// `time` in nanoseconds since the epoch, as the journal keeps it.
+    let timestamp: Int64
+    /// What `fingerprint` was of the bytes after the change (`nil` after a deletion):
+    /// what the next change is recorded against.
+    let fingerprint: Fingerprint?
+    /// The value after a modification, kept every so often so a version is rebuilt from
+    /// the nearest one rather than from the item's creation.
+    let keyframe: JSONObject?
+
+    /// This entry with the revision the journal gives it.
+    func numbered(_ revision: Int) -> HistoryEntry {
+        HistoryEntry(
+            revision: revision, timestamp: timestamp, id: id, kind: kind, source: source,
+            operation: operation, changes: changes, value: value, isLate: isLate,
+            fingerprint: fingerprint, keyframe: keyframe)
+    }
+
+    init(
+        revision: Int, timestamp: Int64, id: String, kind: Kind, source: Source, operation: String?,
+        changes: [MemberChange], value: JSONObject?, isLate: Bool, fingerprint: Fingerprint?,
+        keyframe: JSONObject?
+    ) {
+        self.revision = revision
+        self.timestamp = timestamp
+        self.id = id
+        self.kind = kind
+        self.source = source
+        self.operation = operation
+        self.changes = changes
+        self.value = value
+        self.isLate = isLate
+        self.fingerprint = fingerprint
+        self.keyframe = keyframe
+    }
+}

@@ -1,0 +1,95 @@
+import Glibc
+
+extension Journal {
+    /// What marks a line as an entry of `id`: its `"id"` member as the journal writes it,
+    /// between the members written before and after it (`,"id":"tea","kind":"`).
+    static func marker(of id: String) -> [UInt8] {
+        var marker = Array(#","id":"#.utf8)
+        JSONWriter.appendCompact(.string(id), to: &marker, escapingUnicodeLineBreaks: true)
+        marker += Array(#","kind":""#.utf8)
+        return marker
+    }
+
+    /// The entries of `id`, newest first, found by their marker rather than by parsing
+    /// every line: `more` is called with each until it returns `false`.
+    ///
+    /// - Complexity: O(bytes of the segments read), at the speed of `memmem`, plus the
+    ///   parsing of the entries found.
+    func entriesNewestFirst(of id: String, while more: (HistoryEntry) -> Bool) {
+        entriesNewestFirst(of: id, as: HistoryEntry.self, while: more)
+    }
+
+    /// `entriesNewestFirst(of:while:)`, making `Record`s of the lines.
+    func entriesNewestFirst<Record: JournalRecord>(
+        of id: String, as type: Record.Type, while more: (Record) -> Bool
+    ) {
+        let marker = Self.marker(of: id)
+        let key = UTF8Key(id)
+        for segment in segments().reversed() {
+            guard let bytes = try? bytes(of: segment, from: 0) else { continue }
+            let done = bytes.withUnsafeBufferPointer { all -> Bool in
+                for offset in ByteSearch.offsets(of: marker, in: all).reversed() {
+                    let newline = UInt8(ascii: "\n")
+                    let start =
+                        ByteSearch.last(newline, in: all, before: offset).map { $0 + 1 } ?? 0
+                    guard start > 0, let end = ByteSearch.first(newline, in: all, from: offset),
+                        case .success(let entry) = Record.decode(
+                            UnsafeBufferPointer(rebasing: all[start..<end])),
+                        UTF8Key(entry.id) == key
+                    else { continue }
+                    if !more(entry) { return true }
+                }
+                return false
+            }
+            if done { return }
+        }
+    }
+
+    /// What the journal last recorded of `id`, read from the heads of its entries; `nil`
+    /// when it has none.
+    func head(of id: String) -> JournalHeads.Head? {
+        var found: [JournalLine.Head] = []
+        entriesNewestFirst(of: id, as: JournalLine.Head.self) { head in
+            found.append(head)
+            return !head.whole
+        }
+        guard let newest = found.first else { return nil }
+        return JournalHeads.Head(
+            revision: newest.revision, kind: newest.kind, fingerprint: newest.fingerprint,
+            sinceKeyframe: found.prefix { !$0.whole }.count)
+    }
+
+    /// The item `id` as the journal last recorded it: `nil` when it was deleted, has no
+    /// entry, or cannot be rebuilt.
+    func lastValue(of id: String) -> JSONObject? {
+        var found: [HistoryEntry] = []
+        entriesNewestFirst(of: id) { entry in
+            found.append(entry)
+            return entry.kind == .modified && entry.keyframe == nil
+        }
+        return Self.value(after: found.reversed())
+    }
+
+    /// Where the journal's whole lines end now: the newest segment, after its last newline.
+    func end() -> Position? {
+        guard let newest = segments().last, let dir = try? openFolder(create: false) else {
+            return nil
+        }
+        defer { dir.close() }
+        guard
+            let fd = try? FileDescriptor.open(
+                newest.name, relativeTo: dir, flags: O_RDONLY | O_NOFOLLOW),
+            let size = try? fd.status().size
+        else { return nil }
+        defer { fd.close() }
+        var window = min(size, 64 << 10)
+        while true {
+            guard let tail = try? fd.read(count: window, at: size - window) else { return nil }
+            if let newline = tail.lastIndex(of: UInt8(ascii: "\n")) {
+                return Position(segment: newest, offset: size - window + newline + 1)
+            }
+            if window == size { return Position(segment: newest, offset: 0) }
+            window = min(size, window * 4)
+        }
+    }
+}

@@ -1,0 +1,241 @@
+import Glibc
+
+/// The journal opened at its end for appending, by a holder of the store's lock: the
+/// newest segment, its last revision, and room made for what comes next.
+///
+/// Opening cuts off a line left cut short by a writer killed mid-append (it was never an
+/// entry) and begins a new segment when the newest is full. Room for a write's entries is
+/// reserved before the write changes any item file (`reserve`), so a full disk refuses the
+/// write rather than leaving it unrecorded; the entries are appended once the files are in
+/// place, and synced with one `fdatasync`.
+final class JournalAppender {
+    let journal: Journal
+    private let dir: FileDescriptor
+    private var file: FileDescriptor
+    private(set) var journalID: String
+    private(set) var segment: Journal.Segment
+    private var size: Int
+    /// The newest revision in the journal; the next entry gets one more.
+    private(set) var lastRevision: Int
+    /// Whether the newest segment's header is damaged: the next entry begins a new one.
+    private var headerDamaged = false
+
+    /// Where the journal ends now.
+    var end: Journal.Position { Journal.Position(segment: segment, offset: size) }
+
+    /// Opens the journal's end, making the journal (a new name, revision 1) when there is
+    /// none.
+    init(_ journal: Journal) throws(StoreError) {
+        self.journal = journal
+        guard let dir = try journal.openFolder(create: true) else {
+            throw StoreError(code: .io, message: "no journal folder", file: journal.folder.path)
+        }
+        self.dir = dir
+        do throws(StoreError) {
+            if let newest = journal.segments().last {
+                segment = newest
+                (file, size) = try Self.open(newest, in: dir, journal: journal)
+                let end = try Self.end(of: file, size: size, segment: newest, journal: journal)
+                (journalID, lastRevision) = (end.journalID, end.lastRevision)
+                headerDamaged = end.damaged
+                if end.size < size {
+                    do {
+                        try file.truncate(to: end.size)
+                    } catch {
+                        throw StoreError.system(
+                            error, "could not cut off a line cut short",
+                            file: journal.path(of: newest))
+                    }
+                    size = end.size
+                }
+            } else {
+                (journalID, segment, lastRevision) = (Journal.newID(), Journal.Segment(first: 1), 0)
+                (file, size) = try Self.begin(segment, journalID: journalID, in: dir, journal)
+            }
+        } catch {
+            dir.close()
+            throw error
+        }
+    }
+
+    func close() {
+        file.close()
+        dir.close()
+    }
+
+    /// Makes sure `bytes` more can be appended whatever the disk holds by then: a full disk
+    /// fails here, before anything is written.
+    func reserve(_ bytes: Int) throws(StoreError) {
+        if size >= journal.segmentLimit || headerDamaged { try rollOver() }
+        do {
+            try file.reserve(from: size, length: bytes)
+        } catch .notSupported {
+            // A file system without fallocate: the append itself finds a full disk.
+        } catch {
+            throw StoreError.system(
+                error, "no room for the history of this write (nothing is written)",
+                file: journal.path(of: segment))
+        }
+    }
+
+    /// Numbers `drafts` from the next revision, appends them and syncs the segment.
+    ///
+    /// - Parameter bodies: each draft's `JournalLine.body`, when made already.
+    func append(_ drafts: [HistoryEntry], bodies: [[UInt8]]? = nil) throws(StoreError)
+        -> [HistoryEntry]
+    {
+        guard !drafts.isEmpty else { return [] }
+        if size >= journal.segmentLimit || headerDamaged { try rollOver() }
+        var bytes: [UInt8] = []
+        var numbered: [HistoryEntry] = []
+        for (i, draft) in drafts.enumerated() {
+            let entry = draft.numbered(lastRevision + numbered.count + 1)
+            bytes += JournalLine.line(
+                revision: entry.revision, body: bodies?[i] ?? JournalLine.body(entry))
+            numbered.append(entry)
+        }
+        do {
+            try bytes.withUnsafeBytes { raw in Result { () throws(Errno) in try file.writeAll(raw) }
+            }
+            .get()
+            try file.syncData()
+        } catch {
+            // What was written of it is a line cut short: cut off by the next opener.
+            try? file.truncate(to: size)
+            throw StoreError.system(
+                error, "could not record the history of this write", file: journal.path(of: segment)
+            )
+        }
+        size += bytes.count
+        lastRevision += numbered.count
+        return numbered
+    }
+
+    /// Closes the full segment and begins the next, named by the next revision.
+    private func rollOver() throws(StoreError) {
+        let next = Journal.Segment(first: lastRevision + 1)
+        if next == segment {
+            // A segment with no entry, its header damaged: begun again in place.
+            do {
+                try file.truncate(to: 0)
+                let header = Journal.header(journal: journalID)
+                try header.withUnsafeBytes { raw in
+                    Result { () throws(Errno) in try file.writeAll(raw) }
+                }
+                .get()
+                (size, headerDamaged) = (header.count, false)
+                return
+            } catch {
+                throw StoreError.system(error, "could not begin", file: journal.path(of: segment))
+            }
+        }
+        let (newFile, newSize) = try Self.begin(next, journalID: journalID, in: dir, journal)
+        file.close()
+        (file, size, segment, headerDamaged) = (newFile, newSize, next, false)
+    }
+
+    /// Creates a segment with its header, and syncs the folder so its name is durable.
+    private static func begin(
+        _ segment: Journal.Segment, journalID: String, in dir: FileDescriptor, _ journal: Journal
+    ) throws(StoreError) -> (FileDescriptor, Int) {
+        let header = Journal.header(journal: journalID)
+        do throws(Errno) {
+            let fd = try FileDescriptor.open(
+                segment.name, relativeTo: dir,
+                flags: O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o644)
+            do {
+                try header.withUnsafeBytes { raw in
+                    Result { () throws(Errno) in try fd.writeAll(raw) }
+                }
+                .get()
+                try fd.syncData()
+                try dir.sync()
+            } catch {
+                fd.close()
+                throw error
+            }
+            return (fd, header.count)
+        } catch {
+            throw StoreError.system(error, "could not begin", file: journal.path(of: segment))
+        }
+    }
+
+    /// Where a segment's whole lines end, the journal its header names, its last revision,
+    /// and whether its header is damaged: read from its last line, found in a window at
+    /// its end that grows until it holds the line, or from the whole segment when that
+    /// line is not an entry.
+    private static func end(
+        of file: FileDescriptor, size: Int, segment: Journal.Segment, journal: Journal
+    ) throws(StoreError) -> (journalID: String, lastRevision: Int, size: Int, damaged: Bool) {
+        let newline = UInt8(ascii: "\n")
+        var window = min(size, 64 << 10)
+        while true {
+            let tail: [UInt8]
+            do {
+                tail = try file.read(count: window, at: size - window)
+            } catch {
+                throw StoreError.system(error, "could not read", file: journal.path(of: segment))
+            }
+            let found = tail.withUnsafeBufferPointer { all -> (whole: Int, line: Range<Int>)? in
+                guard let last = ByteSearch.last(newline, in: all, before: all.count) else {
+                    return nil
+                }
+                guard let before = ByteSearch.last(newline, in: all, before: last) else {
+                    return window == size ? (last + 1, 0..<last) : nil
+                }
+                return (last + 1, before + 1..<last)
+            }
+            guard let found else {
+                if window == size { break }
+                window = min(size, window * 4)
+                continue
+            }
+            let whole = size - window + found.whole
+            let head = tail.withUnsafeBufferPointer {
+                JournalLine.head(UnsafeBufferPointer(rebasing: $0[found.line]))
+            }
+            if let head, let id = try? headerID(file) {
+                return (id, head.revision, whole, false)
+            }
+            // The header, or a damaged line: the whole segment tells.
+            let report = journal.read(
+                JournalLine.Head.self, from: Journal.Position(segment: segment, offset: 0)
+            ) { _ in }
+            let last = max(report.lastRevision, segment.first - 1)
+            guard let id = try? headerID(file) else {
+                // A header damaged by hand: the entries go on in a segment of their own,
+                // under the name of the journal's first segment.
+                return (journal.journalID() ?? Journal.newID(), last, whole, true)
+            }
+            return (id, last, whole, false)
+        }
+        // Not one whole line: a header cut short.
+        return (journal.journalID() ?? Journal.newID(), segment.first - 1, 0, true)
+    }
+
+    /// The journal a segment's header names.
+    private static func headerID(_ file: FileDescriptor) throws(Errno) -> String? {
+        let head = try file.read(count: 256, at: 0)
+        guard let newline = head.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+        return head.withUnsafeBufferPointer {
+            Journal.journalID(inHeader: UnsafeBufferPointer(rebasing: $0[..<newline]))
+        }
+    }
+
+    private static func open(_ segment: Journal.Segment, in dir: FileDescriptor, journal: Journal)
+        throws(StoreError) -> (FileDescriptor, Int)
+    {
+        do throws(Errno) {
+            let fd = try FileDescriptor.open(
+                segment.name, relativeTo: dir, flags: O_RDWR | O_APPEND | O_NOFOLLOW)
+            do {
+                return (fd, try fd.status().size)
+            } catch {
+                fd.close()
+                throw error
+            }
+        } catch {
+            throw StoreError.system(error, "could not open", file: journal.path(of: segment))
+        }
+    }
+}

@@ -1,0 +1,98 @@
+/// What the journal last recorded of items: each one's newest entry's revision, kind and
+/// fingerprint, and how many modifications since it last kept the whole value. A change is
+/// recorded against its item's head: a file whose fingerprint is the head's is recorded
+/// already, whoever recorded it.
+///
+/// A cache, kept current under the store's lock: what was appended since the last look is
+/// read (`catchUp`), and an item not seen yet is looked up by its marker (`head(of:in:)`),
+/// so a process that writes one item never parses the whole journal. `readAll` knows
+/// every item, for a look at the whole store.
+struct JournalHeads: Sendable {
+    struct Head: Sendable, Hashable {
+        var revision: Int
+        var kind: HistoryEntry.Kind
+        var fingerprint: Fingerprint?
+        /// Modifications since the last entry that kept the whole value.
+        var sinceKeyframe: Int
+
+        /// Whether the item existed after this entry.
+        var exists: Bool { kind != .deleted }
+    }
+
+    /// After this many modifications without one, an entry keeps the whole value, so a
+    /// version is rebuilt from at most this many patches.
+    static let keyframeInterval = 16
+
+    /// The heads known, by id; a `nil` head for an item the journal has no entry of.
+    private var known: [UTF8Key: Head?] = [:]
+    private(set) var journalID: String?
+    private var position: Journal.Position?
+    /// Whether every item's head is known (after `readAll`).
+    private(set) var isComplete = false
+
+    /// Reads what was appended since the last look; on the first look, or when the journal
+    /// is another one than last time (removed and begun again), starts from its end
+    /// knowing nothing.
+    mutating func catchUp(_ journal: Journal) {
+        guard let position else { return begin(journal) }
+        let report = journal.read(JournalLine.Head.self, from: position) { apply($0) }
+        guard report.journalID == journalID else { return begin(journal) }
+        if let end = report.end { self.position = end }
+    }
+
+    private mutating func begin(_ journal: Journal) {
+        self = JournalHeads()
+        position = journal.end()
+        journalID = journal.journalID()
+    }
+
+    /// The head of `id`: known, or looked up in the journal. Call it right after `catchUp`.
+    mutating func head(of id: String, in journal: Journal) -> Head? {
+        let key = UTF8Key(id)
+        if let head = known[key] { return head }
+        if isComplete { return nil }
+        let head = journal.head(of: id)
+        known[key] = .some(head)
+        return head
+    }
+
+    /// Reads the whole journal, so every item's head is known.
+    mutating func readAll(_ journal: Journal) {
+        self = JournalHeads()
+        let report = journal.read(JournalLine.Head.self) { apply($0) }
+        (journalID, position, isComplete) = (report.journalID, report.end, true)
+    }
+
+    /// The ids of the items that exist as the journal last recorded them (after `readAll`).
+    var existing: [String] {
+        known.compactMap { $0.value?.exists == true ? $0.key.string : nil }
+    }
+
+    /// Takes in entries this process appended at the end it had read to, the journal's end
+    /// now being `end`.
+    mutating func appended(_ entries: [HistoryEntry], journalID: String, end: Journal.Position) {
+        guard self.journalID == journalID || self.journalID == nil else {
+            return  // read afresh by the next catch-up
+        }
+        for entry in entries {
+            apply(
+                JournalLine.Head(
+                    revision: entry.revision, id: entry.id, kind: entry.kind,
+                    fingerprint: entry.fingerprint,
+                    whole: entry.kind != .modified || entry.keyframe != nil))
+        }
+        (self.journalID, position) = (journalID, end)
+    }
+
+    /// Takes in an entry, the newest of its item.
+    mutating func apply(_ entry: JournalLine.Head) {
+        let key = UTF8Key(entry.id)
+        let keeps = entry.whole
+        // An item not looked up yet: how many patches since its last whole value is not
+        // known, so the next entry keeps its whole value.
+        let before = known[key].map { $0?.sinceKeyframe ?? 0 } ?? JournalHeads.keyframeInterval
+        known[key] = Head(
+            revision: entry.revision, kind: entry.kind, fingerprint: entry.fingerprint,
+            sinceKeyframe: keeps ? 0 : before + 1)
+    }
+}

@@ -1,0 +1,42 @@
+/// A directory store's history: its journal, and what this process knows of the journal's
+/// heads, kept current under the store's lock.
+final class StoreHistory: Sendable {
+    let journal: Journal
+    let source: HistoryEntry.Source
+    private let heads = Locked(JournalHeads())
+
+    init(store: String, source: HistoryEntry.Source, segmentLimit: Int) {
+        journal = Journal(folder: PrivateFolder(store: store), segmentLimit: segmentLimit)
+        self.source = source
+    }
+
+    /// Runs `body` with the heads brought up to the journal's end. Call it holding the
+    /// store's lock, so no other process appends meanwhile.
+    func withCurrentHeads<R>(_ body: (inout JournalHeads) throws(StoreError) -> R)
+        throws(StoreError) -> R
+    {
+        try heads.withLock { heads in
+            heads.catchUp(journal)
+            return Result { () throws(StoreError) in try body(&heads) }
+        }.get()
+    }
+
+    /// Takes in entries this process appended.
+    func appended(_ entries: [HistoryEntry], by appender: JournalAppender) {
+        heads.withLock { heads in
+            heads.appended(entries, journalID: appender.journalID, end: appender.end)
+        }
+    }
+
+    /// The item `id` as the journal last recorded it.
+    func recordedValue(of id: String) -> JSONObject? {
+        journal.lastValue(of: id)
+    }
+
+    /// A new operation's token: 64 random bits in hexadecimal.
+    static func newOperation() -> String {
+        var random = SystemRandomNumberGenerator()
+        let hex = String(random.next() as UInt64, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}

@@ -1,0 +1,89 @@
+extension DirectoryBatch {
+    /// A commit's entries, and the journal's end opened with room made for them.
+    struct PreparedHistory {
+        let history: StoreHistory
+        let appender: JournalAppender
+        let drafts: [HistoryEntry]
+        /// Each draft's line but for its revision.
+        let bodies: [[UInt8]]
+
+        /// Appends the entries, once every file is in place. A failure here is not the
+        /// write's (its files are in place): the next reader finds them unrecorded and
+        /// records them late.
+        func record() {
+            defer { appender.close() }
+            guard let entries = try? appender.append(drafts, bodies: bodies) else { return }
+            history.appended(entries, by: appender)
+        }
+
+        /// Gives up: the write failed before any file changed.
+        func discard() { appender.close() }
+    }
+
+    /// Under the lock, before any item file changes: the entries `writes` make (behind a
+    /// late one for each file not as the journal last recorded it), with room for them
+    /// reserved in the journal, so a full disk refuses the write now.
+    func prepareHistory(_ writes: [StagedWrite]) throws(StoreError) -> PreparedHistory? {
+        guard let history = store.history, !writes.isEmpty else { return nil }
+        let operation = StoreHistory.newOperation()
+        let now = WallClock.nanoseconds(WallClock.now())
+        // The late entries first, so the operation's own are one run of revisions.
+        let (late, own) = try history.withCurrentHeads { heads throws(StoreError) in
+            var (late, own): ([HistoryEntry], [HistoryEntry]) = ([], [])
+            for write in writes {
+                let draft = HistoryDraft(
+                    id: write.id, source: history.source, operation: operation, now: now)
+                let entries = draft.entries(
+                    before: before(write.id), after: after(write),
+                    head: heads.head(of: write.id, in: history.journal),
+                    recorded: { history.recordedValue(of: write.id) })
+                late += entries.late
+                if let entry = entries.own { own.append(entry) }
+            }
+            return (late, own)
+        }
+        let drafts = late + own
+        guard !drafts.isEmpty else { return nil }
+        let bodies = drafts.map(JournalLine.body)
+        let appender: JournalAppender
+        do {
+            appender = try JournalAppender(history.journal)
+        } catch {
+            // History that cannot be written (a folder this user may not write) never
+            // refuses a write: a reader that may write it records the change late.
+            if error.code == .noSpace { throw error }
+            return nil
+        }
+        do {
+            // Room for the lines, with their revision numbers yet to come.
+            try appender.reserve(bodies.reduce(0) { $0 + $1.count + 32 })
+        } catch {
+            appender.close()
+            if error.code == .noSpace { throw error }
+            return nil
+        }
+        return PreparedHistory(
+            history: history, appender: appender, drafts: drafts, bodies: bodies)
+    }
+
+    /// What the write replaces, as read under the lock.
+    private func before(_ id: String) -> HistoryDraft.Before {
+        switch read(id) {
+        case .item(let item):
+            let modified = onDisk[UTF8Key(id)]?.status.map {
+                WallClock.nanoseconds($0.modificationTime)
+            }
+            return .item(item.members, item.fingerprint, modified: modified ?? 0)
+        case .invalid: return .invalid
+        case .missing: return .missing
+        }
+    }
+
+    /// What the write makes: the item's members and the fingerprint of its bytes.
+    private func after(_ write: StagedWrite) -> (object: JSONObject, fingerprint: Fingerprint)? {
+        guard let bytes = write.bytes else { return nil }
+        if let object = write.object { return (object, Fingerprint(bytes)) }
+        guard case .object(let object)? = try? store.reader.read(bytes) else { return nil }
+        return (object, Fingerprint(bytes))
+    }
+}

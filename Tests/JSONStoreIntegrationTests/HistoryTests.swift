@@ -1,0 +1,189 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import JSONStore
+
+/// The journal (`.jsonstore/journal/`) as jsonstore's own writes and late catch-ups fill
+/// it, read back by `history(of:)`, on real directories.
+@Suite("History: the journal of a directory store")
+struct HistoryTests {
+    @Test("put, update and delete: one entry each, numbered in order, with what changed")
+    func ownWrites() throws {
+        let temp = try TemporaryStore()
+        let store = temp.store
+        try store.put("tea", ["title": "Make tea", "status": "todo"])
+        try store.update("tea") { $0["status"] = "done" }
+        try store.delete("tea")
+        let entries = try store.history(of: "tea")
+        #expect(entries.map(\.revision) == [3, 2, 1])
+        #expect(entries.map(\.kind) == [.deleted, .modified, .created])
+        #expect(entries[2].value == ["title": "Make tea", "status": "todo"])
+        #expect(entries[1].changes == [MemberChange(path: "/status", old: "todo", new: "done")])
+        #expect(entries[0].value == ["title": "Make tea", "status": "done"])
+        #expect(entries.allSatisfy { !$0.isLate && $0.operation != nil })
+        #expect(Set(entries.compactMap(\.operation)).count == 3)
+        #expect(entries[1].patch.json == [["op": "replace", "path": "/status", "value": "done"]])
+        #expect(
+            entries[1].inversePatch.json == [["op": "replace", "path": "/status", "value": "todo"]])
+    }
+
+    @Test("a batch is one operation: every entry carries its token")
+    func batchOperation() throws {
+        let temp = try TemporaryStore()
+        try temp.store.write { tx in
+            try tx.put("a", ["n": 1])
+            try tx.put("b", ["n": 2])
+            try tx.put("c", ["n": 3])
+        }
+        try temp.store.delete("c")
+        let entries = try temp.store.history()
+        #expect(entries.map(\.id) == ["c", "c", "b", "a"])
+        let batch = Set(entries.dropFirst().compactMap(\.operation))
+        #expect(batch.count == 1)
+        #expect(entries[0].operation != nil && !batch.contains(entries[0].operation!))
+    }
+
+    @Test("writing the same bytes again records nothing")
+    func identicalWrite() throws {
+        let temp = try TemporaryStore()
+        try temp.store.put("tea", ["title": "Make tea"])
+        try temp.store.put("tea", ["title": "Make tea"])
+        #expect(try temp.store.history().count == 1)
+    }
+
+    @Test("edits while nothing watched: one late entry each, as another program's")
+    func lateEdits() throws {
+        let temp = try TemporaryStore()
+        try temp.store.put("tea", ["title": "Make tea", "status": "todo"])
+        try temp.store.put("bike", ["title": "Fix the bike"])
+        // Another program: a rewrite, a deletion and a new file, while nothing runs.
+        try temp.writeFile("tea.json", "{\"title\": \"Make tea\", \"status\": \"done\"}\n")
+        try FileManager.default.removeItem(atPath: temp.path + "/bike.json")
+        try temp.writeFile("taxes.json", "{\"title\": \"File taxes\"}\n")
+        let late = try temp.store.history().filter(\.isLate)
+        #expect(late.allSatisfy { $0.source == .otherProgram && $0.operation == nil })
+        #expect(
+            Set(late.map { "\($0.id) \($0.kind)" }) == [
+                "tea modified", "bike deleted", "taxes created",
+            ])
+        let tea = late.first { $0.id == "tea" }
+        #expect(tea?.changes == [MemberChange(path: "/status", old: "todo", new: "done")])
+        #expect(late.first { $0.id == "bike" }?.value == ["title": "Fix the bike"])
+        // Recorded once: asking again finds nothing new.
+        #expect(try temp.store.history().count == 5)
+    }
+
+    @Test("a write over a file changed by hand records the hand edit first, then its own")
+    func lateBeforeWrite() throws {
+        let temp = try TemporaryStore()
+        try temp.store.put("tea", ["title": "Make tea", "status": "todo"])
+        try temp.writeFile("tea.json", "{\"title\": \"Make green tea\", \"status\": \"todo\"}\n")
+        try temp.store.update("tea") { $0["status"] = "done" }
+        let entries = try temp.store.history(of: "tea")
+        #expect(entries.map(\.isLate) == [false, true, false])
+        #expect(entries[1].changes.map(\.path) == ["/title"])
+        #expect(entries[0].changes.map(\.path) == ["/status"])
+    }
+
+    @Test("modifications keep the whole value every so often; any version rebuilds")
+    func keyframes() throws {
+        let temp = try TemporaryStore()
+        for n in 0..<40 { try temp.store.put("counter", ["n": .number(JSONNumber(n))]) }
+        let entries = try temp.store.history(of: "counter")
+        #expect(entries.count == 40)
+        let kept = entries.filter { $0.keyframe != nil }.count
+        #expect(kept == 39 / JournalHeads.keyframeInterval)
+        let history = try #require(temp.store.history)
+        #expect(history.recordedValue(of: "counter") == ["n": 39])
+        let upTo20 = Array(entries.reversed().prefix(21))
+        #expect(Journal.value(after: upTo20) == ["n": 20])
+    }
+
+    @Test("damage in the journal is reported with file and offset; history goes on after it")
+    func damage() throws {
+        let temp = try TemporaryStore()
+        try temp.store.put("a", ["n": 1])
+        try temp.store.put("b", ["n": 2])
+        let segment = temp.path + "/.jsonstore/journal/00000000000000000001.jsonl"
+        let before = try Data(contentsOf: URL(fileURLWithPath: segment))
+        // Garbage appended as if a line, then a line cut short (a writer killed mid-append).
+        try (before + Data("garbage here\n{\"rev\":".utf8)).write(to: URL(fileURLWithPath: segment))
+        try temp.store.put("c", ["n": 3])
+        let history = try #require(temp.store.history)
+        var seen: [String] = []
+        let report = history.journal.read { seen.append($0.id) }
+        #expect(seen == ["a", "b", "c"])
+        #expect(report.damage.map(\.offset) == [before.count])
+        #expect(report.damage.first?.file == segment)
+        #expect(report.lastRevision == 3)
+    }
+
+    @Test("a header damaged, a segment removed: reported; writes go on, history after it")
+    func damagedSegments() throws {
+        var options = JSONStore.Options()
+        options.journalSegmentLimit = 512
+        let temp = try TemporaryStore(options: options)
+        for n in 0..<12 { try temp.store.put("item", ["n": .number(JSONNumber(n))]) }
+        let history = try #require(temp.store.history)
+        let segments = history.journal.segments()
+        #expect(segments.count >= 4)
+        let journal = temp.path + "/.jsonstore/journal/"
+        // The second segment removed, the newest one's header overwritten with garbage.
+        try FileManager.default.removeItem(atPath: journal + segments[1].name)
+        let newest = journal + segments.last!.name
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: newest))
+        bytes.replaceSubrange(0..<10, with: Data("##########".utf8))
+        try bytes.write(to: URL(fileURLWithPath: newest))
+        // Writes still work and are recorded, in a segment of their own.
+        try temp.store.put("item", ["n": 100])
+        let report = history.journal.read { _ in }
+        #expect(report.lastRevision == 13)
+        #expect(report.damage.count == 2, "\(report.damage)")
+        #expect(
+            report.damage.contains {
+                $0.file == journal + segments[2].name && $0.reason.contains("are missing")
+            })
+        #expect(report.damage.contains { $0.file == newest && $0.offset == 0 })
+        #expect(history.journal.segments().last == Journal.Segment(first: 13))
+        #expect(try temp.store.history(of: "item").first?.changes.map(\.new) == [100])
+    }
+
+    @Test("a journal removed begins again under another name; revisions start over")
+    func journalLost() throws {
+        let temp = try TemporaryStore()
+        try temp.store.put("a", ["n": 1])
+        let history = try #require(temp.store.history)
+        let first = history.journal.read { _ in }.journalID
+        try FileManager.default.removeItem(atPath: temp.path + "/.jsonstore/journal")
+        try temp.store.put("a", ["n": 2])
+        let again = history.journal.read { _ in }
+        #expect(again.journalID != nil && again.journalID != first)
+        // The item was known to the old journal only: the new one starts with what it is.
+        let entries = try temp.store.history(of: "a")
+        #expect(entries.map(\.revision) == [2, 1], "\(entries)")
+    }
+
+    @Test("a full segment is closed and the next begun; reading crosses them")
+    func segments() throws {
+        var options = JSONStore.Options()
+        options.journalSegmentLimit = 1024
+        let temp = try TemporaryStore(options: options)
+        for n in 0..<40 { try temp.store.put("item", ["n": .number(JSONNumber(n))]) }
+        let history = try #require(temp.store.history)
+        #expect(history.journal.segments().count > 3)
+        #expect(try temp.store.history(of: "item").map(\.revision) == Array((1...40).reversed()))
+        #expect(history.journal.read { _ in }.damage.isEmpty)
+        #expect(history.recordedValue(of: "item") == ["n": 39])
+    }
+
+    @Test("a store that keeps no history writes no journal and says so when asked")
+    func off() throws {
+        var options = JSONStore.Options()
+        options.keepsHistory = false
+        let temp = try TemporaryStore(options: options)
+        try temp.store.put("a", ["n": 1])
+        #expect(!FileManager.default.fileExists(atPath: temp.path + "/.jsonstore/journal"))
+        #expect(throws: StoreError.self) { try temp.store.history() }
+    }
+}
