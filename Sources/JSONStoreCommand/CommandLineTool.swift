@@ -11,7 +11,8 @@ public enum CommandLineTool {
     static var commands: [any Command.Type] {
         [
             ListCommand.self, GetCommand.self, PutCommand.self, SetCommand.self, DeleteCommand.self,
-            CheckCommand.self, ResolveCommand.self, MirrorCommand.self, DoctorCommand.self,
+            LogCommand.self, CheckCommand.self, ResolveCommand.self, MirrorCommand.self,
+            DoctorCommand.self,
             DemoCommand.self,
             MergeDriverCommand.self, CompletionCommand.self,
             HelpCommand.self,
@@ -125,6 +126,7 @@ public enum CommandLineTool {
         if parsed.has("--help") { return Output.out(Help.text(for: C.configuration)) }
         var context = context
         try context.apply(parsed)
+        context.command = C.configuration.name
         try C(parsed).run(context)
     }
 

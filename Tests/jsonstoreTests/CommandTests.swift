@@ -300,7 +300,9 @@ struct CommandTests {
         #expect(temp.readFile("demo-1.json") == "{\"title\": \"Not a demo item\"}\n")
         let names = try temp.names()
         #expect(
-            names.allSatisfy { $0.hasSuffix(".json") || $0 == ".jsonstore.lock" },
+            names.allSatisfy {
+                $0.hasSuffix(".json") || $0 == ".jsonstore.lock" || $0 == ".jsonstore"
+            },
             "left behind: \(names)")
     }
 

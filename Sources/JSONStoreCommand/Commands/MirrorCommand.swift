@@ -47,6 +47,7 @@ struct MirrorCommand: Command {
         let etcd = try EtcdAddress(parsing: address)
         var options = JSONStore.Options()
         options.createDirectory = true  // a new directory downloads the prefix
+        options.historySource = .mirror  // what it pulls is recorded as the mirror's
         let store = try JSONStore(directory: context.store, options: options)
         let mirror = try DirectoryMirror(
             store: store, address: etcd, credentials: try context.credentials(),

@@ -15,6 +15,9 @@ struct Context {
     var tls = EtcdTLS()
     var color: ColorChoice = .auto
     var environment: [String: String]
+    /// The command being run (`set`): the name its writes are recorded under in the
+    /// store's history.
+    var command = "jsonstore"
 
     init(environment: [String: String]) {
         self.environment = environment
@@ -76,6 +79,8 @@ struct Context {
 
     /// Opens the store.
     func open(options: JSONStore.Options = JSONStore.Options()) throws -> JSONStore {
+        var options = options
+        options.writerName = command
         guard isEtcd else {
             if user != nil {
                 throw CommandFailure(

@@ -1,0 +1,79 @@
+import Foundation
+import JSONStore
+
+/// `jsonstore log [ID] [-n N] [--since REV|TIME] [--ops] [-o table|json|ndjson]`: the
+/// store's history, newest first.
+struct LogCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "log", abstract: "show the history of the store or of one item", arguments: "[ID]",
+        discussion: """
+            Lists the changes the store's journal recorded, newest first: of every item, or \
+            of ID. Each line has the revision, the time, the id, what happened, who did it \
+            (a jsonstore command, another program, git, the mirror) and the members it \
+            changed. Changes made while nothing watched the store are found now and \
+            recorded as seen late, one for each item. --ops lists operations instead: one \
+            line per command, with how many items it changed.
+            """,
+        options: [
+            .option("--max-count", "-n", value: "N", help: "show the newest N entries"),
+            .option(
+                "--since", value: "REV|TIME",
+                help: "only changes after revision REV, or since TIME (2026-12-01, "
+                    + "2026-12-01T09:30:00Z, or 90m, 6h, 2d ago)"),
+            .flag("--ops", help: "one line per operation, with how many items it changed"),
+            .option(
+                "--output", "-o", value: "FORMAT",
+                help: "table (the default), json (an array of entries) or ndjson (one a line)",
+                choices: ["table", "json", "ndjson"]),
+        ],
+        positionals: .ids)
+
+    var id: String?
+    var limit: Int?
+    var since: HistorySince?
+    var operations: Bool
+    var format: String
+
+    init(_ arguments: Arguments) throws(UsageError) {
+        guard arguments.positionals.count <= 1 else {
+            throw UsageError("log takes one ID at most", command: "log")
+        }
+        id = arguments.positionals.first
+        limit = try arguments.integer("--max-count", in: 1...Int.max)
+        since = try arguments.value("--since").map { (text) throws(UsageError) in
+            guard let since = HistorySince(text, now: Date()) else {
+                throw UsageError(
+                    "--since takes a revision, a date or time (2026-12-01, "
+                        + "2026-12-01T09:30:00Z) or an age (90m, 6h, 2d), not "
+                        + "'\(Display.escaped(text))'", command: "log")
+            }
+            return since
+        }
+        operations = arguments.has("--ops")
+        format = try arguments.choice("--output") ?? "table"
+    }
+
+    func run(_ context: Context) throws {
+        if let id { try ItemID.validate(id) }
+        let store = try context.open()
+        var entries = try store.history(of: id, after: since?.revision ?? 0)
+        if let time = since?.time { entries = entries.filter { $0.time >= time } }
+        let words = HistoryWords()
+        if operations {
+            var groups = HistoryOperation.group(entries)
+            if let limit, groups.count > limit { groups.removeLast(groups.count - limit) }
+            switch format {
+            case "table": Output.lines(words.table(groups, width: ListCommand.tableWidth(context)))
+            case "json": Output.out(Output.prettyJSON(.array(groups.map(words.json))))
+            default: Output.lines(groups.map { words.compact(words.json($0)) })
+            }
+            return
+        }
+        if let limit, entries.count > limit { entries.removeLast(entries.count - limit) }
+        switch format {
+        case "table": Output.lines(words.table(entries, width: ListCommand.tableWidth(context)))
+        case "json": Output.out(Output.prettyJSON(.array(entries.map(words.json))))
+        default: Output.lines(entries.map { words.compact(words.json($0)) })
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// What `--since` names: a revision, or a time (a date, a date and time, or an age).
+struct HistorySince: Equatable {
+    var revision: Int?
+    var time: Date?
+
+    /// `text` read as a revision (`41`), an age (`90m`, `6h`, `2d`, `1w` ago from `now`), a
+    /// date (`2026-12-01`, local midnight) or an ISO 8601 date and time
+    /// (`2026-12-01T09:30:00Z`); `nil` when it is none of them.
+    init?(_ text: String, now: Date) {
+        if let revision = Int(text), revision >= 0 {
+            self.revision = revision
+            return
+        }
+        if let unit = text.last, let count = Double(text.dropLast()), count >= 0,
+            let seconds = ["s": 1.0, "m": 60, "h": 3600, "d": 86400, "w": 604800][unit]
+        {
+            time = now.addingTimeInterval(-count * seconds)
+            return
+        }
+        if let date = try? Date(text, strategy: .iso8601) {
+            time = date
+            return
+        }
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+            let date = Calendar.current.date(
+                from: DateComponents(year: year, month: month, day: day)),
+            Calendar.current.component(.day, from: date) == day
+        else { return nil }
+        time = date
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import JSONStore
+import TestSupport
+import Testing
+
+/// `jsonstore log`: the journal as a table, as JSON, by operation, and its filters, after
+/// writes by the command and edits by hand.
+@Suite("log: the history as the command shows it")
+struct LogCommandTests {
+    /// A store where `put`, `set`, a hand edit and a two-id `delete` happened, in that order.
+    func history() async throws -> TemporaryStore {
+        let temp = try TemporaryStore()
+        var result = try await jsonstore(
+            temp, ["put", "tea"],
+            stdin: #"{"title": "Make tea", "status": "open", "tags": ["home"]}"#)
+        #expect(result.status == 0, "\(result.stderr)")
+        result = try await jsonstore(temp, ["put", "bike"], stdin: #"{"title": "Fix the bike"}"#)
+        result = try await jsonstore(
+            temp, ["set", "tea", "status=done", "tags:=[\"home\",\"urgent\"]"])
+        #expect(result.status == 0, "\(result.stderr)")
+        // By hand, while nothing watches: found by the next write, recorded as late.
+        try temp.writeFile("bike.json", "{\"title\": \"Fix the bike\", \"status\": \"open\"}\n")
+        result = try await jsonstore(temp, ["delete", "tea", "bike"])
+        #expect(result.status == 0, "\(result.stderr)")
+        return temp
+    }
+
+    @Test("the table: a line per change, newest first, with who made it and what changed")
+    func table() async throws {
+        let temp = try await history()
+        let result = try await jsonstore(temp, ["log"], environment: ["COLUMNS": "200"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("REV  TIME") == true, "\(result.stdout)")
+        #expect(lines.count == 7, "\(result.stdout)")
+        let words = lines.dropFirst().map {
+            $0.split(separator: " ", maxSplits: 4).map(String.init)
+        }
+        #expect(words.map { $0[0] } == ["6", "5", "4", "3", "2", "1"])
+        #expect(words.map { $0[3] } == ["bike", "tea", "bike", "tea", "bike", "tea"])
+        #expect(lines[3].contains("other (late)") && lines[3].contains("status: +open"))
+        #expect(lines[4].contains("jsonstore set"))
+        #expect(lines[4].contains("status: open → done") && lines[4].contains("tags: +urgent"))
+        #expect(lines[1].contains("jsonstore delete") && lines[2].contains("jsonstore delete"))
+    }
+
+    @Test("-o json: revision, time, id, kind, source, op, patch and value; -n and --since")
+    func json() async throws {
+        let temp = try await history()
+        var result = try await jsonstore(temp, ["log", "tea", "-o", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let entries = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(entries.map { $0["revision"] as? Int } == [5, 3, 1])
+        #expect(entries.map { $0["kind"] as? String } == ["deleted", "modified", "created"])
+        #expect(entries.map { $0["command"] as? String } == ["delete", "set", "put"])
+        #expect(entries.allSatisfy { ($0["time"] as? String)?.hasSuffix("Z") == true })
+        let patch = try #require(entries[1]["patch"] as? [[String: Any]])
+        #expect(patch.map { $0["path"] as? String } == ["/status", "/tags/1"])
+        #expect((entries[2]["value"] as? [String: Any])?["title"] as? String == "Make tea")
+        // -n: the newest; --since REV: after it; --since an age or a date.
+        result = try await jsonstore(temp, ["log", "-n", "2", "-o", "ndjson"])
+        #expect(result.stdout.split(separator: "\n").count == 2)
+        #expect(result.stdout.hasPrefix(#"{"revision":6,"#))
+        result = try await jsonstore(temp, ["log", "--since", "4", "-o", "ndjson"])
+        #expect(result.stdout.split(separator: "\n").count == 2)
+        result = try await jsonstore(temp, ["log", "--since", "1h", "-o", "ndjson"])
+        #expect(result.stdout.split(separator: "\n").count == 6)
+        result = try await jsonstore(temp, ["log", "--since", "2999-01-01", "-o", "ndjson"])
+        #expect(result.status == 0 && result.stdout.isEmpty)
+        result = try await jsonstore(temp, ["log", "--since", "yesterday"])
+        #expect(result.status == 64 && result.stderr.contains("--since takes a revision"))
+    }
+
+    @Test("--ops: a multi-id delete is one operation of 2 items")
+    func operations() async throws {
+        let temp = try await history()
+        let result = try await jsonstore(temp, ["log", "--ops"], environment: ["COLUMNS": "200"])
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 6, "\(result.stdout)")
+        #expect(lines[1].hasPrefix("5-6 ") && lines[1].contains("2 items"), "\(result.stdout)")
+        #expect(lines[1].contains("tea, bike"))
+        #expect(lines[2].contains("other (late)") && lines[2].contains("1 item"))
+    }
+
+    @Test("an invalid id: log refuses it, naming it")
+    func invalidID() async throws {
+        let temp = try TemporaryStore()
+        let result = try await jsonstore(temp, ["log", "no/such"])
+        #expect(result.status != 0 && result.stderr.contains("no/such"))
+    }
+}
