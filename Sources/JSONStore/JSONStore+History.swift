@@ -44,40 +44,7 @@ extension JSONStore {
     /// late entry for each of `ids` (every file, and every item the journal holds, when
     /// `nil`) whose file is not what the journal last recorded.
     func recordLateChanges(_ ids: [String]?) throws(StoreError) {
-        guard let history else { return }
-        let dir = try openDirectory()
-        defer { dir.close() }
-        let lock: FileDescriptor
-        do {
-            lock = try StoreLock.acquire(in: dir)
-        } catch {
-            throw StoreError.system(
-                error, "could not take the store lock", file: join(path, StoreLock.fileName))
-        }
-        defer { lock.close() }
-        let now = WallClock.nanoseconds(WallClock.now())
-        let drafts = try history.withCurrentHeads { heads throws(StoreError) in
-            var names = ids ?? []
-            if ids == nil {
-                heads.readAll(history.journal)
-                names = try listing(of: dir).ids
-                let listed = Set(names.map(UTF8Key.init))
-                names += heads.existing.filter { !listed.contains(UTF8Key($0)) }
-            }
-            return names.flatMap { id in
-                let draft = HistoryDraft(id: id, source: .otherProgram, operation: nil, now: now)
-                return draft.late(
-                    before: HistoryDraft.Before(
-                        ItemFile.read(id: id, in: dir, path: path, reader: reader)),
-                    head: heads.head(of: id, in: history.journal),
-                    recorded: { history.recordedValue(of: id) }
-                ).entries
-            }
-        }
-        guard !drafts.isEmpty else { return }
-        let appender = try JournalAppender(history.journal)
-        defer { appender.close() }
-        history.appended(try appender.append(drafts), by: appender)
+        try history?.recordUnrecorded(ids.map { .ids($0) } ?? .everything, seen: .late)
     }
 }
 

@@ -106,12 +106,14 @@ public final class JSONStore: Sendable {
         self.path = directory
         self.options = options
         remote = nil
-        history =
+        let history =
             options.keepsHistory
             ? StoreHistory(
                 store: directory,
+                reader: JSONReader(maxDepth: options.maxDepth, maxSize: options.maxFileSize),
                 source: options.historySource ?? .jsonstore(command: options.writerName),
                 segmentLimit: options.journalSegmentLimit) : nil
+        self.history = history
         engine = LiveEngine(
             configuration: LiveEngine.Configuration(
                 path: directory, remote: nil,
@@ -119,7 +121,8 @@ public final class JSONStore: Sendable {
                 watchMode: options.watchMode, deletionGrace: options.deletionGracePeriod,
                 fallbackDelay: options.unclosedFileDelay,
                 reattachInterval: options.reattachInterval, gitHoldLimit: options.gitHoldLimit,
-                parallelAbove: options.parallelLoadThreshold))
+                parallelAbove: options.parallelLoadThreshold,
+                recorder: history.map(HistoryRecorder.init)))
         if options.createDirectory {
             do {
                 try FileDescriptor.makeDirectory(directory, permissions: 0o755)

@@ -52,29 +52,49 @@ struct HistoryDraft {
         var sinceKeyframe: Int
     }
 
-    /// The late entries for a file that is not what the journal last recorded (`head`): made
-    /// by another program while nothing recorded it.
-    func late(before: Before, head: JournalHeads.Head?, recorded: () -> JSONObject?)
-        -> (entries: [HistoryEntry], state: Recorded)
-    {
+    /// How a change the journal has not recorded was seen.
+    enum Seen {
+        /// Found later, by a write or a read (at the file's modification time).
+        case late
+        /// By a watcher as it happened, made by `source`.
+        case live(HistoryEntry.Source)
+    }
+
+    /// The entries for a file that is not what the journal last recorded (`head`): a change
+    /// another program made, seen `seen`.
+    func late(
+        before: Before, head: JournalHeads.Head?, recorded: () -> JSONObject?,
+        seen: Seen = .late
+    ) -> (entries: [HistoryEntry], state: Recorded) {
         var entries: [HistoryEntry] = []
         var state = Recorded(
             exists: head?.exists ?? false, last: nil, sinceKeyframe: head?.sinceKeyframe ?? 0)
         switch before {
         case .item(let object, let fingerprint, let modified):
             if !state.exists {
-                entries.append(late(.created, at: modified, value: object, fingerprint))
+                entries.append(late(.created, at: modified, value: object, fingerprint, seen: seen))
                 state.sinceKeyframe = 0
             } else if head?.fingerprint != fingerprint {
-                let changes = recorded().map { MemberChange.between($0, object) } ?? []
+                let last = recorded()
+                // Seen live, the whole value is kept as often as for a write; found late, or
+                // when what it was is not known, every time.
+                var keyframe: JSONObject? = object
+                if case .live = seen, last != nil,
+                    state.sinceKeyframe + 1 < JournalHeads.keyframeInterval
+                {
+                    keyframe = nil
+                }
+                let changes = last.map { MemberChange.between($0, object) } ?? []
                 entries.append(
-                    late(.modified, at: modified, changes: changes, keyframe: object, fingerprint))
-                state.sinceKeyframe = 0
+                    late(
+                        .modified, at: modified, changes: changes, keyframe: keyframe, fingerprint,
+                        seen: seen))
+                state.sinceKeyframe = keyframe == nil ? state.sinceKeyframe + 1 : 0
             }
             (state.exists, state.last) = (true, object)
         case .missing:
             if state.exists {
-                entries.append(late(.deleted, at: now, value: recorded(), nil))
+                entries.append(late(.deleted, at: now, value: recorded(), nil, seen: seen))
                 state.exists = false
             }
         case .invalid:
@@ -94,14 +114,18 @@ struct HistoryDraft {
             keyframe: keyframe)
     }
 
-    /// An entry for a change made while nothing recorded it, by another program.
+    /// An entry for a change another program made: found late, at `time`, or seen live,
+    /// now.
     private func late(
         _ kind: HistoryEntry.Kind, at time: Int64, changes: [MemberChange] = [],
-        value: JSONObject? = nil, keyframe: JSONObject? = nil, _ fingerprint: Fingerprint?
+        value: JSONObject? = nil, keyframe: JSONObject? = nil, _ fingerprint: Fingerprint?,
+        seen: Seen
     ) -> HistoryEntry {
-        HistoryEntry(
-            revision: 0, timestamp: time, id: id, kind: kind, source: .otherProgram,
-            operation: nil, changes: changes, value: value, isLate: true,
+        var (source, timestamp, isLate) = (HistoryEntry.Source.otherProgram, time, true)
+        if case .live(let by) = seen { (source, timestamp, isLate) = (by, now, false) }
+        return HistoryEntry(
+            revision: 0, timestamp: timestamp, id: id, kind: kind, source: source,
+            operation: nil, changes: changes, value: value, isLate: isLate,
             fingerprint: fingerprint, keyframe: keyframe)
     }
 }

@@ -34,14 +34,16 @@ private struct HeadScanner {
             expect(#","time":"#), integer() != nil, expect(#","id":"#), let id = string(),
             expect(#","kind":""#), let kindEnd = ByteSearch.first(quote, in: bytes, from: at),
             let kind = HistoryEntry.Kind(
-                rawValue: String(decoding: UnsafeBufferPointer(rebasing: bytes[at..<kindEnd]), as: UTF8.self))
+                rawValue: String(
+                    decoding: UnsafeBufferPointer(rebasing: bytes[at..<kindEnd]), as: UTF8.self))
         else { return nil }
         at = kindEnd + 1
         var fingerprint: Fingerprint?
         if expect(#","fp":""#) {
             guard let end = ByteSearch.first(quote, in: bytes, from: at),
                 let read = Fingerprint(
-                    etag: String(decoding: UnsafeBufferPointer(rebasing: bytes[at..<end]), as: UTF8.self))
+                    etag: String(
+                        decoding: UnsafeBufferPointer(rebasing: bytes[at..<end]), as: UTF8.self))
             else { return nil }
             (fingerprint, at) = (read, end + 1)
         }

@@ -2,11 +2,18 @@
 /// heads, kept current under the store's lock.
 final class StoreHistory: Sendable {
     let journal: Journal
+    /// The store directory's path.
+    let store: String
+    /// How the store reads its files.
+    let reader: JSONReader
+    /// Who this process's writes are recorded as.
     let source: HistoryEntry.Source
     private let heads = Locked(JournalHeads())
 
-    init(store: String, source: HistoryEntry.Source, segmentLimit: Int) {
+    init(store: String, reader: JSONReader, source: HistoryEntry.Source, segmentLimit: Int) {
         journal = Journal(folder: PrivateFolder(store: store), segmentLimit: segmentLimit)
+        self.store = store
+        self.reader = reader
         self.source = source
     }
 

@@ -24,6 +24,9 @@ final class DirectoryWatch {
     /// Since when (monotonic seconds) changes have been waiting: set by the first batch
     /// read while everything was published.
     var unsettledSince: Double?
+    /// Whether the next publication is what git left when its hold ended: the history
+    /// records those changes as git's.
+    var publishingForGit = false
 
     init(watcher: any DirectoryWatcher, git: GitActivity?) {
         self.watcher = watcher

@@ -62,6 +62,8 @@ extension LiveEngine {
         }
         if starting {
             recordHistory()
+            // What changed while nothing watched is found against the journal, apart.
+            configuration.recorder?.loaded(reducer.published)
             startWaitingSubscriptions()
         }
         status.set(.live)

@@ -35,6 +35,7 @@ extension LiveEngine {
         case .free:
             return false
         case .ended:
+            watch.publishingForGit = true
             settleAfterHold()
             // git may have begun again while what it left was read.
             return git.current() != nil && holdsForGit()

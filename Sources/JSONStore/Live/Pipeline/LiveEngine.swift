@@ -21,6 +21,9 @@ actor LiveEngine {
         /// How long publications wait for git's index lock at most (`LiveEngine+Git`).
         var gitHoldLimit: Double = 60
         var parallelAbove: Int
+        /// Records what the watcher sees other programs change in the store's history
+        /// (`nil`: the store keeps none, or is not a directory).
+        var recorder: HistoryRecorder?
     }
 
     /// Where the pipeline is in its life, with what that part of it holds.
@@ -200,12 +203,29 @@ actor LiveEngine {
                 engine.publish()
             }
         case .publish(let snapshot, let ids, let names):
+            journal(snapshot, ids, previous: history.last)
             recordHistory()
             for id in subscriptions.keys {
                 subscriptions[id]?.publish(ids: ids, names: names, snapshot: snapshot, engine: self)
             }
         }
         finishSyncIfSettled()
+    }
+
+    /// Hands what a directory's publication changed to the history's recorder, which
+    /// records it in the background: the whole store on the first one (for what changed
+    /// while nothing watched), the changed ids after.
+    private func journal(_ snapshot: StoreSnapshot, _ ids: Set<UTF8Key>, previous: StoreSnapshot?) {
+        guard let recorder = configuration.recorder, case .watching(let watch) = phase else {
+            return
+        }
+        let forGit = watch.publishingForGit
+        watch.publishingForGit = false
+        guard let previous else { return recorder.loaded(snapshot) }
+        var known: [UTF8Key: Item] = [:]
+        for id in ids { if let item = previous.entries[id]?.item { known[id] = item } }
+        recorder.changed(
+            ids.map(\.string), previous: known, source: forGit ? .git : .otherProgram)
     }
 
     /// A subscriber's callback has returned; send it what waited, if anything did.

@@ -1,0 +1,92 @@
+extension StoreHistory {
+    /// Which items to look at for changes the journal has not recorded.
+    enum Scope {
+        /// These, with the version a watcher last knew of each (its patch's start when the
+        /// journal last recorded that version).
+        case ids([String], previous: [UTF8Key: Item] = [:])
+        /// Every file, and every item the journal holds.
+        case everything
+        /// The items a watcher loaded, where their fingerprints differ from the journal's
+        /// (and the items the journal holds that it did not load).
+        case loaded(StoreSnapshot)
+    }
+
+    /// Records, under the store's lock, what other programs changed that the journal has
+    /// not recorded: an entry for each item of `scope` whose file, read now, is not what
+    /// the journal last recorded of it (recorded already by another process, or by this
+    /// one's own write, it is left alone).
+    func recordUnrecorded(_ scope: Scope, seen: HistoryDraft.Seen) throws(StoreError) {
+        let dir: FileDescriptor
+        do {
+            dir = try FileDescriptor.openDirectory(store)
+        } catch {
+            throw StoreError.system(error, "could not open the store directory", file: store)
+        }
+        defer { dir.close() }
+        let lock: FileDescriptor
+        do {
+            lock = try StoreLock.acquire(in: dir)
+        } catch {
+            throw StoreError.system(
+                error, "could not take the store lock", file: join(store, StoreLock.fileName))
+        }
+        defer { lock.close() }
+        let now = WallClock.nanoseconds(WallClock.now())
+        let drafts = try withCurrentHeads { heads throws(StoreError) in
+            let (ids, previous) = try candidates(scope, &heads, dir)
+            return ids.flatMap { id in
+                let draft = HistoryDraft(id: id, source: .otherProgram, operation: nil, now: now)
+                let head = heads.head(of: id, in: journal)
+                return draft.late(
+                    before: HistoryDraft.Before(
+                        ItemFile.read(id: id, in: dir, path: store, reader: reader)),
+                    head: head,
+                    recorded: {
+                        // The watcher's last version, when it is the journal's.
+                        if let known = previous[UTF8Key(id)], known.fingerprint == head?.fingerprint
+                        {
+                            return known.members
+                        }
+                        return recordedValue(of: id)
+                    }, seen: seen
+                ).entries
+            }
+        }
+        guard !drafts.isEmpty else { return }
+        let appender = try JournalAppender(journal)
+        defer { appender.close() }
+        appended(try appender.append(drafts), by: appender)
+    }
+
+    /// The ids of `scope` to read, with the versions a watcher knew of them.
+    private func candidates(
+        _ scope: Scope, _ heads: inout JournalHeads, _ dir: FileDescriptor
+    ) throws(StoreError) -> (ids: [String], previous: [UTF8Key: Item]) {
+        switch scope {
+        case .ids(let ids, let previous):
+            return (ids, previous)
+        case .everything:
+            heads.readAll(journal)
+            let listing: StoreListing
+            do {
+                listing = try StoreListing(scanning: dir, path: store)
+            } catch {
+                throw StoreError.system(error, "could not list the store directory", file: store)
+            }
+            let listed = Set(listing.ids.map(UTF8Key.init))
+            return (listing.ids + heads.existing.filter { !listed.contains(UTF8Key($0)) }, [:])
+        case .loaded(let snapshot):
+            heads.readAll(journal)
+            var ids: [String] = []
+            var loaded = Set<UTF8Key>()
+            snapshot.entries.forEach { key, entry in
+                loaded.insert(key)
+                guard let item = entry.item else { return }
+                if heads.head(of: item.id, in: journal)?.fingerprint != item.fingerprint {
+                    ids.append(item.id)
+                }
+            }
+            return (ids + heads.existing.filter { !loaded.contains(UTF8Key($0)) }, [:])
+        }
+    }
+}
