@@ -11,7 +11,8 @@ public enum CommandLineTool {
     static var commands: [any Command.Type] {
         [
             ListCommand.self, GetCommand.self, PutCommand.self, SetCommand.self, DeleteCommand.self,
-            LogCommand.self, CheckCommand.self, ResolveCommand.self, MirrorCommand.self,
+            LogCommand.self, ShowCommand.self, DiffCommand.self, UndoCommand.self,
+            CheckCommand.self, ResolveCommand.self, MirrorCommand.self,
             DoctorCommand.self,
             DemoCommand.self,
             MergeDriverCommand.self, CompletionCommand.self,

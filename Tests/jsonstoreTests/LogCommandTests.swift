@@ -90,3 +90,59 @@ struct LogCommandTests {
         #expect(result.status != 0 && result.stderr.contains("no/such"))
     }
 }
+
+/// `show --at`, `diff` and `undo`: versions, member changes and guarded reverts, through the
+/// command.
+@Suite("show, diff and undo")
+struct UndoCommandTests {
+    @Test("show --at, diff and diff --patch, undo, and a refused undo that says why")
+    func showDiffUndo() async throws {
+        let temp = try TemporaryStore()
+        _ = try await jsonstore(
+            temp, ["put", "tea"], stdin: #"{"title": "Make tea", "status": "open"}"#)
+        _ = try await jsonstore(temp, ["set", "tea", "status=done"])  // 2
+        _ = try await jsonstore(temp, ["set", "tea", "title=Green tea"])  // 3
+        var result = try await jsonstore(temp, ["show", "tea", "--at", "1"])
+        #expect(result.stdout == "id: tea\ntitle: Make tea\nstatus: open\n", "\(result.stderr)")
+        result = try await jsonstore(temp, ["show", "tea", "--at", "2", "--json"])
+        #expect(result.stdout.contains(#""status": "done""#))
+        result = try await jsonstore(temp, ["diff", "tea"])
+        #expect(result.stdout == "title: Make tea → Green tea\n")
+        result = try await jsonstore(temp, ["diff", "tea", "1", "--patch"])
+        let patch =
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
+        #expect(patch?.map { $0["path"] as? String } == ["/title", "/status"])
+        result = try await jsonstore(temp, ["undo", "tea", "2"])
+        #expect(
+            result.status == 0 && result.stdout == "undone: tea (revision 4)\n", "\(result.stderr)")
+        #expect(temp.readFile("tea.json")?.contains(#""status": "open""#) == true)
+        #expect(temp.readFile("tea.json")?.contains("Green tea") == true)
+        // Undoing 2 again: its member changed since (by the undo itself).
+        let before = temp.readFile("tea.json")
+        result = try await jsonstore(temp, ["undo", "tea", "2"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("not undone: /status changed since 2"), "\(result.stderr)")
+        #expect(temp.readFile("tea.json") == before)
+        result = try await jsonstore(
+            temp, ["log", "tea", "-n", "1"], environment: ["COLUMNS": "200"])
+        #expect(result.stdout.contains("jsonstore undo"))
+    }
+
+    @Test("undo --op brings back a multi-id delete in one operation")
+    func undoOperation() async throws {
+        let temp = try TemporaryStore.tasks()
+        var result = try await jsonstore(temp, ["delete", "tea", "bike"])
+        #expect(result.status == 0)
+        // The files were written by hand: log records them first, as seen late.
+        result = try await jsonstore(temp, ["log", "--ops", "-o", "json"])
+        let operations = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        let delete = try #require(operations.first { $0["command"] as? String == "delete" })
+        #expect(delete["ids"] as? [String] == ["tea", "bike"])
+        let op = try #require(delete["op"] as? String)
+        result = try await jsonstore(temp, ["undo", "--op", op])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Set(try temp.itemFiles()) == ["tea.json", "bike.json", "taxes.json"])
+        #expect(temp.readFile("tea.json")?.contains("Make tea") == true)
+    }
+}

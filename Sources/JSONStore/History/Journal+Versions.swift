@@ -37,3 +37,57 @@ extension Journal {
         return value
     }
 }
+
+extension Journal {
+    /// The item `id` as it was right after `revision` (the newest of its entries at or
+    /// before it), with that entry; `nil` when the journal holds no entry of it by then.
+    /// The value is `nil` when it was deleted then, or cannot be rebuilt.
+    func version(of id: String, at revision: Int) -> (entry: HistoryEntry, value: JSONObject?)? {
+        var found: [HistoryEntry] = []
+        entriesNewestFirst(of: id) { entry in
+            guard entry.revision <= revision else { return true }
+            found.append(entry)
+            return entry.kind == .modified && entry.keyframe == nil
+        }
+        guard let entry = found.first else { return nil }
+        return (entry, Self.value(after: found.reversed()))
+    }
+
+    /// The entry numbered `revision`, or `nil` when the journal does not hold it (pruned,
+    /// lost, or not yet made).
+    func entry(at revision: Int) -> HistoryEntry? {
+        guard let segment = segments().last(where: { $0.first <= revision }) else { return nil }
+        var found: HistoryEntry?
+        _ = read(after: revision - 1, from: Position(segment: segment, offset: 0)) { entry in
+            if entry.revision == revision { found = entry }
+        }
+        return found
+    }
+
+    /// Every entry of the operation `token`, oldest first.
+    func entries(ofOperation token: String) -> [HistoryEntry] {
+        var marker = Array(#","op":"#.utf8)
+        JSONWriter.appendCompact(.string(token), to: &marker)
+        var found: [HistoryEntry] = []
+        for segment in segments().reversed() {
+            guard let bytes = try? bytes(of: segment, from: 0) else { continue }
+            let before = found.count
+            bytes.withUnsafeBufferPointer { all in
+                for offset in ByteSearch.offsets(of: marker, in: all).reversed() {
+                    let newline = UInt8(ascii: "\n")
+                    let start =
+                        ByteSearch.last(newline, in: all, before: offset).map { $0 + 1 } ?? 0
+                    guard start > 0, let end = ByteSearch.first(newline, in: all, from: offset),
+                        case .success(let entry) = JournalLine.decode(
+                            UnsafeBufferPointer(rebasing: all[start..<end])),
+                        entry.operation == token
+                    else { continue }
+                    found.append(entry)
+                }
+            }
+            // An operation's entries are consecutive: once found, an older segment has none.
+            if found.count > 0 && found.count == before { break }
+        }
+        return found.reversed()
+    }
+}

@@ -48,7 +48,7 @@ public struct JSONPatch: Sendable, Hashable {
     public var json: JSONValue { .array(operations.map(\.json)) }
 
     /// The patch that makes `changes` (in `MemberChange.between`'s order).
-    init(forward changes: [MemberChange]) {
+    package init(forward changes: [MemberChange]) {
         operations = changes.map { change in
             switch (change.old, change.new) {
             case (nil, let new?): .add(path: change.path, value: new)
@@ -61,7 +61,7 @@ public struct JSONPatch: Sendable, Hashable {
 
     /// The patch that undoes `changes`: each one reversed, the last first, so an array's
     /// elements added at its end in ascending order are removed in descending order.
-    init(inverse changes: [MemberChange]) {
+    package init(inverse changes: [MemberChange]) {
         self.init(
             forward: changes.reversed().map {
                 MemberChange(path: $0.path, old: $0.new, new: $0.old)

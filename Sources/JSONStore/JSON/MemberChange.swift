@@ -43,7 +43,7 @@ public struct MemberChange: Sendable, Hashable, CustomStringConvertible {
     /// removed from the end in descending order. The top-level `"id"` is never part of it.
     ///
     /// - Complexity: O(n) in the size of both values.
-    static func between(_ old: JSONObject, _ new: JSONObject) -> [MemberChange] {
+    package static func between(_ old: JSONObject, _ new: JSONObject) -> [MemberChange] {
         var changes: [MemberChange] = []
         diff(old, new, at: "", into: &changes, skippingID: true)
         return changes

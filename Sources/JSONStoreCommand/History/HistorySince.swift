@@ -1,4 +1,5 @@
 import Foundation
+import JSONStore
 
 /// What `--since` names: a revision, or a time (a date, a date and time, or an age).
 struct HistorySince: Equatable {
@@ -31,5 +32,13 @@ struct HistorySince: Equatable {
             Calendar.current.component(.day, from: date) == day
         else { return nil }
         time = date
+    }
+
+    /// The revision of `id`'s newest change at or before `time`.
+    static func revision(of id: String, at time: Date, in store: JSONStore) throws -> Int {
+        guard let entry = try store.history(of: id).first(where: { $0.time <= time }) else {
+            throw CommandFailure("no history of \(Display.escaped(id)) at that time")
+        }
+        return entry.revision
     }
 }
