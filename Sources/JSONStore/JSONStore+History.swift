@@ -60,3 +60,40 @@ extension HistoryDraft.Before {
         }
     }
 }
+
+/// What a store's journal holds, for `check` and `doctor`.
+package struct HistorySummary: Sendable {
+    /// How many entries, and the revisions they span (0 when none).
+    package var entries = 0
+    package var firstRevision = 0
+    package var lastRevision = 0
+    package var segments = 0
+    package var bytes = 0
+    /// Each damaged place: `FILE: at byte N: reason`.
+    package var damage: [String] = []
+}
+
+extension JSONStore {
+    /// The journal read whole: what it holds and what is damaged; `nil` for a store that
+    /// keeps no history.
+    package func _historySummary() -> HistorySummary? {
+        guard let history else { return nil }
+        var summary = HistorySummary()
+        let segments = history.journal.segments()
+        summary.segments = segments.count
+        summary.bytes = segments.reduce(0) { total, segment in
+            total
+                + (FileStatus.of(
+                    atPath: history.journal.path(of: segment), followingSymlinks: false)?
+                    .size ?? 0)
+        }
+        var first = 0
+        let report = history.journal.read { entry in
+            if first == 0 { first = entry.revision }
+            summary.entries += 1
+        }
+        (summary.firstRevision, summary.lastRevision) = (first, report.lastRevision)
+        summary.damage = report.damage.map(\.description)
+        return summary
+    }
+}

@@ -146,3 +146,33 @@ struct UndoCommandTests {
         #expect(temp.readFile("tea.json")?.contains("Make tea") == true)
     }
 }
+
+/// A journal damaged by hand, as `check` and `doctor` tell it.
+@Suite("The journal's damage in check and doctor")
+struct HistoryDamageCommandTests {
+    @Test("check and doctor name the damaged file and byte; writes and log go on")
+    func damaged() async throws {
+        let temp = try TemporaryStore()
+        _ = try await jsonstore(temp, ["put", "tea"], stdin: #"{"title": "Make tea"}"#)
+        let segment = temp.path + "/.jsonstore/journal/00000000000000000001.jsonl"
+        let size = try #require(
+            FileManager.default.attributesOfItem(atPath: segment)[.size] as? Int)
+        let handle = try #require(FileHandle(forWritingAtPath: segment))
+        handle.seekToEndOfFile()
+        handle.write(Data("\u{1B}[31mgarbage\n".utf8))
+        handle.closeFile()
+        var result = try await jsonstore(temp, ["set", "tea", "status=done"])
+        #expect(result.status == 0, "\(result.stderr)")
+        result = try await jsonstore(temp, ["check"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("\(segment): at byte \(size): not JSON"), "\(result.stdout)")
+        #expect(!result.stdout.contains("\u{1B}"))
+        result = try await jsonstore(temp, ["doctor"])
+        #expect(result.status == 1)
+        #expect(
+            result.stdout.contains("history   2 changes (revisions 1 to 2)"), "\(result.stdout)")
+        #expect(result.stdout.contains("problem: the history's journal is damaged: \(segment)"))
+        result = try await jsonstore(temp, ["log", "tea", "-o", "ndjson"])
+        #expect(result.stdout.split(separator: "\n").count == 2)
+    }
+}

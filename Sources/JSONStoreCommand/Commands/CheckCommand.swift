@@ -12,6 +12,7 @@ struct CheckCommand: Command {
             keep: mine is this machine's edit, theirs the other's), a mirror's conflict that could \
             not be kept (ID: conflict: could not be kept…), then a private folder \
             (DIR/.jsonstore, or a folder in it) that is a symbolic link, never followed, \
+            then each damaged place of the history's journal (FILE: at byte N: reason), \
             then a count on stderr (of files; on etcd, of keys, \
             then the server and the limits it puts on items and batches). Exit status 1 if \
             there are any.
@@ -32,12 +33,14 @@ struct CheckCommand: Command {
             folder.isEmpty
             ? (store._privateFolder.flatMap { try? MirrorState(reading: $0) }?.unkeptLines ?? [])
             : []
+        // The journal's damage: history is kept around it, but it is lost there.
+        let history = store._historySummary()?.damage.map(Display.escaped) ?? []
         Output.lines(
             contents.invalid.map(\.error.description)
                 + conflicts.map { conflict in
                     ConflictWords.line(
                         conflict, among: conflicts.filter { UTF8Key.equal($0.id, conflict.id) })
-                } + unkept + folder.map(\.description))
+                } + unkept + folder.map(\.description) + history)
         let files = contents.items.count + contents.invalid.count
         // On etcd an item is a key, not a file.
         let unit = store._isRemote ? "keys" : "files"
@@ -46,7 +49,9 @@ struct CheckCommand: Command {
             ? "" : ", \(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s")"
         Output.error("\(files) \(unit), \(contents.invalid.count) invalid\(conflicted)")
         if let server = store._serverSummary() { Output.error(server) }
-        if !contents.invalid.isEmpty || !conflicts.isEmpty || !folder.isEmpty || !unkept.isEmpty {
+        if !contents.invalid.isEmpty || !conflicts.isEmpty || !folder.isEmpty || !unkept.isEmpty
+            || !history.isEmpty
+        {
             throw ExitCode.failure
         }
     }

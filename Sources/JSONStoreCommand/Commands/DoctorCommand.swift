@@ -71,6 +71,9 @@ struct DoctorCommand: Command {
                 )
             }
             if folder.isEmpty { MirrorDiagnosis(store, results: results).report(into: &report) }
+            if folder.isEmpty, let history = store._historySummary() {
+                Self.report(history, into: &report)
+            }
         }
         if let failure {
             report.problem(failure, fix: "see the message; jsonstore check reads every file")
@@ -94,6 +97,25 @@ struct DoctorCommand: Command {
             )
         }
         try report.finish()
+    }
+
+    /// The history's line, and a problem for each damaged place of its journal.
+    static func report(_ history: HistorySummary, into report: inout DoctorReport) {
+        let size = ItemFile.byteCount(history.bytes)
+        report.line(
+            "history",
+            history.entries == 0
+                ? "no changes recorded yet"
+                : "\(history.entries) change\(history.entries == 1 ? "" : "s") "
+                    + "(revisions \(history.firstRevision) to \(history.lastRevision)), \(size) "
+                    + "in \(history.segments) file\(history.segments == 1 ? "" : "s")")
+        for damage in history.damage {
+            report.problem(
+                "the history's journal is damaged: \(Display.escaped(damage))",
+                fix:
+                    "nothing to do for the store, which goes on writing; the history is kept "
+                    + "before and after the damage, lost there")
+        }
     }
 
     /// What an endpoint's problem of `kind` is called, and its fix.
