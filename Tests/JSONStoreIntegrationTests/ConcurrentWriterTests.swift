@@ -46,9 +46,10 @@ struct ConcurrentWriterTests {
                 if String(decoding: ready, as: UTF8.self) != "ready\n" {
                     problems.append("no ready line")
                 }
-                // Up to 80 ms: a write of these 64 KiB items records both versions of the
-                // payload in the history too, so a debug build's first write takes longer.
-                usleep(UInt32.random(in: 0...80_000, using: &random))
+                // Up to 150 ms: a write of these 64 KiB items records both versions of the
+                // payload in the history too, so a debug build's first write, in the whole
+                // suite's company, can take longer than the 40 ms this once waited at most.
+                usleep(UInt32.random(in: 0...150_000, using: &random))
                 kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
                 if process.terminationReason != .uncaughtSignal {

@@ -25,23 +25,46 @@ extension Journal {
     ) {
         let marker = Self.marker(of: id)
         let key = UTF8Key(id)
+        guard let dir = try? openFolder(create: false) else { return }
+        defer { dir.close() }
         for segment in segments().reversed() {
-            guard let bytes = try? bytes(of: segment, from: 0) else { continue }
-            let done = bytes.withUnsafeBufferPointer { all -> Bool in
-                for offset in ByteSearch.offsets(of: marker, in: all).reversed() {
-                    let newline = UInt8(ascii: "\n")
-                    let start =
-                        ByteSearch.last(newline, in: all, before: offset).map { $0 + 1 } ?? 0
-                    guard start > 0, let end = ByteSearch.first(newline, in: all, from: offset),
-                        case .success(let entry) = Record.decode(
-                            UnsafeBufferPointer(rebasing: all[start..<end])),
-                        UTF8Key(entry.id) == key
-                    else { continue }
-                    if !more(entry) { return true }
+            guard
+                let fd = try? FileDescriptor.open(
+                    segment.name, relativeTo: dir, flags: O_RDONLY | O_NOFOLLOW)
+            else { continue }
+            defer { fd.close() }
+            guard let size = try? fd.status().size else { continue }
+            // From the end back, a window at a time: a recent change is found in the first.
+            var (end, window) = (size, 256 << 10)
+            while end > 0 {
+                let start = max(0, end - window)
+                guard let bytes = try? fd.read(count: end - start, at: start) else { break }
+                let newline = UInt8(ascii: "\n")
+                let whole: Int? = bytes.withUnsafeBufferPointer { all in
+                    start == 0 ? 0 : ByteSearch.first(newline, in: all).map { $0 + 1 }
                 }
-                return false
+                guard let whole else {
+                    window *= 4  // one line longer than the window
+                    continue
+                }
+                let done = bytes.withUnsafeBufferPointer { all -> Bool in
+                    let lines = UnsafeBufferPointer(rebasing: all[whole...])
+                    for offset in ByteSearch.offsets(of: marker, in: lines).reversed() {
+                        let from =
+                            ByteSearch.last(newline, in: lines, before: offset).map { $0 + 1 } ?? 0
+                        guard let to = ByteSearch.first(newline, in: lines, from: offset),
+                            start + whole + from > 0,
+                            case .success(let entry) = Record.decode(
+                                UnsafeBufferPointer(rebasing: lines[from..<to])),
+                            UTF8Key(entry.id) == key
+                        else { continue }
+                        if !more(entry) { return true }
+                    }
+                    return false
+                }
+                if done { return }
+                end = start + whole
             }
-            if done { return }
         }
     }
 
@@ -56,7 +79,8 @@ extension Journal {
         guard let newest = found.first else { return nil }
         return JournalHeads.Head(
             revision: newest.revision, kind: newest.kind, fingerprint: newest.fingerprint,
-            sinceKeyframe: found.prefix { !$0.whole }.count)
+            sinceKeyframe: found.prefix { !$0.whole }.count,
+            wholeAt: found.first(where: \.whole)?.revision ?? 0)
     }
 
     /// The item `id` as the journal last recorded it: `nil` when it was deleted, has no

@@ -62,20 +62,27 @@ struct FileDescriptor: Hashable, Sendable {
 
     /// The bytes from `offset` to `offset + count`, fewer at the end of the file.
     func read(count: Int, at offset: Int) throws(Errno) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let n = try bytes.withUnsafeMutableBytes { buffer in
-                Result { () throws(Errno) in
-                    try read(
-                        into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]),
+        var failure: Errno?
+        // Not zeroed first: the bytes read are all that is kept.
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var done = 0
+            while done < count {
+                let n: Int
+                do throws(Errno) {
+                    n = try read(
+                        into: UnsafeMutableRawBufferPointer(
+                            UnsafeMutableBufferPointer(rebasing: buffer[done...])),
                         at: offset + done)
+                } catch {
+                    failure = error
+                    break
                 }
-            }.get()
-            if n == 0 { break }
-            done += n
+                if n == 0 { break }
+                done += n
+            }
+            initialized = done
         }
-        bytes.removeLast(count - done)
+        if let failure { throw failure }
         return bytes
     }
 
