@@ -7,6 +7,7 @@ extension JSONStore {
         try ItemID.validate(id)
         let history = try requireHistory()
         try recordLateChanges([id])
+        try checkNotPruned(revision, history)
         guard let (entry, value) = history.journal.version(of: id, at: revision) else {
             throw StoreError(
                 code: .notFound, message: "no history of \"\(id)\" at revision \(revision)",
@@ -73,6 +74,16 @@ extension JSONStore {
         return history
     }
 
+    /// Throws when `revision` is older than what the history keeps.
+    private func checkNotPruned(_ revision: Int, _ history: StoreHistory) throws(StoreError) {
+        let first = history.journal.firstRevision
+        guard revision < first else { return }
+        throw StoreError(
+            code: .notFound,
+            message: "revision \(revision) was pruned: the history begins at \(first) "
+                + "(Options.historyMaxAge, historyMaxBytes)", file: path)
+    }
+
     /// The change of `id` at `revision`, or its last one.
     private func change(of id: String, at revision: Int?, in history: StoreHistory)
         throws(StoreError) -> HistoryEntry
@@ -90,6 +101,7 @@ extension JSONStore {
             }
             return last
         }
+        try checkNotPruned(revision, history)
         guard let entry = history.journal.entry(at: revision) else {
             throw StoreError(
                 code: .notFound, message: "no revision \(revision) in the history",

@@ -62,6 +62,12 @@ public final class JSONStore: Sendable {
         /// (`.jsonstore/journal/`): every change by any program, for `history(of:)` and
         /// `jsonstore log`.
         public var keepsHistory = true
+        /// How long the history keeps a change, in seconds (90 days): older ones are
+        /// pruned, a file of them (4 MiB) at a time, oldest first.
+        public var historyMaxAge: Double = 90 * 86_400
+        /// How large the history may grow, in bytes (64 MiB): beyond it the oldest changes
+        /// are pruned, a file of them at a time.
+        public var historyMaxBytes = 64 << 20
         /// The name this program's writes are recorded under in the history
         /// (`HistoryEntry.Source.jsonstore(command:)`); by default the program's own.
         public var writerName =
@@ -112,7 +118,9 @@ public final class JSONStore: Sendable {
                 store: directory,
                 reader: JSONReader(maxDepth: options.maxDepth, maxSize: options.maxFileSize),
                 source: options.historySource ?? .jsonstore(command: options.writerName),
-                segmentLimit: options.journalSegmentLimit) : nil
+                segmentLimit: options.journalSegmentLimit,
+                retention: Journal.Retention(
+                    maxAge: options.historyMaxAge, maxBytes: options.historyMaxBytes)) : nil
         self.history = history
         engine = LiveEngine(
             configuration: LiveEngine.Configuration(

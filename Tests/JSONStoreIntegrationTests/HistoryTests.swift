@@ -177,6 +177,36 @@ struct HistoryTests {
         #expect(history.recordedValue(of: "item") == ["n": 39])
     }
 
+    @Test("retention: the oldest segments go first, beyond the size; a pruned revision says so")
+    func retention() throws {
+        var options = JSONStore.Options()
+        options.journalSegmentLimit = 512
+        options.historyMaxBytes = 2048
+        let temp = try TemporaryStore(options: options)
+        for n in 0..<60 { try temp.store.put("item", ["n": .number(JSONNumber(n))]) }
+        let history = try #require(temp.store.history)
+        let segments = history.journal.segments()
+        let bytes = segments.compactMap {
+            try? FileManager.default.attributesOfItem(atPath: history.journal.path(of: $0))[.size]
+                as? Int
+        }.reduce(0, +)
+        #expect(segments.first!.first > 1)
+        #expect(bytes <= 2048 + 1024, "\(bytes) bytes in \(segments.count) segments")
+        // What is kept reads whole; revisions go on from where they were.
+        let report = history.journal.read { _ in }
+        #expect(report.damage.isEmpty && report.lastRevision == 60)
+        #expect(try temp.store.item("item", at: 60) == ["n": 59])
+        #expect {
+            try temp.store.item("item", at: 1)
+        } throws: { error in
+            (error as? StoreError)?.message.hasPrefix(
+                "revision 1 was pruned: the history begins at") == true
+        }
+        // A lookup still finds the item's head, and the next write builds on it.
+        try temp.store.update("item") { $0["n"] = 100 }
+        #expect(try temp.store.history(of: "item").first?.changes.first?.old == 59)
+    }
+
     @Test("a store that keeps no history writes no journal and says so when asked")
     func off() throws {
         var options = JSONStore.Options()

@@ -78,6 +78,7 @@ struct HistoryWatchTests {
         defer { token.invalidate() }
         #expect(await f.started())
         #expect(await otherRecorder.wait { $0.initialCount == 1 })
+        _ = try await Self.waitForJournal(f.store) { $0.count == 3 }  // found at start: late
         for n in 100..<110 {
             f.writeInPlace("a.json", "{\"title\": \"a\", \"rank\": \(n)}\n")
             // Recorded before the next edit: a burst faster than the journal's syncs may be
@@ -116,6 +117,9 @@ struct HistoryWatchTests {
         #expect(try await git(["checkout", "-q", "one"]) == 0)
         f.startObserving()
         #expect(await f.started())
+        // What the watcher found when it started is recorded first (as seen late): an
+        // edit before that would be found with it.
+        _ = try await Self.waitForJournal(f.store) { $0.count == 3 }
         #expect(try await git(["checkout", "-q", "two"]) == 0)
         let entries = try await Self.waitForJournal(f.store) { entries in
             entries.contains { $0.id == "a" && !$0.isLate }

@@ -6,6 +6,10 @@ struct HistoryDraft {
     let source: HistoryEntry.Source
     let operation: String?
     let now: Int64
+    /// The first revision of the segment the entries go in: an item's first entry there
+    /// keeps its whole value, so pruning older segments never leaves a patch without
+    /// the version it applies to.
+    var segmentStart = 0
 
     /// What the item was before the write, as read under the lock.
     enum Before {
@@ -34,8 +38,7 @@ struct HistoryDraft {
             // The journal cannot tell what it was: the whole value, so the next can.
             return (late, entry(.modified, keyframe: after.object, fingerprint: after.fingerprint))
         }
-        let keyframe =
-            state.sinceKeyframe + 1 >= JournalHeads.keyframeInterval ? after.object : nil
+        let keyframe = state.needsWhole(segmentStart) ? after.object : nil
         return (
             late,
             entry(
@@ -50,6 +53,14 @@ struct HistoryDraft {
         /// The version as the file holds it (or the journal's last, when the file is broken).
         var last: JSONObject?
         var sinceKeyframe: Int
+        /// The revision of the newest entry that kept the whole value (0: not known).
+        var wholeAt: Int
+
+        /// Whether the next modification keeps the whole value: after enough patches, or
+        /// when the last whole value is in an older segment than `segmentStart`.
+        func needsWhole(_ segmentStart: Int) -> Bool {
+            sinceKeyframe + 1 >= JournalHeads.keyframeInterval || wholeAt < segmentStart
+        }
     }
 
     /// How a change the journal has not recorded was seen.
@@ -68,20 +79,19 @@ struct HistoryDraft {
     ) -> (entries: [HistoryEntry], state: Recorded) {
         var entries: [HistoryEntry] = []
         var state = Recorded(
-            exists: head?.exists ?? false, last: nil, sinceKeyframe: head?.sinceKeyframe ?? 0)
+            exists: head?.exists ?? false, last: nil, sinceKeyframe: head?.sinceKeyframe ?? 0,
+            wholeAt: head?.wholeAt ?? 0)
         switch before {
         case .item(let object, let fingerprint, let modified):
             if !state.exists {
                 entries.append(late(.created, at: modified, value: object, fingerprint, seen: seen))
-                state.sinceKeyframe = 0
+                (state.sinceKeyframe, state.wholeAt) = (0, .max)  // whole, in this segment
             } else if head?.fingerprint != fingerprint {
                 let last = recorded()
                 // Seen live, the whole value is kept as often as for a write; found late, or
                 // when what it was is not known, every time.
                 var keyframe: JSONObject? = object
-                if case .live = seen, last != nil,
-                    state.sinceKeyframe + 1 < JournalHeads.keyframeInterval
-                {
+                if case .live = seen, last != nil, !state.needsWhole(segmentStart) {
                     keyframe = nil
                 }
                 let changes = last.map { MemberChange.between($0, object) } ?? []
@@ -89,7 +99,11 @@ struct HistoryDraft {
                     late(
                         .modified, at: modified, changes: changes, keyframe: keyframe, fingerprint,
                         seen: seen))
-                state.sinceKeyframe = keyframe == nil ? state.sinceKeyframe + 1 : 0
+                if keyframe == nil {
+                    state.sinceKeyframe += 1
+                } else {
+                    (state.sinceKeyframe, state.wholeAt) = (0, .max)
+                }
             }
             (state.exists, state.last) = (true, object)
         case .missing:

@@ -1,16 +1,4 @@
 extension Journal {
-    /// Every entry of the item `id`, oldest first, and what the read found wrong.
-    ///
-    /// - Complexity: O(bytes of the journal).
-    func entries(of id: String) -> (entries: [HistoryEntry], report: ReadReport) {
-        var found: [HistoryEntry] = []
-        let key = UTF8Key(id)
-        let report = read { entry in
-            if UTF8Key(entry.id) == key { found.append(entry) }
-        }
-        return (found, report)
-    }
-
     /// The item as it was after `entries` (one item's, oldest first): `nil` when it did not
     /// exist then, or when the journal no longer holds how it came to be.
     static func value(after entries: some BidirectionalCollection<HistoryEntry>) -> JSONObject? {

@@ -16,6 +16,15 @@ struct Journal: Sendable {
     let folder: PrivateFolder
     /// A segment is closed, and the next one begun, once it holds this many bytes.
     var segmentLimit = 4 << 20
+    /// What the journal keeps: segments whose last entry is older than `maxAge` seconds,
+    /// and the oldest beyond `maxBytes` in all, are removed when a segment is begun.
+    var retention = Retention()
+
+    /// How much history is kept; the oldest goes first, a whole segment at a time.
+    struct Retention: Sendable {
+        var maxAge: Double = 90 * 86_400
+        var maxBytes = 64 << 20
+    }
 
     /// A segment: its first revision and its name.
     struct Segment: Sendable, Hashable {

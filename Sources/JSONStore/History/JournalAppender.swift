@@ -56,6 +56,16 @@ final class JournalAppender {
             dir.close()
             throw error
         }
+        // A full segment is closed now, before entries are made for the next: an item's
+        // first entry in a segment keeps its whole value (`HistoryDraft.segmentStart`).
+        if size >= journal.segmentLimit || headerDamaged {
+            do {
+                try rollOver()
+            } catch {
+                close()
+                throw error
+            }
+        }
     }
 
     func close() {
@@ -66,7 +76,6 @@ final class JournalAppender {
     /// Makes sure `bytes` more can be appended whatever the disk holds by then: a full disk
     /// fails here, before anything is written.
     func reserve(_ bytes: Int) throws(StoreError) {
-        if size >= journal.segmentLimit || headerDamaged { try rollOver() }
         do {
             try file.reserve(from: size, length: bytes)
         } catch .notSupported {
@@ -85,7 +94,6 @@ final class JournalAppender {
         -> [HistoryEntry]
     {
         guard !drafts.isEmpty else { return [] }
-        if size >= journal.segmentLimit || headerDamaged { try rollOver() }
         var bytes: [UInt8] = []
         var numbered: [HistoryEntry] = []
         for (i, draft) in drafts.enumerated() {
@@ -132,6 +140,7 @@ final class JournalAppender {
         let (newFile, newSize) = try Self.begin(next, journalID: journalID, in: dir, journal)
         file.close()
         (file, size, segment, headerDamaged) = (newFile, newSize, next, false)
+        journal.prune()
     }
 
     /// Creates a segment with its header, and syncs the folder so its name is durable.

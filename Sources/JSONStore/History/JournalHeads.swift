@@ -14,6 +14,8 @@ struct JournalHeads: Sendable {
         var fingerprint: Fingerprint?
         /// Modifications since the last entry that kept the whole value.
         var sinceKeyframe: Int
+        /// The revision of the newest entry that kept the whole value; 0 when not known.
+        var wholeAt: Int
 
         /// Whether the item existed after this entry.
         var exists: Bool { kind != .deleted }
@@ -91,8 +93,9 @@ struct JournalHeads: Sendable {
         // An item not looked up yet: how many patches since its last whole value is not
         // known, so the next entry keeps its whole value.
         let before = known[key].map { $0?.sinceKeyframe ?? 0 } ?? JournalHeads.keyframeInterval
+        let wholeAt = keeps ? entry.revision : (known[key]??.wholeAt ?? 0)
         known[key] = Head(
             revision: entry.revision, kind: entry.kind, fingerprint: entry.fingerprint,
-            sinceKeyframe: keeps ? 0 : before + 1)
+            sinceKeyframe: keeps ? 0 : before + 1, wholeAt: wholeAt)
     }
 }

@@ -31,11 +31,14 @@ extension StoreHistory {
                 error, "could not take the store lock", file: join(store, StoreLock.fileName))
         }
         defer { lock.close() }
+        let appender = try JournalAppender(journal)
+        defer { appender.close() }
         let now = WallClock.nanoseconds(WallClock.now())
         let drafts = try withCurrentHeads { heads throws(StoreError) in
             let (ids, previous) = try candidates(scope, &heads, dir)
             return ids.flatMap { id in
-                let draft = HistoryDraft(id: id, source: .otherProgram, operation: nil, now: now)
+                var draft = HistoryDraft(id: id, source: .otherProgram, operation: nil, now: now)
+                draft.segmentStart = appender.segment.first
                 let head = heads.head(of: id, in: journal)
                 return draft.late(
                     before: HistoryDraft.Before(
@@ -43,7 +46,8 @@ extension StoreHistory {
                     head: head,
                     recorded: {
                         // The watcher's last version, when it is the journal's.
-                        if let known = previous[UTF8Key(id)], known.fingerprint == head?.fingerprint
+                        if let known = previous[UTF8Key(id)],
+                            known.fingerprint == head?.fingerprint
                         {
                             return known.members
                         }
@@ -53,8 +57,6 @@ extension StoreHistory {
             }
         }
         guard !drafts.isEmpty else { return }
-        let appender = try JournalAppender(journal)
-        defer { appender.close() }
         appended(try appender.append(drafts), by: appender)
     }
 

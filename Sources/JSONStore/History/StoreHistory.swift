@@ -10,8 +10,12 @@ final class StoreHistory: Sendable {
     let source: HistoryEntry.Source
     private let heads = Locked(JournalHeads())
 
-    init(store: String, reader: JSONReader, source: HistoryEntry.Source, segmentLimit: Int) {
-        journal = Journal(folder: PrivateFolder(store: store), segmentLimit: segmentLimit)
+    init(
+        store: String, reader: JSONReader, source: HistoryEntry.Source, segmentLimit: Int,
+        retention: Journal.Retention
+    ) {
+        journal = Journal(
+            folder: PrivateFolder(store: store), segmentLimit: segmentLimit, retention: retention)
         self.store = store
         self.reader = reader
         self.source = source

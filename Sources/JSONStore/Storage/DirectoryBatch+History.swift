@@ -25,26 +25,6 @@ extension DirectoryBatch {
     /// reserved in the journal, so a full disk refuses the write now.
     func prepareHistory(_ writes: [StagedWrite]) throws(StoreError) -> PreparedHistory? {
         guard let history = store.history, !writes.isEmpty else { return nil }
-        let operation = StoreHistory.newOperation()
-        let now = WallClock.nanoseconds(WallClock.now())
-        // The late entries first, so the operation's own are one run of revisions.
-        let (late, own) = try history.withCurrentHeads { heads throws(StoreError) in
-            var (late, own): ([HistoryEntry], [HistoryEntry]) = ([], [])
-            for write in writes {
-                let draft = HistoryDraft(
-                    id: write.id, source: history.source, operation: operation, now: now)
-                let entries = draft.entries(
-                    before: before(write.id), after: after(write),
-                    head: heads.head(of: write.id, in: history.journal),
-                    recorded: { history.recordedValue(of: write.id) })
-                late += entries.late
-                if let entry = entries.own { own.append(entry) }
-            }
-            return (late, own)
-        }
-        let drafts = late + own
-        guard !drafts.isEmpty else { return nil }
-        let bodies = drafts.map(JournalLine.body)
         let appender: JournalAppender
         do {
             appender = try JournalAppender(history.journal)
@@ -55,15 +35,46 @@ extension DirectoryBatch {
             return nil
         }
         do {
+            let (drafts, bodies) = try self.drafts(writes, history, appender.segment.first)
+            guard !drafts.isEmpty else {
+                appender.close()
+                return nil
+            }
             // Room for the lines, with their revision numbers yet to come.
             try appender.reserve(bodies.reduce(0) { $0 + $1.count + 32 })
+            return PreparedHistory(
+                history: history, appender: appender, drafts: drafts, bodies: bodies)
         } catch {
             appender.close()
             if error.code == .noSpace { throw error }
             return nil
         }
-        return PreparedHistory(
-            history: history, appender: appender, drafts: drafts, bodies: bodies)
+    }
+
+    /// The entries of `writes`, the late ones first so the operation's own are one run of
+    /// revisions, and their lines but for the revisions.
+    private func drafts(_ writes: [StagedWrite], _ history: StoreHistory, _ segmentStart: Int)
+        throws(StoreError) -> ([HistoryEntry], [[UInt8]])
+    {
+        let operation = StoreHistory.newOperation()
+        let now = WallClock.nanoseconds(WallClock.now())
+        let (late, own) = try history.withCurrentHeads { heads throws(StoreError) in
+            var (late, own): ([HistoryEntry], [HistoryEntry]) = ([], [])
+            for write in writes {
+                var draft = HistoryDraft(
+                    id: write.id, source: history.source, operation: operation, now: now)
+                draft.segmentStart = segmentStart
+                let entries = draft.entries(
+                    before: before(write.id), after: after(write),
+                    head: heads.head(of: write.id, in: history.journal),
+                    recorded: { history.recordedValue(of: write.id) })
+                late += entries.late
+                if let entry = entries.own { own.append(entry) }
+            }
+            return (late, own)
+        }
+        let drafts = late + own
+        return (drafts, drafts.map(JournalLine.body))
     }
 
     /// What the write replaces, as read under the lock.
