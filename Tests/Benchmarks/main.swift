@@ -186,6 +186,9 @@ case "etcd-writer":
 case "etcd-transport":
     try EtcdTransportBenchmark.run(requests: n, runs: runs)
     exit(0)
+case "history":
+    try HistoryBenchmark.run(directory: arguments[2], count: n, edits: runs)
+    exit(0)
 case "mirror":
     try MirrorBenchmark.run(directory: arguments[2], count: n, edits: runs)
     exit(0)
