@@ -22,7 +22,8 @@ extension JSONStore {
                     ? "this store keeps no history (Options.keepsHistory is false)"
                     : "history is not kept for this store", file: path)
         }
-        try recordLateChanges(id.map { [$0] })
+        // Best effort: a reader who may not write the store reads the history as it is.
+        try? recordLateChanges(id.map { [$0] })
         var entries: [HistoryEntry] = []
         let limit = limit ?? .max
         if let id {

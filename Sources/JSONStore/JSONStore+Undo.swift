@@ -6,7 +6,7 @@ extension JSONStore {
     public func item(_ id: String, at revision: Int) throws(StoreError) -> JSONObject? {
         try ItemID.validate(id)
         let history = try requireHistory()
-        try recordLateChanges([id])
+        try? recordLateChanges([id])  // best effort: reading needs no write access
         try checkNotPruned(revision, history)
         guard let (entry, value) = history.journal.version(of: id, at: revision) else {
             throw StoreError(
@@ -124,6 +124,10 @@ extension JSONStore {
             switch HistoryUndo.reverting(entry, current: current) {
             case .put(let object): try tx.put(entry.id, object)
             case .delete: try tx.delete(entry.id)
+            case .unknown:
+                refusals.append(
+                    "revision \(entry.revision) of \"\(entry.id)\" kept only the value after "
+                        + "it: what it was before is not known")
             case .refused(let paths):
                 let words = HistoryUndo.refusal(
                     paths, id: entry.id, since: entry.revision, exists: current != nil)

@@ -183,6 +183,7 @@ struct HistoryTests {
         options.journalSegmentLimit = 512
         options.historyMaxBytes = 2048
         let temp = try TemporaryStore(options: options)
+        try temp.store.put("old", ["title": "made first, its history pruned"])
         for n in 0..<60 { try temp.store.put("item", ["n": .number(JSONNumber(n))]) }
         let history = try #require(temp.store.history)
         let segments = history.journal.segments()
@@ -194,8 +195,8 @@ struct HistoryTests {
         #expect(bytes <= 2048 + 1024, "\(bytes) bytes in \(segments.count) segments")
         // What is kept reads whole; revisions go on from where they were.
         let report = history.journal.read { _ in }
-        #expect(report.damage.isEmpty && report.lastRevision == 60)
-        #expect(try temp.store.item("item", at: 60) == ["n": 59])
+        #expect(report.damage.isEmpty && report.lastRevision == 61)
+        #expect(try temp.store.item("item", at: 61) == ["n": 59])
         #expect {
             try temp.store.item("item", at: 1)
         } throws: { error in
@@ -205,6 +206,61 @@ struct HistoryTests {
         // A lookup still finds the item's head, and the next write builds on it.
         try temp.store.update("item") { $0["n"] = 100 }
         #expect(try temp.store.history(of: "item").first?.changes.first?.old == 59)
+        // An item whose whole history was pruned is not taken for one created unseen, and
+        // its next change is a modification of what the file held.
+        #expect(try temp.store.history().filter(\.isLate).isEmpty)
+        try temp.store.update("old") { $0["title"] = "changed" }
+        let old = try temp.store.history(of: "old")
+        #expect(old.map(\.kind) == [.modified])
+        #expect(old.first?.changes.map(\.path) == ["/title"])
+    }
+
+    @Test(
+        "an entry longer than a lookup's window is found; no lookup loops", .timeLimit(.minutes(1)))
+    func longLine() throws {
+        let temp = try TemporaryStore()
+        let big = String(repeating: "x", count: 300_000)
+        try temp.store.put("big", ["text": .string(big)])
+        try temp.store.put("big", ["text": .string(big + "y")])
+        // A fresh value knows no head: each write looks its ids up through the long lines.
+        let again = try JSONStore(directory: temp.path)
+        try again.put("small", ["n": 1])
+        try again.update("big") { $0["n"] = 1 }
+        let entries = try again.history(of: "big")
+        #expect(entries.map(\.revision) == [4, 2, 1])
+        #expect(entries.first?.changes.map(\.path) == ["/n"])
+    }
+
+    @Test("a value holding the item's own marker is one entry, rebuilt once")
+    func markerInValue() throws {
+        let temp = try TemporaryStore()
+        // Written compactly, the nested object reads `,"id":"tea","kind":"` like the entry's.
+        let nested: JSONObject = ["rel": "x", "id": "tea", "kind": "y"]
+        try temp.store.put("tea", ["link": .object(nested), "tags": ["a"]])
+        try temp.store.update("tea") { $0["tags"] = ["a", "b"] }
+        let history = try #require(temp.store.history)
+        #expect(try temp.store.history(of: "tea").count == 2)
+        #expect(history.recordedValue(of: "tea")?["tags"] == ["a", "b"])
+        #expect(try temp.store.item("tea", at: 1)?["tags"] == ["a"])
+    }
+
+    @Test("a head's whole-value mark: a deletion with no value begins versions again too")
+    func headOfDeletion() {
+        let entry = HistoryEntry(
+            revision: 7, timestamp: 1, id: "tea", kind: .deleted, source: .otherProgram,
+            operation: nil, changes: [], value: nil, isLate: true, fingerprint: nil,
+            keyframe: nil)
+        let line = JournalLine.encode(entry)
+        let head = line.withUnsafeBufferPointer {
+            JournalLine.head(UnsafeBufferPointer(rebasing: $0.dropLast()))
+        }
+        #expect(head?.whole == true && head?.revision == 7 && head?.kind == .deleted)
+        // An undo of a change that kept only the value after it is refused, not a no-op.
+        let kept = HistoryEntry(
+            revision: 8, timestamp: 1, id: "tea", kind: .modified, source: .otherProgram,
+            operation: nil, changes: [], value: nil, isLate: true, fingerprint: nil,
+            keyframe: ["title": "Tea"])
+        #expect(HistoryUndo.reverting(kept, current: ["title": "Tea"]) == .unknown)
     }
 
     @Test("a store that keeps no history writes no journal and says so when asked")

@@ -10,6 +10,9 @@ struct HistoryDraft {
     /// keeps its whole value, so pruning older segments never leaves a patch without
     /// the version it applies to.
     var segmentStart = 0
+    /// Whether the journal was pruned: an item it has no entry of may have had its history
+    /// pruned, so it is not taken for one created since.
+    var pruned = false
 
     /// What the item was before the write, as read under the lock.
     enum Before {
@@ -83,7 +86,15 @@ struct HistoryDraft {
             wholeAt: head?.wholeAt ?? 0)
         switch before {
         case .item(let object, let fingerprint, let modified):
-            if !state.exists {
+            if head == nil && pruned {
+                // Its history may be pruned: only seen live is it a change, of what is not
+                // known; found late, it is the version from which its history goes on.
+                if case .live = seen {
+                    entries.append(
+                        late(.modified, at: modified, keyframe: object, fingerprint, seen: seen))
+                }
+                state.wholeAt = 0
+            } else if !state.exists {
                 entries.append(late(.created, at: modified, value: object, fingerprint, seen: seen))
                 (state.sinceKeyframe, state.wholeAt) = (0, .max)  // whole, in this segment
             } else if head?.fingerprint != fingerprint {

@@ -9,6 +9,8 @@ enum HistoryUndo {
         /// Refused: these members (JSON Pointers) are no longer as the change left them;
         /// `""` is the whole item (deleted, or there again).
         case refused([String])
+        /// Refused: the entry does not say what the item was before it.
+        case unknown
     }
 
     /// Undoing `entry` on `current` (the item now, `nil` when there is none).
@@ -16,6 +18,8 @@ enum HistoryUndo {
         switch entry.kind {
         case .modified:
             guard let current else { return .refused([""]) }
+            // Only the value after it was kept (what came before was not known then).
+            guard !entry.changes.isEmpty else { return .unknown }
             let changed = entry.changes.filter { change in
                 MemberChange.value(at: change.path.dropFirst(), in: .object(current))
                     != change.new

@@ -40,8 +40,14 @@ extension Journal {
                 let start = max(0, end - window)
                 guard let bytes = try? fd.read(count: end - start, at: start) else { break }
                 let newline = UInt8(ascii: "\n")
+                // Where the window's first whole line begins: after its first newline but
+                // for its last byte (a line ending there begins before the window).
                 let whole: Int? = bytes.withUnsafeBufferPointer { all in
-                    start == 0 ? 0 : ByteSearch.first(newline, in: all).map { $0 + 1 }
+                    start == 0
+                        ? 0
+                        : ByteSearch.first(
+                            newline, in: UnsafeBufferPointer(rebasing: all[..<(all.count - 1)])
+                        ).map { $0 + 1 }
                 }
                 guard let whole else {
                     window *= 4  // one line longer than the window
@@ -49,9 +55,12 @@ extension Journal {
                 }
                 let done = bytes.withUnsafeBufferPointer { all -> Bool in
                     let lines = UnsafeBufferPointer(rebasing: all[whole...])
+                    var handled = -1  // a line that holds the marker twice is one entry
                     for offset in ByteSearch.offsets(of: marker, in: lines).reversed() {
                         let from =
                             ByteSearch.last(newline, in: lines, before: offset).map { $0 + 1 } ?? 0
+                        guard from != handled else { continue }
+                        handled = from
                         guard let to = ByteSearch.first(newline, in: lines, from: offset),
                             start + whole + from > 0,
                             case .success(let entry) = Record.decode(

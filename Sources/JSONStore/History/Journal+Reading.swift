@@ -64,7 +64,8 @@ extension Journal {
                             + "are missing (a segment was removed)"))
             }
         }
-        if from > 0, report.journalID == nil { report.journalID = headerID(all[0]) }
+        // A read that began past the first header names the journal from it.
+        if report.journalID == nil { report.journalID = headerID(all[0]) }
         return report
     }
 

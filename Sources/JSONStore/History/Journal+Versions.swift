@@ -44,12 +44,23 @@ extension Journal {
     /// The entry numbered `revision`, or `nil` when the journal does not hold it (pruned,
     /// lost, or not yet made).
     func entry(at revision: Int) -> HistoryEntry? {
-        guard let segment = segments().last(where: { $0.first <= revision }) else { return nil }
-        var found: HistoryEntry?
-        _ = read(after: revision - 1, from: Position(segment: segment, offset: 0)) { entry in
-            if entry.revision == revision { found = entry }
+        guard let segment = segments().last(where: { $0.first <= revision }),
+            let bytes = try? bytes(of: segment, from: 0)
+        else { return nil }
+        // Within its segment: the heads tell the line, only it is parsed whole.
+        return bytes.withUnsafeBufferPointer { all -> HistoryEntry? in
+            var lineStart = 0
+            while let newline = ByteSearch.first(UInt8(ascii: "\n"), in: all, from: lineStart) {
+                let line = UnsafeBufferPointer(rebasing: all[lineStart..<newline])
+                if lineStart > 0, JournalLine.head(line)?.revision == revision,
+                    case .success(let entry) = JournalLine.decode(line)
+                {
+                    return entry
+                }
+                lineStart = newline + 1
+            }
+            return nil
         }
-        return found
     }
 
     /// Every entry of the operation `token`, oldest first.
@@ -61,10 +72,13 @@ extension Journal {
             guard let bytes = try? bytes(of: segment, from: 0) else { continue }
             let before = found.count
             bytes.withUnsafeBufferPointer { all in
+                var handled = -1  // a line that holds the marker twice is one entry
                 for offset in ByteSearch.offsets(of: marker, in: all).reversed() {
                     let newline = UInt8(ascii: "\n")
                     let start =
                         ByteSearch.last(newline, in: all, before: offset).map { $0 + 1 } ?? 0
+                    guard start != handled else { continue }
+                    handled = start
                     guard start > 0, let end = ByteSearch.first(newline, in: all, from: offset),
                         case .success(let entry) = JournalLine.decode(
                             UnsafeBufferPointer(rebasing: all[start..<end])),

@@ -47,7 +47,8 @@ private struct HeadScanner {
             else { return nil }
             (fingerprint, at) = (read, end + 1)
         }
-        let whole = expect(#","whole":true"#)
+        // A creation or a deletion begins an item's versions again, a value or none.
+        let whole = expect(#","whole":true"#) || kind != .modified
         // The line must go on as an object does, and end as one.
         guard at < bytes.count, bytes[at] == UInt8(ascii: ","), bytes.last == UInt8(ascii: "}")
         else { return nil }

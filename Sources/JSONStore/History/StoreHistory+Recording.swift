@@ -31,14 +31,34 @@ extension StoreHistory {
                 error, "could not take the store lock", file: join(store, StoreLock.fileName))
         }
         defer { lock.close() }
+        // The entries are made for the newest segment; the appender is opened only when
+        // there are some (a reader who may not write the store records nothing), and they
+        // are made again for the next segment if it had to begin one.
+        let now = WallClock.nanoseconds(WallClock.now())
+        let pruned = journal.firstRevision > 1
+        var segmentStart = journal.segments().last?.first ?? 1
+        var drafts = try self.drafts(scope, seen, dir, now, segmentStart, pruned)
+        guard !drafts.isEmpty else { return }
         let appender = try JournalAppender(journal)
         defer { appender.close() }
-        let now = WallClock.nanoseconds(WallClock.now())
-        let drafts = try withCurrentHeads { heads throws(StoreError) in
+        if appender.segment.first != segmentStart {
+            segmentStart = appender.segment.first
+            drafts = try self.drafts(scope, seen, dir, now, segmentStart, pruned)
+        }
+        appended(try appender.append(drafts), by: appender)
+    }
+
+    /// The entries for what `scope` holds that the journal has not recorded.
+    private func drafts(
+        _ scope: Scope, _ seen: HistoryDraft.Seen, _ dir: FileDescriptor, _ now: Int64,
+        _ segmentStart: Int, _ pruned: Bool
+    ) throws(StoreError) -> [HistoryEntry] {
+        try withCurrentHeads { heads throws(StoreError) in
             let (ids, previous) = try candidates(scope, &heads, dir)
             return ids.flatMap { id in
                 var draft = HistoryDraft(id: id, source: .otherProgram, operation: nil, now: now)
-                draft.segmentStart = appender.segment.first
+                draft.segmentStart = segmentStart
+                draft.pruned = pruned
                 let head = heads.head(of: id, in: journal)
                 return draft.late(
                     before: HistoryDraft.Before(
@@ -56,8 +76,6 @@ extension StoreHistory {
                 ).entries
             }
         }
-        guard !drafts.isEmpty else { return }
-        appended(try appender.append(drafts), by: appender)
     }
 
     /// The ids of `scope` to read, with the versions a watcher knew of them.

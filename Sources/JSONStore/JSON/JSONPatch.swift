@@ -1,8 +1,7 @@
 /// An RFC 6902 JSON Patch: operations applied in order to a value, all or nothing.
 ///
 /// The history makes them from `MemberChange`s: `forward` turns the value before a change
-/// into the value after it, `inverse` the other way, and `guarding` prefixes `test`
-/// operations so that a patch applies only where the members it touches are as expected.
+/// into the value after it, `inverse` the other way.
 public struct JSONPatch: Sendable, Hashable {
     /// One operation: `add`, `remove`, `replace` or `test`, at a JSON Pointer.
     public enum Operation: Sendable, Hashable {

@@ -193,7 +193,8 @@ actor LiveEngine {
         endHoldNotice()
         switch reducer.publish(at: Self.now()) {
         case .none:
-            break
+            // What git left settled to no change: the next edit is not git's.
+            if case .watching(let watch) = phase { watch.publishingForGit = false }
         case .wait(let until):
             // What is due by then is settled first: timers due together may fire in any
             // order, and a deletion's own wake-up after this one would make it an update
