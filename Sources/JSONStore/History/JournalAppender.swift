@@ -131,6 +131,7 @@ final class JournalAppender {
                     Result { () throws(Errno) in try file.writeAll(raw) }
                 }
                 .get()
+                try file.syncData()
                 (size, headerDamaged) = (header.count, false)
                 return
             } catch {
