@@ -176,3 +176,17 @@ struct HistoryDamageCommandTests {
         #expect(result.stdout.split(separator: "\n").count == 2)
     }
 }
+
+/// What the command loads: `log`'s dates come from the C library, so no command pays for
+/// Foundation's ICU (6 MiB more resident, for every run, when it crept in).
+@Suite("The command's libraries")
+struct CommandLibraryTests {
+    @Test("the command links Foundation's essentials only, never its ICU")
+    func essentialsOnly() async throws {
+        let result = try await blocking { try JSONStoreBinary.shell("ldd \"$JSONSTORE\"") }
+        #expect(result.stdout.contains("libFoundationEssentials"), "\(result.stdout)")
+        #expect(!result.stdout.contains("libFoundationInternationalization"), "\(result.stdout)")
+        #expect(!result.stdout.contains("ICU"), "\(result.stdout)")
+        #expect(!result.stdout.contains("libFoundation.so"), "\(result.stdout)")
+    }
+}

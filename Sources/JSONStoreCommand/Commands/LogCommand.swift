@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import JSONStore
 
 /// `jsonstore log [ID] [-n N] [--since REV|TIME] [--ops] [-o table|json|ndjson]`: the

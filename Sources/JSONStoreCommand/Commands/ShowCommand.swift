@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import JSONStore
 
 /// `jsonstore show ID --at REV|TIME [--json]`: an item as it was then, from the history.

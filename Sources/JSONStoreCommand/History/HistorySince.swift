@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import JSONStore
 
 /// What `--since` names: a revision, or a time (a date, a date and time, or an age).
@@ -27,11 +27,9 @@ struct HistorySince: Equatable {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
             let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-            let date = Calendar.current.date(
-                from: DateComponents(year: year, month: month, day: day)),
-            Calendar.current.component(.day, from: date) == day
+            let midnight = ViewClock.localMidnight(year: year, month: month, day: day)
         else { return nil }
-        time = date
+        time = Date(timeIntervalSince1970: midnight)
     }
 
     /// The revision of `id`'s newest change at or before `time`.

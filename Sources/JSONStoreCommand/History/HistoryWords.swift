@@ -1,21 +1,19 @@
-import Foundation
+import FoundationEssentials
 import JSONStore
 
 /// How `log` words the history: a table line per entry or operation, with the members a
 /// change touched (`status: open → done`, `tags: +urgent`), or JSON objects.
 struct HistoryWords {
-    private let localTime: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        return formatter
-    }()
+    /// `date` in local time, `2026-12-01 09:30:00`.
+    private func localTime(_ date: Date) -> String {
+        ViewClock.localDateTime(date.timeIntervalSince1970)
+    }
 
     /// The table: a header, then a line per entry, fitted to `width`.
     func table(_ entries: [HistoryEntry], width: Int) -> [String] {
         let rows = entries.map { entry in
             [
-                String(entry.revision), localTime.string(from: entry.time),
+                String(entry.revision), localTime(entry.time),
                 Display.escaped(entry.id), entry.kind.rawValue, source(entry), changes(entry),
             ]
         }
@@ -29,7 +27,7 @@ struct HistoryWords {
             let ids = operation.entries.reversed().map { Display.escaped($0.id) }
             let items = ids.count == 1 ? "1 item" : "\(ids.count) items"
             return [
-                revisions(operation), localTime.string(from: operation.newest.time),
+                revisions(operation), localTime(operation.newest.time),
                 operation.newest.operation ?? "-", source(operation.newest), items,
                 ids.joined(separator: ", "),
             ]
