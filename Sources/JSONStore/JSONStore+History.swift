@@ -15,13 +15,7 @@ extension JSONStore {
         throws(StoreError) -> [HistoryEntry]
     {
         if let id { try ItemID.validate(id) }
-        guard let history else {
-            throw StoreError(
-                code: .unsupported,
-                message: remote == nil
-                    ? "this store keeps no history (Options.keepsHistory is false)"
-                    : "history is not kept for this store", file: path)
-        }
+        let history = try requireHistory()
         // Best effort: a reader who may not write the store reads the history as it is.
         try? recordLateChanges(id.map { [$0] })
         var entries: [HistoryEntry] = []

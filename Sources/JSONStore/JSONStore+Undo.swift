@@ -63,7 +63,8 @@ extension JSONStore {
         }
     }
 
-    private func requireHistory() throws(StoreError) -> StoreHistory {
+    /// The store's history, or the error that says it keeps none.
+    func requireHistory() throws(StoreError) -> StoreHistory {
         guard let history else {
             throw StoreError(
                 code: .unsupported,

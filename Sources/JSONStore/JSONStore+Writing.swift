@@ -33,13 +33,7 @@ extension JSONStore {
         if let remote { return try remoteAttempts(body, remote) }
         let dir = try openDirectory()
         defer { dir.close() }
-        let lock: FileDescriptor
-        do {
-            lock = try StoreLock.acquire(in: dir)
-        } catch {
-            throw StoreError.system(
-                error, "could not take the store lock", file: join(path, StoreLock.fileName))
-        }
+        let lock = try StoreLock.acquire(in: dir, store: path)
         defer { lock.close() }
         // A batch another writer left half done is finished first, so this one starts
         // from a store where every batch is whole.

@@ -29,6 +29,23 @@ public struct HistoryEntry: Sendable, Hashable {
         /// `jsonstore mirror`, bringing etcd's change to the directory.
         case mirror
 
+        /// The source's name in the journal and in `log -o json`: `jsonstore`, `other`,
+        /// `git` or `mirror`.
+        public var name: String {
+            switch self {
+            case .jsonstore: "jsonstore"
+            case .otherProgram: "other"
+            case .git: "git"
+            case .mirror: "mirror"
+            }
+        }
+
+        /// The jsonstore command's name, for jsonstore's own writes.
+        public var command: String? {
+            if case .jsonstore(let command) = self { return command }
+            return nil
+        }
+
         public var description: String {
             switch self {
             case .jsonstore(let command): "jsonstore \(command)"

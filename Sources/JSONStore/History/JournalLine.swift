@@ -32,14 +32,8 @@ enum JournalLine {
         if let fingerprint = entry.fingerprint { object["fp"] = .string(fingerprint.etag) }
         if entry.value != nil || entry.keyframe != nil { object["whole"] = true }
         if entry.isLate { object["late"] = true }
-        switch entry.source {
-        case .jsonstore(let command):
-            object["source"] = "jsonstore"
-            object["command"] = .string(command)
-        case .otherProgram: object["source"] = "other"
-        case .git: object["source"] = "git"
-        case .mirror: object["source"] = "mirror"
-        }
+        object["source"] = .string(entry.source.name)
+        if let command = entry.source.command { object["command"] = .string(command) }
         if let operation = entry.operation { object["op"] = .string(operation) }
         if !entry.changes.isEmpty {
             object["changes"] = .array(

@@ -23,13 +23,7 @@ extension StoreHistory {
             throw StoreError.system(error, "could not open the store directory", file: store)
         }
         defer { dir.close() }
-        let lock: FileDescriptor
-        do {
-            lock = try StoreLock.acquire(in: dir)
-        } catch {
-            throw StoreError.system(
-                error, "could not take the store lock", file: join(store, StoreLock.fileName))
-        }
+        let lock = try StoreLock.acquire(in: dir, store: store)
         defer { lock.close() }
         // The entries are made for the newest segment; the appender is opened only when
         // there are some (a reader who may not write the store records nothing), and they

@@ -21,4 +21,17 @@ enum StoreLock {
         }
         return fd
     }
+
+    /// Takes the lock of the store at `path` (open as `directory`), waiting for it; the
+    /// failure named as the store's.
+    static func acquire(in directory: FileDescriptor, store path: String) throws(StoreError)
+        -> FileDescriptor
+    {
+        do {
+            return try acquire(in: directory)
+        } catch {
+            throw StoreError.system(
+                error, "could not take the store lock", file: join(path, fileName))
+        }
+    }
 }

@@ -44,13 +44,8 @@ struct HistoryWords {
 
     /// Who made it: `jsonstore set`, `other`, `git`, `mirror`; `late` when seen late.
     func source(_ entry: HistoryEntry) -> String {
-        let who: String
-        switch entry.source {
-        case .jsonstore(let command): who = "jsonstore " + Display.escaped(command)
-        case .otherProgram: who = "other"
-        case .git: who = "git"
-        case .mirror: who = "mirror"
-        }
+        let who =
+            entry.source.command.map { "jsonstore " + Display.escaped($0) } ?? entry.source.name
         return entry.isLate ? who + " (late)" : who
     }
 
@@ -94,14 +89,8 @@ struct HistoryWords {
             "time": .string(iso(entry.time)),
             "id": .string(entry.id), "kind": .string(entry.kind.rawValue),
         ]
-        switch entry.source {
-        case .jsonstore(let command):
-            object["source"] = "jsonstore"
-            object["command"] = .string(command)
-        case .otherProgram: object["source"] = "other"
-        case .git: object["source"] = "git"
-        case .mirror: object["source"] = "mirror"
-        }
+        object["source"] = .string(entry.source.name)
+        if let command = entry.source.command { object["command"] = .string(command) }
         if let operation = entry.operation { object["op"] = .string(operation) }
         if entry.isLate { object["late"] = true }
         if entry.kind == .modified {
