@@ -38,7 +38,13 @@ public final class TemporaryStore {
     }
 
     deinit {
-        try? FileManager.default.removeItem(atPath: path)
+        // A recording of the store's history under way as it goes may make its lock file
+        // again in the directory being removed: remove until it is gone, a few times at most.
+        for _ in 0..<20 {
+            try? FileManager.default.removeItem(atPath: path)
+            guard FileManager.default.fileExists(atPath: path) else { break }
+            usleep(5_000)
+        }
     }
 
     /// Writes `text` to `name` in the store directory directly, as a person would.

@@ -45,6 +45,12 @@ final class HistoryRecorder: Sendable {
         }
     }
 
+    /// The watcher stopped (its last observer went): what waits is dropped, so no recording
+    /// outlives the observation by more than the one under way.
+    func stop() {
+        pending.withLock { $0 = Pending() }
+    }
+
     /// Blocks until every change handed in so far is recorded: for tests.
     func drain() {
         queue.sync {}

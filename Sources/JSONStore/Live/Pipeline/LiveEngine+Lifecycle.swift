@@ -25,6 +25,7 @@ extension LiveEngine {
         case .detached: break
         }
         phase = .idle
+        configuration.recorder?.stop()
         history.removeAll()
         resumeRequests.removeAll()
         quiet.withLock { $0 = nil }
