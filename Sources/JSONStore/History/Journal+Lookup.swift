@@ -23,8 +23,18 @@ extension Journal {
     func entriesNewestFirst<Record: JournalRecord>(
         of id: String, as type: Record.Type, while more: (Record) -> Bool
     ) {
-        let marker = Self.marker(of: id)
         let key = UTF8Key(id)
+        linesNewestFirst(holding: Self.marker(of: id)) { line in
+            guard case .success(let entry) = Record.decode(line), UTF8Key(entry.id) == key
+            else { return true }
+            return more(entry)
+        }
+    }
+
+    /// Calls `body` with each whole entry line that holds `marker`, newest first, found with
+    /// `memmem` in windows read from each segment's end (a line holding it twice, once),
+    /// until `body` returns `false`.
+    func linesNewestFirst(holding marker: [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
         guard let dir = try? openFolder(create: false) else { return }
         defer { dir.close() }
         for segment in segments().reversed() {
@@ -61,13 +71,11 @@ extension Journal {
                             ByteSearch.last(newline, in: lines, before: offset).map { $0 + 1 } ?? 0
                         guard from != handled else { continue }
                         handled = from
+                        // Not the header; not a line cut short at the end.
                         guard let to = ByteSearch.first(newline, in: lines, from: offset),
-                            start + whole + from > 0,
-                            case .success(let entry) = Record.decode(
-                                UnsafeBufferPointer(rebasing: lines[from..<to])),
-                            UTF8Key(entry.id) == key
+                            start + whole + from > 0
                         else { continue }
-                        if !more(entry) { return true }
+                        if !body(UnsafeBufferPointer(rebasing: lines[from..<to])) { return true }
                     }
                     return false
                 }

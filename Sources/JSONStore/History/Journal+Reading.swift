@@ -174,11 +174,16 @@ extension Journal {
                 segment.name, relativeTo: dir, flags: O_RDONLY | O_NOFOLLOW)
         else { return nil }
         defer { fd.close() }
-        guard let head = try? fd.read(count: 256, at: 0),
+        return Self.journalID(inHeaderOf: fd)
+    }
+
+    /// The journal the header of the segment open as `file` names.
+    static func journalID(inHeaderOf file: FileDescriptor) -> String? {
+        guard let head = try? file.read(count: 256, at: 0),
             let newline = head.firstIndex(of: UInt8(ascii: "\n"))
         else { return nil }
         return head.withUnsafeBufferPointer {
-            Self.journalID(inHeader: UnsafeBufferPointer(rebasing: $0[..<newline]))
+            journalID(inHeader: UnsafeBufferPointer(rebasing: $0[..<newline]))
         }
     }
 }

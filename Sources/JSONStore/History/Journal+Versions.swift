@@ -68,27 +68,11 @@ extension Journal {
         var marker = Array(#","op":"#.utf8)
         JSONWriter.appendCompact(.string(token), to: &marker)
         var found: [HistoryEntry] = []
-        for segment in segments().reversed() {
-            guard let bytes = try? bytes(of: segment, from: 0) else { continue }
-            let before = found.count
-            bytes.withUnsafeBufferPointer { all in
-                var handled = -1  // a line that holds the marker twice is one entry
-                for offset in ByteSearch.offsets(of: marker, in: all).reversed() {
-                    let newline = UInt8(ascii: "\n")
-                    let start =
-                        ByteSearch.last(newline, in: all, before: offset).map { $0 + 1 } ?? 0
-                    guard start != handled else { continue }
-                    handled = start
-                    guard start > 0, let end = ByteSearch.first(newline, in: all, from: offset),
-                        case .success(let entry) = JournalLine.decode(
-                            UnsafeBufferPointer(rebasing: all[start..<end])),
-                        entry.operation == token
-                    else { continue }
-                    found.append(entry)
-                }
+        linesNewestFirst(holding: marker) { line in
+            if case .success(let entry) = JournalLine.decode(line), entry.operation == token {
+                found.append(entry)
             }
-            // An operation's entries are consecutive: once found, an older segment has none.
-            if found.count > 0 && found.count == before { break }
+            return true
         }
         return found.reversed()
     }

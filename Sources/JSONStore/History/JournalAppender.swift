@@ -204,7 +204,7 @@ final class JournalAppender {
             let head = tail.withUnsafeBufferPointer {
                 JournalLine.head(UnsafeBufferPointer(rebasing: $0[found.line]))
             }
-            if let head, let id = try? headerID(file) {
+            if let head, let id = Journal.journalID(inHeaderOf: file) {
                 return (id, head.revision, whole, false)
             }
             // The header, or a damaged line: the whole segment tells.
@@ -212,7 +212,7 @@ final class JournalAppender {
                 JournalLine.Head.self, from: Journal.Position(segment: segment, offset: 0)
             ) { _ in }
             let last = max(report.lastRevision, segment.first - 1)
-            guard let id = try? headerID(file) else {
+            guard let id = Journal.journalID(inHeaderOf: file) else {
                 // A header damaged by hand: the entries go on in a segment of their own,
                 // under the name of the journal's first segment.
                 return (journal.journalID() ?? Journal.newID(), last, whole, true)
@@ -221,15 +221,6 @@ final class JournalAppender {
         }
         // Not one whole line: a header cut short.
         return (journal.journalID() ?? Journal.newID(), segment.first - 1, 0, true)
-    }
-
-    /// The journal a segment's header names.
-    private static func headerID(_ file: FileDescriptor) throws(Errno) -> String? {
-        let head = try file.read(count: 256, at: 0)
-        guard let newline = head.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
-        return head.withUnsafeBufferPointer {
-            Journal.journalID(inHeader: UnsafeBufferPointer(rebasing: $0[..<newline]))
-        }
     }
 
     private static func open(_ segment: Journal.Segment, in dir: FileDescriptor, journal: Journal)
