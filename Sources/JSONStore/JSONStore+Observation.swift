@@ -68,9 +68,13 @@ extension JSONStore {
     /// observation resumes from it: its first callback is an `.update` relative to the
     /// results at that revision (possibly with no changes), so a subscriber that kept them
     /// is current once it applies it; on etcd the store is read as it was at that
-    /// revision. A revision that cannot be resumed from (compacted away on etcd, another
-    /// follower's on a directory) gives `.initial` instead, and `Results.resumption` of
-    /// the first results says which happened, and why.
+    /// revision, on a directory rebuilt from its journal. A revision that cannot be
+    /// resumed from (compacted away on etcd, pruned from a directory's journal, or of a
+    /// journal that was removed) gives `.initial` instead, and `Results.resumption` of
+    /// the first results says which happened, and why. `since: .now` starts from the
+    /// current results; with any `since`, a directory's revisions are its journal's,
+    /// valid in every process, each version sent once the journal has recorded it (see
+    /// `StoreRevision`).
     ///
     /// With `members`, the observation hears only of the members it names (names, dotted
     /// paths like `owner.name`, or JSON Pointers into the item's JSON): an item entering or
@@ -172,9 +176,10 @@ extension JSONStore {
         let flag = CancellationFlag()
         let subscription = Subscription(
             query: query, coder: coder, flag: flag, delivery: delivery, policy: policy,
-            watched: members.map { $0.map(MemberChange.pointer) }, deliver: deliver)
+            watched: members.map { $0.map(MemberChange.pointer) }, waitsForJournal: since != nil,
+            deliver: deliver)
         let id = subscription.id
-        engine.subscribe(subscription, since: since)
+        engine.subscribe(subscription, since: since == .now ? nil : since)
         return ObservationToken(flag: flag) { engine.unsubscribe(id) }
     }
 }

@@ -35,7 +35,7 @@ struct RevisionStreamTests {
         }
     }
 
-    @Test("a directory: every event has a revision; another process's gives reset, then initial")
+    @Test("a directory: every event has the journal's revision; a bookmark repeats it")
     func directory() async throws {
         let temp = try sampleStore()
         let first = try Stream([
@@ -43,24 +43,14 @@ struct RevisionStreamTests {
         ])
         let initial = try #require(try await blocking { first.next("initial") })
         let token = try #require(initial["revision"]?.stringValue)
-        #expect(token.hasSuffix(":1"), "\(token)")
+        // The journal recorded the three items as it first saw them: revision 3.
+        #expect(token.wholeMatch(of: /3@[0-9a-f]{16}/) != nil, "\(token)")
         let bookmark = try #require(try await blocking { first.next("bookmark") })
         #expect(bookmark["revision"]?.stringValue == token)
         try temp.store.put("new", ["title": "New"])
         let update = try #require(try await blocking { first.next("update") })
         let next = try #require(update["revision"]?.stringValue)
-        #expect(next != token && next.hasSuffix(":2"), "\(next)")
-        // Another process is another follower: its revisions cannot be resumed from here.
-        let second = try Stream(["--dir", temp.path, "list", "--follow", "--json", "--since", next])
-        let reset = try #require(
-            await blocking { second.reader.next(within: 20) }.flatMap {
-                try? JSONValue(parsing: $0)
-            })
-        #expect(reset["event"] == "reset")
-        #expect(reset["reason"]?.stringValue?.contains("another follower's") == true)
-        let fresh = try #require(try await blocking { second.next("initial") })
-        #expect(fresh["items"]?.arrayValue?.count == 4)
-        #expect(fresh["revision"] == reset["revision"])
+        #expect(next == "4" + token.dropFirst(), "\(next)")
     }
 
     @Test("--since and --bookmarks go with --follow --json only")

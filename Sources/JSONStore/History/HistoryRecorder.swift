@@ -6,7 +6,23 @@ import Dispatch
 ///
 /// Changes that arrive while a recording runs wait and go together in the next one. Every
 /// watching process records; the heads make each change recorded once however many do.
+///
+/// After recording, it stamps: it looks for the journal revision that records exactly the
+/// version the watcher published last (`StoreHistory.check`), and reports it, so that
+/// version's token is the journal's, valid in every process. When the journal holds other
+/// versions of some items (the files changed again, or another process recorded what
+/// this watcher has not published yet), it records those items again a little later
+/// and looks again, until a version is stamped.
 final class HistoryRecorder: Sendable {
+    /// What the recorder tells the pipeline.
+    enum Report: Sendable {
+        /// The journal records the published version `version` exactly at `stamp`.
+        case stamped(version: Int, JournalStamp)
+        /// The journal could not be written (or read): changes are delivered with this
+        /// follower's tokens, and recorded once it can be.
+        case failed(StoreError)
+    }
+
     let history: StoreHistory
     private let queue = DispatchQueue(label: "jsonstore.history", qos: .utility)
 
@@ -17,24 +33,55 @@ final class HistoryRecorder: Sendable {
         var seen: Set<UTF8Key> = []
         var source = HistoryEntry.Source.otherProgram
         /// A watcher's first look at the whole store, to compare with the journal.
-        var loaded: StoreSnapshot?
+        var loaded = false
+        /// The version the watcher published last, to stamp.
+        var snapshot: StoreSnapshot?
         var scheduled = false
     }
     private let pending = Locked(Pending())
+
+    /// What stamping knows between turns (used on `queue` only).
+    private struct Stamping {
+        var snapshot: StoreSnapshot?
+        var base: StoreHistory.StampBase?
+        /// The ids published since `base`.
+        var changed: Set<UTF8Key> = []
+        /// Items the journal holds other versions of, to record again.
+        var recheck: [String] = []
+        var retryDelay = 0.0
+        var retryScheduled = false
+        var failing = false
+        /// One more for every `stop`: a turn under way when the watcher stopped keeps
+        /// nothing.
+        var generation = 0
+    }
+    private let stamping = Locked(Stamping())
+    private let sink = Locked<(@Sendable (Report) -> Void)?>(nil)
 
     init(history: StoreHistory) {
         self.history = history
     }
 
+    /// Where reports go: the pipeline, while it watches.
+    func connect(_ report: (@Sendable (Report) -> Void)?) {
+        sink.withLock { $0 = report }
+    }
+
     /// A watcher loaded the store: what differs from the journal was changed while nothing
     /// watched, and is recorded as seen late.
     func loaded(_ snapshot: StoreSnapshot) {
-        schedule { $0.loaded = snapshot }
+        schedule {
+            $0.loaded = true
+            $0.snapshot = snapshot
+        }
     }
 
-    /// A watcher published changes of `ids` (made by `source`), having known `previous`
-    /// of them before.
-    func changed(_ ids: [String], previous: [UTF8Key: Item], source: HistoryEntry.Source) {
+    /// A watcher published `snapshot`, changing `ids` (made by `source`), having known
+    /// `previous` of them before.
+    func changed(
+        _ ids: [String], previous: [UTF8Key: Item], source: HistoryEntry.Source,
+        snapshot: StoreSnapshot
+    ) {
         schedule { pending in
             for id in ids where pending.seen.insert(UTF8Key(id)).inserted {
                 pending.ids.append(id)
@@ -42,6 +89,7 @@ final class HistoryRecorder: Sendable {
             }
             // git's changes are git's, whatever else waits with them.
             if source == .git { pending.source = .git }
+            pending.snapshot = snapshot
         }
     }
 
@@ -49,6 +97,8 @@ final class HistoryRecorder: Sendable {
     /// outlives the observation by more than the one under way.
     func stop() {
         pending.withLock { $0 = Pending() }
+        stamping.withLock { $0 = Stamping(generation: $0.generation + 1) }
+        sink.withLock { $0 = nil }
     }
 
     /// Blocks until every change handed in so far is recorded: for tests.
@@ -66,20 +116,69 @@ final class HistoryRecorder: Sendable {
         queue.async { [self] in record() }
     }
 
-    /// Records what waits; what arrives meanwhile waits for the next turn.
+    /// Records what waits, then stamps; what arrives meanwhile waits for the next turn.
     private func record() {
         let work = pending.withLock { pending -> Pending in
             defer { pending = Pending() }
             return pending
         }
+        var state = stamping.withLock { $0 }
+        if work.loaded { state = Stamping(generation: state.generation) }
+        if let snapshot = work.snapshot { state.snapshot = snapshot }
+        guard let snapshot = state.snapshot else { return }
         // History that cannot be written (a folder this user may not write, a full disk)
-        // never stops the watcher: a later reader records what was missed, as seen late.
-        if let snapshot = work.loaded {
-            try? history.recordUnrecorded(.loaded(snapshot), seen: .late)
+        // never stops the watcher: it is recorded, as seen late, once it can be.
+        var failure: StoreError?
+        do throws(StoreError) {
+            if work.loaded { try history.recordUnrecorded(.loaded(snapshot), seen: .late) }
+            var ids = work.ids
+            var seen = work.seen
+            for id in state.recheck where seen.insert(UTF8Key(id)).inserted { ids.append(id) }
+            if !ids.isEmpty {
+                try history.recordUnrecorded(
+                    .ids(ids, previous: work.previous), seen: .live(work.source))
+            }
+            state.changed.formUnion(work.seen)
+            switch try history.check(snapshot, changed: state.changed, since: state.base) {
+            case .stamped(let end):
+                guard keep(Stamping(snapshot: snapshot, base: end, generation: state.generation))
+                else { return }
+                return report(.stamped(version: snapshot.version, end.stamp))
+            case .differs(let ids):
+                state.recheck = ids
+            }
+        } catch {
+            failure = error
+            state.changed.formUnion(work.seen)
         }
-        if !work.ids.isEmpty {
-            try? history.recordUnrecorded(
-                .ids(work.ids, previous: work.previous), seen: .live(work.source))
+        if let failure, !state.failing {
+            state.failing = true
+            report(.failed(failure))
         }
+        state.retryDelay = min(1, max(0.02, state.retryDelay * 2))
+        let retry = !state.retryScheduled
+        state.retryScheduled = true
+        let delay = state.retryDelay
+        guard keep(state), retry else { return }
+        queue.asyncAfter(deadline: .now() + delay) { [self] in
+            let live = stamping.withLock { stamping -> Bool in
+                stamping.retryScheduled = false
+                return stamping.snapshot != nil
+            }
+            if live { schedule { _ in } }
+        }
+    }
+
+    /// Keeps what a turn learnt, unless the watcher stopped meanwhile.
+    private func keep(_ state: Stamping) -> Bool {
+        stamping.withLock { stamping in
+            guard stamping.generation == state.generation else { return false }
+            stamping = state
+            return true
+        }
+    }
+
+    private func report(_ report: Report) {
+        sink.withLock { $0 }?(report)
     }
 }

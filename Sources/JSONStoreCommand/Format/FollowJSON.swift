@@ -24,7 +24,8 @@ enum FollowJSON {
         if let countBy = list.countBy { return startCounts(store, list, countBy) }
         tokens.append(
             store.observe(
-                list.query, since: list.since, policy: list.policy, members: list.members
+                list.query, since: list.since ?? .now, policy: list.policy,
+                members: list.members
             ) { change in
                 write(change, store: store, list: list)
             })
@@ -72,7 +73,7 @@ enum FollowJSON {
     private static func startCounts(_ store: JSONStore, _ list: ListCommand, _ countBy: CountBy) {
         let query = countBy.grouped(list.query)
         tokens.append(
-            store.observe(query, policy: list.policy) { change in
+            store.observe(query, since: .now, policy: list.policy) { change in
                 switch change {
                 case .initial(let results):
                     list.warnAboutUnknownFields(results, in: store)

@@ -14,6 +14,9 @@ protocol LiveSubscriber: Sendable {
     /// for: not for an async sequence, whose consumer pulls them (its next update will
     /// hold them), and may be the very task that waits.
     var hasBacklog: Bool { get }
+    /// Whether it carries revisions every process resumes from: on a directory that keeps
+    /// history, each version goes out once the journal has stamped it.
+    var waitsForJournal: Bool { get }
     mutating func start(
         from snapshot: StoreSnapshot, resetReason: String?, engine: isolated LiveEngine)
     mutating func resume(
@@ -23,6 +26,11 @@ protocol LiveSubscriber: Sendable {
         ids: Set<UTF8Key>, names: Set<UTF8Key>, snapshot: StoreSnapshot, engine: isolated LiveEngine
     )
     mutating func fail(_ error: StoreError, engine: isolated LiveEngine)
+    /// The journal stamped `snapshot`, the version published last.
+    mutating func stamped(_ snapshot: StoreSnapshot, engine: isolated LiveEngine)
+    /// A version will go out unstamped (its stamp is late, or the journal cannot be
+    /// written): send what waited for it.
+    mutating func stampSettled(engine: isolated LiveEngine)
     mutating func deliveryFinished(engine: isolated LiveEngine)
     /// The time its delivery policy set has come.
     mutating func dueTimePassed(engine: isolated LiveEngine)
@@ -45,6 +53,7 @@ struct Subscription<Element: Sendable>: LiveSubscriber {
     let policy: DeliveryPolicy
     /// The members it cares about, as JSON Pointers; `nil` for every member.
     let watched: [String]?
+    let waitsForJournal: Bool
     /// Hands a change to the subscriber and calls its second argument once the subscriber
     /// has taken it.
     let deliver: @Sendable (StoreChange<Element>, @escaping @Sendable () -> Void) -> Void
@@ -72,6 +81,7 @@ struct Subscription<Element: Sendable>: LiveSubscriber {
     init(
         query: Query, coder: ElementCoder<Element>, flag: CancellationFlag, delivery: Delivery,
         policy: DeliveryPolicy = .everyBatch, watched: [String]? = nil,
+        waitsForJournal: Bool = false,
         deliver: @escaping @Sendable (StoreChange<Element>, @escaping @Sendable () -> Void) -> Void
     ) {
         self.query = query
@@ -80,6 +90,7 @@ struct Subscription<Element: Sendable>: LiveSubscriber {
         self.delivery = delivery
         self.policy = policy
         self.watched = watched
+        self.waitsForJournal = waitsForJournal
         self.deliver = deliver
     }
 
@@ -146,6 +157,16 @@ struct Subscription<Element: Sendable>: LiveSubscriber {
         }
     }
 
+    mutating func stamped(_ snapshot: StoreSnapshot, engine: isolated LiveEngine) {
+        guard waitsForJournal, newest?.version == snapshot.version else { return }
+        newest = snapshot
+        if !inFlight { flushWhenDue(engine: engine) }
+    }
+
+    mutating func stampSettled(engine: isolated LiveEngine) {
+        if waitsForJournal, !inFlight { flushWhenDue(engine: engine) }
+    }
+
     /// The subscriber's callback has returned: send what waited meanwhile.
     mutating func deliveryFinished(engine: isolated LiveEngine) {
         inFlight = false
@@ -171,6 +192,7 @@ struct Subscription<Element: Sendable>: LiveSubscriber {
     }
 
     private mutating func flush(engine: isolated LiveEngine) {
+        if waitsForJournal, let snapshot = newest, engine.waitsForStamp(snapshot) { return }
         if let snapshot = newest, let base = results {
             newest = nil
             let changes = backlogIDs.map {

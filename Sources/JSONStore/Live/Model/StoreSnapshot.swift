@@ -36,6 +36,9 @@ struct StoreSnapshot: Sendable {
     var origin = ""
     /// The store's own revision of this state (etcd's); 0 for a directory.
     var revision: Int64 = 0
+    /// A directory's journal revision that records exactly this state, once the history's
+    /// recorder has found it (`HistoryRecorder`); `nil` before, or without a journal.
+    var stamp: JournalStamp?
     /// Every id with a file, valid or not, by the id's bytes.
     private(set) var entries = SortedTree<UTF8Key, Entry>()
     /// How many entries have no item: files invalid since they appeared. While there are
@@ -65,9 +68,11 @@ struct StoreSnapshot: Sendable {
         if let entry, entry.item == nil { itemless += 1 }
     }
 
-    /// This state's revision token: etcd's revision, or the follower and version.
+    /// This state's revision token: etcd's revision, the journal's, or (before the
+    /// journal has recorded it) the follower and version.
     var token: StoreRevision {
-        StoreRevision(revision > 0 ? String(revision) : "\(origin):\(version)")
+        if let stamp { return StoreRevision(stamp.description) }
+        return StoreRevision(revision > 0 ? String(revision) : "\(origin):\(version)")
     }
 
     /// The ids and invalid-file names whose entries differ between `self` and `other`.

@@ -11,6 +11,7 @@ extension LiveEngine {
         reducer = StoreReducer(
             timing: reducer.timing, origin: String(UInt32.random(in: .min ... .max), radix: 16))
         if let remote = configuration.remote { return attach(to: remote) }
+        connectRecorder()
         attach(reason: nil)
     }
 
@@ -28,6 +29,8 @@ extension LiveEngine {
         configuration.recorder?.stop()
         history.removeAll()
         resumeRequests.removeAll()
+        (stampsFailing, stampsReleased) = (false, 0)
+        resumesRebuilding.removeAll()
         quiet.withLock { $0 = nil }
         reducer = StoreReducer(timing: reducer.timing)
         status.reset()

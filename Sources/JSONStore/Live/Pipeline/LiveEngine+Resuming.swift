@@ -29,18 +29,29 @@ extension LiveEngine {
             if case .following(let follow) = phase, follow.pendingResumes.contains(id) {
                 continue
             }
+            // One that carries the journal's revisions starts from a stamped version.
+            if resumesRebuilding.contains(id)
+                || (subscriptions[id]?.waitsForJournal == true && waitsForStamp(reducer.published))
+            {
+                continue
+            }
             guard let revision = resumeRequests.removeValue(forKey: id) else {
                 subscriptions[id]?.start(from: reducer.published, resetReason: nil, engine: self)
                 continue
             }
             switch base(at: revision) {
             case .snapshot(let base):
+                // A journal's revision as its full token, however it was asked for.
+                let journal = base.stamp != nil && !revision.token.contains(":")
+                let token = journal ? StoreRevision(base.stamp!.description) : revision
                 subscriptions[id]?.resume(
-                    from: base, to: reducer.published, revision: revision, engine: self)
+                    from: base, to: reducer.published, revision: token, engine: self)
             case .reset(let reason):
                 subscriptions[id]?.start(from: reducer.published, resetReason: reason, engine: self)
             case .remote(let number, let backend):
                 fetch(number, from: backend, for: id, revision: revision)
+            case .journal(let number, let history):
+                rebuild(at: number, for: id, history: history)
             }
         }
     }
@@ -49,6 +60,8 @@ extension LiveEngine {
     private enum Base {
         case snapshot(StoreSnapshot)
         case remote(Int64, any RemoteBackend)
+        /// Rebuilt from the journal (`LiveEngine+Stamps`).
+        case journal(Int, StoreHistory)
         case reset(reason: String)
     }
 
@@ -72,6 +85,7 @@ extension LiveEngine {
             }
             return .remote(number, backend)
         }
+        if !token.contains(":") { return journalBase(at: token) }
         let parts = token.split(separator: ":", maxSplits: 1)
         guard parts.count == 2, let version = Int(parts[1]) else {
             return .reset(reason: "\"\(token)\" is not a revision of this store")
@@ -87,6 +101,36 @@ extension LiveEngine {
                 reason: "revision \(token) is older than the \(Self.historyLimit) versions kept")
         }
         return .snapshot(kept)
+    }
+
+    /// Where the results at a journal revision (`"41@tag"`, or a bare `"41"` of this
+    /// store's journal) come from: a version kept that it stamps, else the journal.
+    private func journalBase(at token: String) -> Base {
+        guard let history = configuration.recorder?.history else {
+            return .reset(
+                reason: "revision \(token) is of a journal, and this store keeps no history")
+        }
+        guard let now = reducer.published.stamp else {
+            return .reset(
+                reason:
+                    "the history cannot record the store now, so revision \(token) cannot be resumed from"
+            )
+        }
+        guard let stamp = JournalStamp(token: token, current: now.journal) else {
+            return .reset(reason: "\"\(token)\" is not a revision of this store")
+        }
+        guard stamp.journal == now.journal else {
+            return .reset(
+                reason:
+                    "revision \(token) is of another journal (the store's journal was removed, or this is another copy of the store)"
+            )
+        }
+        if stamp.revision > now.revision {
+            return .reset(
+                reason: "revision \(stamp.revision) is newer than the journal's (\(now.revision))")
+        }
+        if let kept = self.history.last(where: { $0.stamp == stamp }) { return .snapshot(kept) }
+        return .journal(stamp.revision, history)
     }
 
     /// Reads the store at `number` off the pipeline, then resumes the subscription `id`

@@ -53,6 +53,10 @@ actor LiveEngine {
     //   subscriptions asked for until they start (`LiveEngine+Resuming`).
     // - `sourcesStarted`: how many remote sources were started, to tell an old one's
     //   late reports.
+    // - `stampsFailing`, `stampsReleased`, `resumesRebuilding`: a directory's journal
+    //   revisions (`LiveEngine+Stamps`): whether the journal cannot be written, the
+    //   newest version sent without waiting for its stamp, and the subscriptions whose
+    //   store at a journal revision is being rebuilt.
     // - `status` and `quiet`: thread-safe boards others read from any thread;
     //   `recentBytes`, the bytes of the last files read, behind a lock of its own.
     //
@@ -78,6 +82,12 @@ actor LiveEngine {
     var history: [StoreSnapshot] = []
     /// The revisions subscriptions asked to start from, until they start.
     var resumeRequests: [ObjectIdentifier: StoreRevision] = [:]
+    /// Whether the history's recorder cannot write the journal: nothing waits for stamps.
+    var stampsFailing = false
+    /// Versions up to this one go out without waiting for their stamps any longer.
+    var stampsReleased = 0
+    /// Subscriptions resuming from a journal revision whose store is being rebuilt.
+    var resumesRebuilding: Set<ObjectIdentifier> = []
     /// The newest revision known to leave the published version as it is (etcd's
     /// progress), readable from any thread for the stream's bookmarks.
     nonisolated let quiet = Locked<(version: Int, revision: Int64)?>(nil)
@@ -205,6 +215,7 @@ actor LiveEngine {
             }
         case .publish(let snapshot, let ids, let names):
             journal(snapshot, ids, previous: history.last)
+            awaitStamp(of: snapshot.version)
             recordHistory()
             for id in subscriptions.keys {
                 subscriptions[id]?.publish(ids: ids, names: names, snapshot: snapshot, engine: self)
@@ -214,8 +225,9 @@ actor LiveEngine {
     }
 
     /// Hands what a directory's publication changed to the history's recorder, which
-    /// records it in the background: the whole store on the first one (for what changed
-    /// while nothing watched), the changed ids after.
+    /// records it in the background (the whole store on the first one, for what changed
+    /// while nothing watched, the changed ids after) and stamps the version: every
+    /// publication, even one of invalid files only, so each can be stamped.
     private func journal(_ snapshot: StoreSnapshot, _ ids: Set<UTF8Key>, previous: StoreSnapshot?) {
         guard let recorder = configuration.recorder, case .watching(let watch) = phase else {
             return
@@ -226,7 +238,8 @@ actor LiveEngine {
         var known: [UTF8Key: Item] = [:]
         for id in ids { if let item = previous.entries[id]?.item { known[id] = item } }
         recorder.changed(
-            ids.map(\.string), previous: known, source: forGit ? .git : .otherProgram)
+            ids.map(\.string), previous: known, source: forGit ? .git : .otherProgram,
+            snapshot: snapshot)
     }
 
     /// A subscriber's callback has returned; send it what waited, if anything did.

@@ -58,6 +58,14 @@ struct StoreReducer: Sendable {
         return true
     }
 
+    /// The journal recorded the published version, `version`, exactly at `stamp`; whether
+    /// it is still the published one.
+    mutating func stamp(_ stamp: JournalStamp, version: Int) -> Bool {
+        guard published.version == version else { return false }
+        published.stamp = stamp
+        return true
+    }
+
     /// Whether there are changes not yet published.
     var hasUnpublishedChanges: Bool { !changedIDs.isEmpty || !changedInvalid.isEmpty }
 
