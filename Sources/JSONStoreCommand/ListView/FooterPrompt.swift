@@ -1,6 +1,7 @@
 import JSONStore
 
-/// A question the footer asks (a new item's id, whether to delete, the field to count by),
+/// A question the footer asks (a new item's id, whether to delete or undo, the field to
+/// count by),
 /// and the keys that answer it.
 struct FooterPrompt: Equatable {
     /// A question in the footer.
@@ -11,6 +12,8 @@ struct FooterPrompt: Equatable {
         case delete(String)
         /// Whether to delete these marked items.
         case deleteMarked([String])
+        /// Whether to undo this item's last change.
+        case undo(String)
         /// The field to count by (`f`), as typed so far.
         case countField(String)
     }
@@ -22,6 +25,7 @@ struct FooterPrompt: Equatable {
         case create(id: String)
         case delete(id: String)
         case deleteMarked(ids: [String])
+        case undo(id: String)
         case count(field: String)
     }
 
@@ -40,6 +44,9 @@ struct FooterPrompt: Equatable {
             question = nil
             let yes = key == .character("y") || key == .character("Y")
             return yes ? .deleteMarked(ids: ids) : .none
+        case .undo(let id)?:
+            question = nil
+            return key == .character("y") || key == .character("Y") ? .undo(id: id) : .none
         case .newID(let id)?:
             guard let typed = type(key, onto: id, as: Question.newID) else { return .none }
             return .create(id: typed)
@@ -82,6 +89,7 @@ struct FooterPrompt: Equatable {
             " new item's id: " + Display.escaped(id) + "▏  Enter create  Esc cancel"
         case .delete(let id)?: " delete \(Display.escaped(id))? y/N"
         case .deleteMarked(let ids)?: " Delete \(ListModel.count(ids.count, "item"))? y/N"
+        case .undo(let id)?: " undo the last change of \(Display.escaped(id))? y/N"
         case .countField(let field)?:
             " count by field: " + Display.escaped(field)
                 + "▏  Enter count (alone: the sort field)  Esc cancel"

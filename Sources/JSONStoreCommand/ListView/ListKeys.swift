@@ -7,7 +7,7 @@ enum ListKeys {
         case quit, up, down, pageUp, pageDown, first, last
         case filter, clearFilter, sortNext, sortReverse, pickColumns
         case open, edit, create, delete
-        case mark, pane, counts, copy, help
+        case mark, pane, history, undo, counts, copy, help
     }
 
     /// A key of the list, with what it does.
@@ -48,6 +48,13 @@ enum ListKeys {
         Binding(
             keys: [.character("p")], label: "p", intent: .pane,
             help: "the row's JSON beside the list, changes lit (p again hides it)"),
+        Binding(
+            keys: [.character("h")], label: "h", intent: .history,
+            help: "the row's history: each change and its members (h again hides it)"),
+        Binding(
+            keys: [.character("u")], label: "u", intent: .undo,
+            help: "undo the row's last change, after y/N"
+        ),
         Binding(
             keys: [.character("f")], label: "f", intent: .counts,
             help: "count the values of a field, live; Enter on one filters by it"),

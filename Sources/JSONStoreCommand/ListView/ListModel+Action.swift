@@ -12,6 +12,8 @@ extension ListModel {
         case deleteMany(ids: [String])
         /// Open these items in the editor as one document, and apply it as one batch.
         case editMany(ids: [String])
+        /// Undo the item's last change (`u`, after y/N).
+        case undo(id: String)
         /// Put this text on the clipboard (OSC 52).
         case copy(String)
         /// Count the values of this field, live (`showCounts`), until `stopCounts`.

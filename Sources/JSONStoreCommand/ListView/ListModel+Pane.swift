@@ -29,6 +29,9 @@ extension ListModel {
     ///
     /// - Complexity: O(page × the items' size).
     private func paneTextWidth(page: Int) -> Int {
+        if pane.showsHistory, let id = selectedID {
+            return pane.history.lines(of: id).map { TextWidth.of($0.text) }.max() ?? 0
+        }
         let shown = visible
         var widest = 0
         let first = min(selection.top, shown.count)  // not scrolled yet after a filter
@@ -69,8 +72,18 @@ extension ListModel {
                 row: first, column: left + 1, style: Style(foreground: .red))
             return
         }
-        let changed = pane.changedMembers(of: item.id)
         let lit = Style(foreground: .black, background: .yellow)
+        if pane.showsHistory {
+            for (offset, line) in pane.history.lines(of: item.id).prefix(bottom - first)
+                .enumerated()
+            {
+                frame.put(
+                    TextWidth.truncate(line.text, to: width - 1), row: first + offset,
+                    column: left + 1, style: line.lit ? lit : Style())
+            }
+            return
+        }
+        let changed = pane.changedMembers(of: item.id)
         for (offset, line) in DetailPane.lines(of: item).prefix(bottom - first).enumerated() {
             let style = line.member.map { changed.contains($0) } == true ? lit : Style()
             frame.put(

@@ -43,6 +43,7 @@ extension ListModel {
         let marked = selection.marks.count
         if marked > 0 { parts.append("\(Self.number(marked)) marked") }
         if let lastChange = status.lastChange { parts.append("last change \(lastChange)") }
+        if let undoRefusal { parts.append("undo refused: \(undoRefusal)") }
         // The store's path or address gives way first, so the state stays in sight.
         let others = TextWidth.of(parts.joined(separator: " · ")) - TextWidth.of(parts[1])
         parts[1] = Self.shortened(parts[1], to: max(16, frame.width - others))

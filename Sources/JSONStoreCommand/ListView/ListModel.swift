@@ -28,6 +28,8 @@ package struct ListModel {
     /// The file the app is to read (again) for the file shown: set by Enter and by changes
     /// that touch it, cleared by `showFile`.
     private(set) var fileToRead: String?
+    /// Why the last undo was refused, shown in the header until the next key.
+    private(set) var undoRefusal: String?
     /// The item `n` created, to select when it arrives (unless the selection moves first).
     private(set) var created: String?
     /// The first screen's items, read before the whole store is loaded (in id order),
@@ -119,6 +121,23 @@ package struct ListModel {
     /// Drops highlights that have run out; returns when the next one does, if any.
     mutating func expireHighlights(now: Double) -> Double? { highlights.expire(now: now) }
 
+    /// The item whose history the pane is to show, when it must be read (again).
+    var historyToLoad: String? {
+        guard pane.showsHistory, let id = selectedID, pane.history.needs(id) else { return nil }
+        return id
+    }
+
+    /// Takes the history read of `id`.
+    mutating func showHistory(_ id: String, _ outcome: Result<[HistoryEntry], StoreError>) {
+        pane.showHistory(id, outcome)
+    }
+
+    /// Says in the header, until the next key, that an undo was refused and why.
+    mutating func undoRefused(_ reason: String) {
+        undoRefusal = Display.escaped(reason)
+        notices.tell(Display.escaped(reason))
+    }
+
     /// Takes what reading `name` gave, if it is still the file shown.
     mutating func showFile(_ name: String, _ outcome: Result<[UInt8]?, StoreError>) {
         if overlay.showFile(name, outcome), fileToRead == name { fileToRead = nil }
@@ -143,6 +162,7 @@ package struct ListModel {
     package mutating func handle(_ key: Key, page: Int) -> Action {
         if key == .interrupt { return .quit }
         notices.dismiss()
+        undoRefusal = nil
         switch overlay {
         case .none:
             if filter.isEditing {
@@ -219,6 +239,7 @@ package struct ListModel {
         case .deleteMarked(let ids):
             selection.clearMarks()
             return .deleteMany(ids: ids)
+        case .undo(let id): return .undo(id: id)
         case .count(let typed):
             let field = typed.isEmpty ? layout.sort.first?.field.text ?? "" : typed
             guard !field.isEmpty, field != "id" else {
@@ -292,6 +313,9 @@ package struct ListModel {
             return ids.isEmpty ? .none : .copy(ids.joined(separator: "\n"))
         case .help: overlay = .help(scroll: 0)
         case .pane: pane.toggle()
+        case .history: pane.toggle(.history)
+        case .undo:
+            if let id = selectedID { overlay = .prompt(FooterPrompt(asking: .undo(id))) }
         case .counts: overlay = .prompt(FooterPrompt(asking: .countField("")))
         }
         return .none

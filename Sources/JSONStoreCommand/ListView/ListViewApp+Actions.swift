@@ -77,6 +77,19 @@ extension ListViewApp {
         }
     }
 
+    /// Undoes the item `id`'s last change, after the footer's y/N: refused, with the
+    /// members that changed since, when the undo's guard fails.
+    func undo(_ id: String) {
+        do {
+            let last = try store.history(of: id, limit: 1).first
+            try store.undo(id, revision: last?.revision)
+            let what = last.map { " (revision \($0.revision), \(HistoryWords().source($0)))" } ?? ""
+            model.tell("undid the last change of \(Display.escaped(id))\(what)")
+        } catch {
+            model.undoRefused(error.message)
+        }
+    }
+
     /// Opens the marked items `ids` in the editor as one document, applied as one batch.
     func edit(_ ids: [String]) {
         let command = ExternalEditor.command(environment: environment)

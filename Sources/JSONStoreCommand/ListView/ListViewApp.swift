@@ -27,6 +27,8 @@ final class ListViewApp {
     private var counts: ObservationToken?
     private var input: DispatchSourceRead?
     private var scheduler: RenderScheduler?
+    /// The item whose history is being read for the pane.
+    private var historyLoading: String?
     /// The terminal's size, read at start and on each SIGWINCH rather than every frame.
     private var size = TerminalSession.size()
 
@@ -95,6 +97,7 @@ final class ListViewApp {
             model.apply(change, now: ViewClock.now(), clock: ViewClock.timeOfDay())
             buildSearchIndex()
             readFile()
+            loadHistory()
             requestRender()
         }
     }
@@ -138,6 +141,7 @@ final class ListViewApp {
             case .deleteMany(let ids): delete(ids)
             case .editMany(let ids): edit(ids)
             case .copy(let text): copy(text)
+            case .undo(let id): undo(id)
             case .observeCounts(let field): observeCounts(field)
             case .resolve(let id, let choice): resolve(id, choice)
             case .mergeConflict(let id, let version): merge(id, version)
@@ -148,6 +152,7 @@ final class ListViewApp {
         }
         buildSearchIndex()
         readFile()
+        loadHistory()
         requestRender()
     }
 
@@ -182,6 +187,27 @@ final class ListViewApp {
             outcome = .failure(error)
         }
         model.showFile(name, outcome)
+    }
+
+    /// Reads the history the pane shows off the main queue, when the selection moved to
+    /// another item or a change touched it; the model takes it on the main queue.
+    private func loadHistory() {
+        guard let id = model.historyToLoad, historyLoading != id else { return }
+        historyLoading = id
+        let store = store
+        DispatchQueue.global(qos: .userInitiated).async {
+            let outcome = Result { () throws(StoreError) in
+                try store.history(of: id, limit: HistoryPane.limit)
+            }
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    self.historyLoading = nil
+                    self.model.showHistory(id, outcome)
+                    self.loadHistory()  // the selection may have moved meanwhile
+                    self.requestRender()
+                }
+            }
+        }
     }
 
     /// Builds the search index off the main queue once the user opens the `/` filter (the
