@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import JSONStore
+@_spi(Testing) import JSONStore
 import TestSupport
 
 // A helper process for the integration tests. Each command does one thing a real writer
@@ -30,6 +30,12 @@ import TestSupport
 //                                 puts, rewrites in place (truncate, write), deletions;
 //                                 prints `ready` when it starts, `done N` (the number of
 //                                 edits) when it stops
+//
+//   fault POINT N write DIR       SIGKILL itself the Nth time the write reaches POINT (a
+//   fault POINT N undo DIR ID     `FaultPoint`): a batch (put a and b, delete c), an undo of
+//   fault POINT N watch DIR       ID's last change, or a watcher recording what others
+//                                 change (prints `ready` once it observes); prints
+//                                 `survived` if the point was never reached
 //
 // A StoreError is printed to stdout as `error <code>: <description>` with exit status 3.
 
@@ -98,6 +104,10 @@ func run(_ arguments: [String]) throws {
         try mixed(dir, seed: seed, operations: ops, ids: ids)
     case "observe-exhausted":
         try observeExhausted(arguments[1], fallback: arguments[2] == "fallback")
+    case "fault":
+        try fault(
+            at: FaultPoint(rawValue: arguments[1])!, time: Int(arguments[2])!,
+            Array(arguments.dropFirst(3)))
     case "churn":
         let (dir, seed) = (arguments[1], UInt64(arguments[2])!)
         let (seconds, count) = (Double(arguments[3])!, Int(arguments[4])!)
@@ -231,6 +241,38 @@ func churn(_ dir: String, seed: UInt64, seconds: Double, ids: [String]) throws {
         operations += 1
     }
     FileHandle.standardOutput.write(Data("done \(operations)\n".utf8))
+}
+
+/// `fault`: dies by SIGKILL the `time`th time `point` is reached while doing `work`.
+func fault(at point: FaultPoint, time: Int, _ work: [String]) throws {
+    let count = Locked(0)
+    FaultPoint.setHook { reached in
+        guard reached == point else { return }
+        if count.withLock({
+            $0 += 1
+            return $0
+        }) == time {
+            kill(getpid(), SIGKILL)
+        }
+    }
+    let store = try JSONStore(directory: work[1])
+    switch work[0] {
+    case "write":
+        try store.write { tx in
+            try tx.put("a", ["title": "A, written by the batch"])
+            try tx.put("b", ["title": "B, written by the batch"])
+            _ = try tx.delete("c")
+        }
+    case "undo":
+        try store.undo(work[2])
+    default:
+        let token = store.observe(on: DispatchQueue(label: "watch")) { change in
+            if case .initial = change { FileHandle.standardOutput.write(Data("ready\n".utf8)) }
+        }
+        sleep(30)
+        token.invalidate()
+    }
+    FileHandle.standardOutput.write(Data("survived\n".utf8))
 }
 
 /// `RLIMIT_FSIZE` as the type `setrlimit` takes on Glibc.

@@ -106,7 +106,9 @@ final class JournalAppender {
             try bytes.withUnsafeBytes { raw in Result { () throws(Errno) in try file.writeAll(raw) }
             }
             .get()
+            FaultPoint.appended.reached()
             try file.syncData()
+            FaultPoint.synced.reached()
         } catch {
             // What was written of it is a line cut short: cut off by the next opener.
             try? file.truncate(to: size)

@@ -39,6 +39,7 @@ extension StoreHistory {
             segmentStart = appender.segment.first
             drafts = try self.drafts(scope, seen, dir, now, segmentStart, pruned)
         }
+        FaultPoint.drafted.reached()
         appended(try appender.append(drafts), by: appender)
     }
 

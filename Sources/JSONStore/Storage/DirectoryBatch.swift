@@ -72,8 +72,10 @@ final class DirectoryBatch: BatchStorage {
             progress.journaled = try journal(removals, progress.staged)
             try checkReplaceable(removals + progress.staged.map(\.id))
             history = try prepareHistory(writes)
+            FaultPoint.prepared.reached()
             try remove(removals)
             try rename(&progress.staged)
+            FaultPoint.placed.reached()
         } catch {
             discard(progress)
             // Removals or renames made before a failure are found unrecorded and recorded
@@ -168,6 +170,7 @@ final class DirectoryBatch: BatchStorage {
         for (i, file) in staged.enumerated() {
             do {
                 try directory.rename(file.temp, to: file.name)
+                FaultPoint.renamed.reached()
             } catch {
                 staged.removeFirst(i)  // the earlier ones are in place already
                 throw StoreError.system(
