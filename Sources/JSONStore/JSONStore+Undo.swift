@@ -121,6 +121,13 @@ extension JSONStore {
     private func revert(_ entries: some Sequence<HistoryEntry>, in tx: Transaction) throws {
         var refusals: [String] = []
         for entry in entries {
+            if entry.isBaseline {
+                // Where the item's history begins: the item as first seen, not a change.
+                refusals.append(
+                    "revision \(entry.revision) is where the history of \"\(entry.id)\" begins "
+                        + "(the item as it was first seen): there is no change to undo")
+                continue
+            }
             let current = try tx.item(entry.id)?.members
             switch HistoryUndo.reverting(entry, current: current) {
             case .put(let object): try tx.put(entry.id, object)

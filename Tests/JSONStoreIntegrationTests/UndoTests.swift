@@ -100,3 +100,26 @@ struct UndoTests {
         #expect(throws: StoreError.self) { try temp.store.item("other", at: 3) }
     }
 }
+
+extension UndoTests {
+    @Test("an item first seen is where its history begins: not undone, nor a creation after")
+    func baseline() throws {
+        let temp = try TemporaryStore()
+        try temp.writeFile("tea.json", #"{"title": "Tea", "status": "todo"}"#)
+        // The first look: tea was there before the journal, so it is first seen.
+        let first = try temp.store.history()
+        #expect(first.map(\.id) == ["tea"] && first.first?.isBaseline == true)
+        #expect(throws: StoreError.self) { try temp.store.undo("tea") }
+        #expect(try temp.store.item("tea")?["status"] == "todo")
+        // A file made after that look is a creation, found late; it can be undone.
+        try temp.writeFile("cake.json", #"{"title": "Cake"}"#)
+        let cake = try #require(try temp.store.history(of: "cake").first)
+        #expect(cake.kind == .created && cake.isLate && !cake.isBaseline)
+        // A hand edit after the first look is a change, with what it changed.
+        try temp.writeFile("tea.json", #"{"title": "Tea", "status": "done"}"#)
+        let edit = try #require(try temp.store.history(of: "tea").first)
+        #expect(edit.kind == .modified && edit.changes.map(\.path) == ["/status"])
+        try temp.store.undo("tea")
+        #expect(try temp.store.item("tea")?["status"] == "todo")
+    }
+}

@@ -10,9 +10,10 @@ struct HistoryDraft {
     /// keeps its whole value, so pruning older segments never leaves a patch without
     /// the version it applies to.
     var segmentStart = 0
-    /// Whether the journal was pruned: an item it has no entry of may have had its history
-    /// pruned, so it is not taken for one created since.
-    var pruned = false
+    /// Whether an item the journal has no entry of may have been there before the journal
+    /// knew of it (`Journal.mayPredate`): found late, it is where its history begins, not
+    /// one created since.
+    var mayPredate = false
 
     /// What the item was before the write, as read under the lock.
     enum Before {
@@ -86,14 +87,17 @@ struct HistoryDraft {
             wholeAt: head?.wholeAt ?? 0)
         switch before {
         case .item(let object, let fingerprint, let modified):
-            if head == nil && pruned {
-                // Its history may be pruned: only seen live is it a change, of what is not
-                // known; found late, it is the version from which its history goes on.
+            if head == nil && mayPredate {
                 if case .live = seen {
+                    // Seen changing: a change, of what is not known.
                     entries.append(
                         late(.modified, at: modified, keyframe: object, fingerprint, seen: seen))
+                } else {
+                    var first = late(.created, at: modified, value: object, fingerprint, seen: seen)
+                    first.isBaseline = true
+                    entries.append(first)
                 }
-                state.wholeAt = 0
+                (state.sinceKeyframe, state.wholeAt) = (0, .max)  // whole, in this segment
             } else if !state.exists {
                 entries.append(late(.created, at: modified, value: object, fingerprint, seen: seen))
                 (state.sinceKeyframe, state.wholeAt) = (0, .max)  // whole, in this segment

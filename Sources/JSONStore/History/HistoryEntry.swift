@@ -74,6 +74,10 @@ public struct HistoryEntry: Sendable, Hashable {
     /// Whether the change was made while no jsonstore process watched, and found later:
     /// one entry for everything that happened to the item meanwhile.
     public let isLate: Bool
+    /// Whether this is where the item's history begins, not a change: the item as the
+    /// journal first saw it, having existed before the journal began to look (a creation
+    /// in `kind`, found late; it cannot be undone).
+    public internal(set) var isBaseline: Bool
 
     /// The RFC 6902 patch from the version before this change to the one after it.
     public var patch: JSONPatch { JSONPatch(forward: changes) }
@@ -94,13 +98,13 @@ public struct HistoryEntry: Sendable, Hashable {
         HistoryEntry(
             revision: revision, timestamp: timestamp, id: id, kind: kind, source: source,
             operation: operation, changes: changes, value: value, isLate: isLate,
-            fingerprint: fingerprint, keyframe: keyframe)
+            isBaseline: isBaseline, fingerprint: fingerprint, keyframe: keyframe)
     }
 
     init(
         revision: Int, timestamp: Int64, id: String, kind: Kind, source: Source, operation: String?,
-        changes: [MemberChange], value: JSONObject?, isLate: Bool, fingerprint: Fingerprint?,
-        keyframe: JSONObject?
+        changes: [MemberChange], value: JSONObject?, isLate: Bool, isBaseline: Bool = false,
+        fingerprint: Fingerprint?, keyframe: JSONObject?
     ) {
         self.revision = revision
         self.timestamp = timestamp
@@ -111,6 +115,7 @@ public struct HistoryEntry: Sendable, Hashable {
         self.changes = changes
         self.value = value
         self.isLate = isLate
+        self.isBaseline = isBaseline
         self.fingerprint = fingerprint
         self.keyframe = keyframe
     }

@@ -5,7 +5,8 @@ import FoundationEssentials
 /// `{"rev":42,"time":1764648000123456789,"id":"tea","kind":"modified","fp":"157-9f3a…",
 /// "source":"jsonstore","command":"set","op":"9f3a…","changes":[{"path":"/status",
 /// "old":"open","new":"done"}]}`: the time in nanoseconds since the epoch; `whole` when the
-/// entry holds the whole value, `late` on a change seen late; a member change's `old` or
+/// entry holds the whole value, `late` on a change seen late, `first` where an item's
+/// history begins (`HistoryEntry.isBaseline`); a member change's `old` or
 /// `new` left out where there was none; `value` on a creation or deletion, `keyframe` on a
 /// modification that keeps the whole value after it. What an item's head needs comes
 /// first, so `head(of:)` reads it without parsing the values after it.
@@ -32,6 +33,7 @@ enum JournalLine {
         if let fingerprint = entry.fingerprint { object["fp"] = .string(fingerprint.etag) }
         if entry.value != nil || entry.keyframe != nil { object["whole"] = true }
         if entry.isLate { object["late"] = true }
+        if entry.isBaseline { object["first"] = true }
         object["source"] = .string(entry.source.name)
         if let command = entry.source.command { object["command"] = .string(command) }
         if let operation = entry.operation { object["op"] = .string(operation) }
@@ -93,7 +95,8 @@ enum JournalLine {
                 revision: revision, timestamp: nanoseconds, id: id, kind: kind, source: source,
                 operation: object["op"]?.stringValue, changes: changes,
                 value: object["value"]?.objectValue, isLate: object["late"] == true,
-                fingerprint: fingerprint, keyframe: object["keyframe"]?.objectValue))
+                isBaseline: object["first"] == true, fingerprint: fingerprint,
+                keyframe: object["keyframe"]?.objectValue))
     }
 
     /// Why a line of the journal is not an entry.

@@ -29,31 +29,41 @@ extension StoreHistory {
         // there are some (a reader who may not write the store records nothing), and they
         // are made again for the next segment if it had to begin one.
         let now = WallClock.nanoseconds(WallClock.now())
-        let pruned = journal.firstRevision > 1
+        let mayPredate = journal.mayPredate(journal.journalID())
         var segmentStart = journal.segments().last?.first ?? 1
-        var drafts = try self.drafts(scope, seen, dir, now, segmentStart, pruned)
-        guard !drafts.isEmpty else { return }
+        var drafts = try self.drafts(scope, seen, dir, now, segmentStart, mayPredate)
+        // A whole look recorded: an item the journal has no entry of is new from now on.
+        let whole: Bool
+        switch scope {
+        case .ids: whole = false
+        case .everything, .loaded: whole = true
+        }
+        guard !drafts.isEmpty else {
+            if whole, let id = journal.journalID() { journal.markLooked(id) }
+            return
+        }
         let appender = try JournalAppender(journal)
         defer { appender.close() }
         if appender.segment.first != segmentStart {
             segmentStart = appender.segment.first
-            drafts = try self.drafts(scope, seen, dir, now, segmentStart, pruned)
+            drafts = try self.drafts(scope, seen, dir, now, segmentStart, mayPredate)
         }
         FaultPoint.drafted.reached()
         appended(try appender.append(drafts), by: appender)
+        if whole { journal.markLooked(appender.journalID) }
     }
 
     /// The entries for what `scope` holds that the journal has not recorded.
     private func drafts(
         _ scope: Scope, _ seen: HistoryDraft.Seen, _ dir: FileDescriptor, _ now: Int64,
-        _ segmentStart: Int, _ pruned: Bool
+        _ segmentStart: Int, _ mayPredate: Bool
     ) throws(StoreError) -> [HistoryEntry] {
         try withCurrentHeads { heads throws(StoreError) in
             let (ids, previous) = try candidates(scope, &heads, dir)
             return ids.flatMap { id in
                 var draft = HistoryDraft(id: id, source: .otherProgram, operation: nil, now: now)
                 draft.segmentStart = segmentStart
-                draft.pruned = pruned
+                draft.mayPredate = mayPredate
                 let head = heads.head(of: id, in: journal)
                 return draft.late(
                     before: HistoryDraft.Before(

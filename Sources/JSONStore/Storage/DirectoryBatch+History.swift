@@ -58,14 +58,14 @@ extension DirectoryBatch {
     {
         let operation = StoreHistory.newOperation()
         let now = WallClock.nanoseconds(WallClock.now())
-        let pruned = history.journal.firstRevision > 1
+        let mayPredate = history.journal.mayPredate(history.journal.journalID())
         let (late, own) = try history.withCurrentHeads { heads throws(StoreError) in
             var (late, own): ([HistoryEntry], [HistoryEntry]) = ([], [])
             for write in writes {
                 var draft = HistoryDraft(
                     id: write.id, source: history.source, operation: operation, now: now)
                 draft.segmentStart = segmentStart
-                draft.pruned = pruned
+                draft.mayPredate = mayPredate
                 let entries = draft.entries(
                     before: before(write.id), after: after(write),
                     head: heads.head(of: write.id, in: history.journal),

@@ -42,8 +42,10 @@ struct HistoryWords {
             : "\(operation.oldest.revision)-\(operation.newest.revision)"
     }
 
-    /// Who made it: `jsonstore set`, `other`, `git`, `mirror`; `late` when seen late.
+    /// Who made it: `jsonstore set`, `other`, `git`, `mirror`; `late` when seen late;
+    /// `first seen` where the item's history begins.
     func source(_ entry: HistoryEntry) -> String {
+        if entry.isBaseline { return "first seen" }
         let who =
             entry.source.command.map { "jsonstore " + Display.escaped($0) } ?? entry.source.name
         return entry.isLate ? who + " (late)" : who
@@ -93,6 +95,7 @@ struct HistoryWords {
         if let command = entry.source.command { object["command"] = .string(command) }
         if let operation = entry.operation { object["op"] = .string(operation) }
         if entry.isLate { object["late"] = true }
+        if entry.isBaseline { object["firstSeen"] = true }
         if entry.kind == .modified {
             object["patch"] = entry.patch.json
             object["inverse"] = entry.inversePatch.json
