@@ -1,4 +1,5 @@
 import Foundation
+import JSONStore
 import TestSupport
 import Testing
 
@@ -153,5 +154,35 @@ struct ReadmeShellTests {
         let section = try Self.section("## Performance")
         #expect(section.contains("both cores free"))
         #expect(section.contains("`--where`") && section.contains("`--count-by`"), "\(section)")
+    }
+}
+
+extension ReadmeShellTests {
+    @Test("History and undo: the commands run as written, and do what the section says")
+    func historyAndUndo() async throws {
+        let lines = Self.lines(of: try Self.section("## History and undo"))
+        #expect(lines.count == 8, "\(lines)")
+        let scratch = try TemporaryStore()
+        let copy = scratch.path + "/history"
+        let script =
+            """
+            set -e
+            export COLUMNS=200
+            jsonstore() { "$JSONSTORE" "$@"; }
+            cd '\(checkoutRoot.path)'
+
+            """
+            + lines.map { $0.replacing("/tmp/history", with: copy) }.joined(separator: "\n")
+            + "\njsonstore --dir '\(copy)' log -n 8"
+        let result = try await shell(script, store: scratch)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("status: todo → done"), "\(result.stdout)")
+        #expect(result.stdout.contains("first seen"))
+        #expect(result.stdout.contains("jsonstore delete  2 items"), "\(result.stdout)")
+        let store = try JSONStore(directory: copy)
+        #expect(try store.item("backup-photos")?["status"] == "todo")
+        #expect(try store.item("buy-coffee") != nil && store.item("cancel-gym") != nil)
+        let undone = try store.history().prefix(2)
+        #expect(undone.allSatisfy { $0.source.command == "undo" && $0.kind == .created })
     }
 }
