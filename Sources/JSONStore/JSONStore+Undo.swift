@@ -1,5 +1,6 @@
 extension JSONStore {
-    /// The item `id` as it was right after `revision`: `nil` when it did not exist then.
+    /// The item `id` as it was right after `revision`: `nil` when it did not exist then
+    /// (deleted, or created after it).
     ///
     /// - Throws: `StoreError`: `.notFound` when the history does not reach back to
     ///   `revision` for this item, `.invalidID`, `.unsupported` without history.
@@ -9,8 +10,19 @@ extension JSONStore {
         try? recordLateChanges([id])  // best effort: reading needs no write access
         try checkNotPruned(revision, history)
         guard let (entry, value) = history.journal.version(of: id, at: revision) else {
+            // Nothing by then: made after it, or known only from later on.
+            var oldest: HistoryEntry?
+            history.journal.entriesNewestFirst(of: id) {
+                oldest = $0
+                return true
+            }
+            if let oldest, oldest.kind == .created, !oldest.isBaseline { return nil }
+            let begins = oldest.map {
+                ": its history begins at \($0.revision)\($0.isBaseline ? ", where it was first seen" : "")"
+            }
             throw StoreError(
-                code: .notFound, message: "no history of \"\(id)\" at revision \(revision)",
+                code: .notFound,
+                message: "no history of \"\(id)\" at revision \(revision)\(begins ?? "")",
                 file: filePath(id), id: id)
         }
         if entry.kind != .deleted && value == nil {

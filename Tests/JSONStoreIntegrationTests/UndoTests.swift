@@ -123,3 +123,22 @@ extension UndoTests {
         #expect(try temp.store.item("tea")?["status"] == "todo")
     }
 }
+
+extension UndoTests {
+    @Test("an item made after a revision did not exist at it; one first seen later is not known")
+    func beforeCreation() throws {
+        let temp = try TemporaryStore()
+        try temp.store.put("a", ["title": "A"])
+        try temp.store.put("b", ["title": "B"])
+        #expect(try temp.store.item("b", at: 1) == nil)
+        #expect(try temp.store.item("b", at: 2) == ["title": "B"])
+        // Made by hand, found by the first whole look: it may have been there before.
+        try temp.writeFile("c.json", #"{"title": "C"}"#)
+        _ = try temp.store.history()
+        #expect {
+            try temp.store.item("c", at: 2)
+        } throws: { error in
+            (error as? StoreError)?.message.contains("begins at 3, where it was first seen") == true
+        }
+    }
+}
