@@ -75,9 +75,12 @@ extension JSONStore {
 
 extension JSONStore {
     /// A revision newer than version `version`'s at which the store is known to still be
-    /// as that version shows it (etcd's progress), for the stream's bookmarks; `nil` when
-    /// there is none.
+    /// as that version shows it (etcd's progress; on a directory, the journal's stamp of a
+    /// version sent before it came), for the stream's bookmarks; `nil` when there is none.
     package func _quietRevision(atVersion version: Int) -> StoreRevision? {
+        if let stamped = engine.lateStamp.withLock({ $0 }), stamped.version == version {
+            return stamped.token
+        }
         guard let quiet = engine.quiet.withLock({ $0 }), quiet.version == version else {
             return nil
         }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Glibc
 import TestSupport
 import Testing
 
@@ -114,5 +115,70 @@ struct JournalRevisionTests {
         }
         #expect(changes.inserted.map(\.id) == ["new"])
         #expect(results.revision.token.contains("@"), "\(results.revision)")
+    }
+}
+
+extension JournalRevisionTests {
+    @Test("while the journal cannot be reached, edits still come, every two seconds at least")
+    func sustainedWithoutStamps() async throws {
+        let temp = try TemporaryStore.tasks()
+        let recorder = ChangeRecorder()
+        let token = temp.store.observe(
+            since: .now, on: DispatchQueue(label: "waits"), recorder.callback)
+        defer { token.invalidate() }
+        #expect(await recorder.wait { $0.initialCount == 1 })
+        // Another process's long write holds the store's lock: nothing is recorded.
+        let lock = open(temp.path + "/.jsonstore.lock", O_RDONLY)
+        #expect(lock >= 0 && flock(lock, LOCK_EX) == 0)
+        // Edits every 200 ms for 4.4 s: each version waits for a stamp that does not come.
+        let path = temp.path
+        let writer = Thread {
+            for n in 1...22 {
+                try? Data(#"{"title": "Make tea \#(n)"}"#.utf8).write(
+                    to: URL(fileURLWithPath: path + "/tea.json"))
+                usleep(200_000)
+            }
+        }
+        writer.start()
+        #expect(await recorder.wait(timeout: 3.5) { $0.updates.count >= 1 })
+        #expect(await recorder.wait(timeout: 6) { $0.updates.count >= 2 })
+        #expect(recorder.current.results.revision.token.contains(":"))
+        flock(lock, LOCK_UN)
+        close(lock)
+        // The lock gone, the journal catches up: the version shown is stamped (sent before
+        // its stamp came, the stamp is what a bookmark gives).
+        let store = temp.store
+        #expect(
+            await recorder.wait {
+                $0.results.first { $0.id == "tea" }?["title"] == "Make tea 22"
+                    && ($0.results.revision.token.contains("@")
+                        || store._quietRevision(atVersion: $0.results.version)?.token
+                            .contains("@") == true)
+            })
+    }
+
+    @Test("a resumed update lists every file invalid now, and files made in an empty store")
+    func invalidAndEmpty() async throws {
+        let temp = try TemporaryStore()
+        guard case .initial(let start)? = await Self.first(temp.store, since: .now) else {
+            Issue.record("no initial")
+            return
+        }
+        #expect(start.revision.token.wholeMatch(of: /0@[0-9a-f]{16}/) != nil, "\(start.revision)")
+        try temp.writeFile("tea.json", #"{"title": "Tea"}"#)
+        try temp.writeFile("cake.json", "{ not json")
+        let other = try JSONStore(directory: temp.path)
+        guard
+            case .update(let results, let changes)? = await Self.first(other, since: start.revision)
+        else {
+            Issue.record("no update first")
+            return
+        }
+        #expect(results.resumption == .resumed(from: start.revision))
+        #expect(changes.inserted.map(\.id) == ["tea"])
+        #expect(changes.invalid.map(\.name) == ["cake.json"])
+        // Made after the first look at an empty store: a creation, not first seen.
+        let tea = try #require(try temp.store.history(of: "tea").first)
+        #expect(tea.kind == .created && !tea.isBaseline)
     }
 }

@@ -44,8 +44,11 @@ final class HistoryRecorder: Sendable {
     private struct Stamping {
         var snapshot: StoreSnapshot?
         var base: StoreHistory.StampBase?
-        /// The ids published since `base`.
+        /// The ids published since `base`, or found differing at it.
         var changed: Set<UTF8Key> = []
+        /// Whether the whole store, as the watcher loaded it, is still to be recorded (a
+        /// first recording that failed).
+        var loadPending = false
         /// Items the journal holds other versions of, to record again.
         var recheck: [String] = []
         var retryDelay = 0.0
@@ -56,7 +59,9 @@ final class HistoryRecorder: Sendable {
         var generation = 0
     }
     private let stamping = Locked(Stamping())
-    private let sink = Locked<(@Sendable (Report) -> Void)?>(nil)
+    /// Where reports go; set and read under `stamping`'s lock with the generation, so a
+    /// turn of a stopped watcher never reports to the next one.
+    nonisolated(unsafe) private var sink: (@Sendable (Report) -> Void)?
 
     init(history: StoreHistory) {
         self.history = history
@@ -64,7 +69,7 @@ final class HistoryRecorder: Sendable {
 
     /// Where reports go: the pipeline, while it watches.
     func connect(_ report: (@Sendable (Report) -> Void)?) {
-        sink.withLock { $0 = report }
+        stamping.withLock { _ in sink = report }
     }
 
     /// A watcher loaded the store: what differs from the journal was changed while nothing
@@ -97,8 +102,10 @@ final class HistoryRecorder: Sendable {
     /// outlives the observation by more than the one under way.
     func stop() {
         pending.withLock { $0 = Pending() }
-        stamping.withLock { $0 = Stamping(generation: $0.generation + 1) }
-        sink.withLock { $0 = nil }
+        stamping.withLock {
+            $0 = Stamping(generation: $0.generation + 1)
+            sink = nil
+        }
     }
 
     /// Blocks until every change handed in so far is recorded: for tests.
@@ -123,14 +130,18 @@ final class HistoryRecorder: Sendable {
             return pending
         }
         var state = stamping.withLock { $0 }
-        if work.loaded { state = Stamping(generation: state.generation) }
+        if work.loaded { state = Stamping(loadPending: true, generation: state.generation) }
         if let snapshot = work.snapshot { state.snapshot = snapshot }
         guard let snapshot = state.snapshot else { return }
+        state.changed.formUnion(work.seen)
         // History that cannot be written (a folder this user may not write, a full disk)
         // never stops the watcher: it is recorded, as seen late, once it can be.
         var failure: StoreError?
         do throws(StoreError) {
-            if work.loaded { try history.recordUnrecorded(.loaded(snapshot), seen: .late) }
+            if state.loadPending {
+                try history.recordUnrecorded(.loaded(snapshot), seen: .late)
+                state.loadPending = false
+            }
             var ids = work.ids
             var seen = work.seen
             for id in state.recheck where seen.insert(UTF8Key(id)).inserted { ids.append(id) }
@@ -138,24 +149,23 @@ final class HistoryRecorder: Sendable {
                 try history.recordUnrecorded(
                     .ids(ids, previous: work.previous), seen: .live(work.source))
             }
-            state.changed.formUnion(work.seen)
             switch try history.check(snapshot, changed: state.changed, since: state.base) {
             case .stamped(let end):
-                guard keep(Stamping(snapshot: snapshot, base: end, generation: state.generation))
-                else { return }
-                return report(.stamped(version: snapshot.version, end.stamp))
-            case .differs(let ids):
-                state.recheck = ids
+                let next = Stamping(snapshot: snapshot, base: end, generation: state.generation)
+                return report(.stamped(version: snapshot.version, end.stamp), keeping: next)
+            case .differs(let ids, let end):
+                // What differs is compared again from where this look ended.
+                (state.base, state.changed, state.recheck) = (end, Set(ids.map(UTF8Key.init)), ids)
             }
         } catch {
             failure = error
-            state.changed.formUnion(work.seen)
         }
         if let failure, !state.failing {
             state.failing = true
-            report(.failed(failure))
+            report(.failed(failure), keeping: state)
         }
-        state.retryDelay = min(1, max(0.02, state.retryDelay * 2))
+        // Sooner while the journal only lags the files, later while it cannot be written.
+        state.retryDelay = min(state.failing ? 5 : 1, max(0.02, state.retryDelay * 2))
         let retry = !state.retryScheduled
         state.retryScheduled = true
         let delay = state.retryDelay
@@ -178,7 +188,12 @@ final class HistoryRecorder: Sendable {
         }
     }
 
-    private func report(_ report: Report) {
-        sink.withLock { $0 }?(report)
+    /// Keeps `state` and sends `report`, in one step, unless the watcher stopped meanwhile.
+    private func report(_ report: Report, keeping state: Stamping) {
+        stamping.withLock { stamping in
+            guard stamping.generation == state.generation else { return }
+            stamping = state
+            sink?(report)  // hands it to the pipeline's queue: it does not wait
+        }
     }
 }

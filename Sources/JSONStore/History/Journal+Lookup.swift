@@ -111,8 +111,10 @@ extension Journal {
         return Self.value(after: found.reversed())
     }
 
-    /// Where the journal's whole lines end now: the newest segment, after its last newline.
-    func end() -> Position? {
+    /// Where the journal's whole lines end now (the newest segment, after its last
+    /// newline), and the revision of the last of them (its segment's first less one when
+    /// it holds none).
+    func end() -> (position: Position, lastRevision: Int)? {
         guard let newest = segments().last, let dir = try? openFolder(create: false) else {
             return nil
         }
@@ -123,13 +125,34 @@ extension Journal {
             let size = try? fd.status().size
         else { return nil }
         defer { fd.close() }
+        let newline = UInt8(ascii: "\n")
         var window = min(size, 64 << 10)
         while true {
             guard let tail = try? fd.read(count: window, at: size - window) else { return nil }
-            if let newline = tail.lastIndex(of: UInt8(ascii: "\n")) {
-                return Position(segment: newest, offset: size - window + newline + 1)
+            let found = tail.withUnsafeBufferPointer { all -> (end: Int, revision: Int?)? in
+                guard let last = ByteSearch.last(newline, in: all, before: all.count) else {
+                    return nil
+                }
+                guard let before = ByteSearch.last(newline, in: all, before: last) else {
+                    // The line is the window's first: whole only when the window is the file.
+                    return window == size
+                        ? (
+                            last + 1,
+                            JournalLine.head(UnsafeBufferPointer(rebasing: all[..<last]))?.revision
+                        )
+                        : nil
+                }
+                return (
+                    last + 1,
+                    JournalLine.head(UnsafeBufferPointer(rebasing: all[(before + 1)..<last]))?
+                        .revision
+                )
             }
-            if window == size { return Position(segment: newest, offset: 0) }
+            if let found {
+                let position = Position(segment: newest, offset: size - window + found.end)
+                return (position, found.revision ?? newest.first - 1)
+            }
+            if window == size { return (Position(segment: newest, offset: 0), newest.first - 1) }
             window = min(size, window * 4)
         }
     }

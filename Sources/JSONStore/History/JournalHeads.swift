@@ -28,7 +28,9 @@ struct JournalHeads: Sendable {
     /// The heads known, by id; a `nil` head for an item the journal has no entry of.
     private var known: [UTF8Key: Head?] = [:]
     private(set) var journalID: String?
-    private var position: Journal.Position?
+    /// Where the last look stopped, and the revision of the last entry before it.
+    private(set) var position: Journal.Position?
+    private(set) var lastRevision = 0
     /// Whether every item's head is known (after `readAll`).
     private(set) var isComplete = false
 
@@ -44,7 +46,8 @@ struct JournalHeads: Sendable {
 
     private mutating func begin(_ journal: Journal) {
         self = JournalHeads()
-        position = journal.end()
+        let end = journal.end()
+        (position, lastRevision) = (end?.position, end?.lastRevision ?? 0)
         journalID = journal.journalID()
     }
 
@@ -63,6 +66,9 @@ struct JournalHeads: Sendable {
         self = JournalHeads()
         let report = journal.read(JournalLine.Head.self) { apply($0) }
         (journalID, position, isComplete) = (report.journalID, report.end, true)
+        if let first = journal.segments().last?.first {
+            lastRevision = max(lastRevision, first - 1)
+        }
     }
 
     /// The ids of the items that exist as the journal last recorded them (after `readAll`).
@@ -89,6 +95,7 @@ struct JournalHeads: Sendable {
     /// Takes in an entry, the newest of its item.
     mutating func apply(_ entry: JournalLine.Head) {
         let key = UTF8Key(entry.id)
+        lastRevision = max(lastRevision, entry.revision)
         let keeps = entry.whole
         // An item not looked up yet: how many patches since its last whole value is not
         // known, so the next entry keeps its whole value.

@@ -39,7 +39,14 @@ extension StoreHistory {
         case .everything, .loaded: whole = true
         }
         guard !drafts.isEmpty else {
-            if whole, let id = journal.journalID() { journal.markLooked(id) }
+            guard whole else { return }
+            // An empty store too: its journal is begun, so a file made next is a creation.
+            if let id = journal.journalID() {
+                journal.markLooked(id)
+            } else if let appender = try? JournalAppender(journal) {
+                journal.markLooked(appender.journalID)
+                appender.close()
+            }
             return
         }
         let appender = try JournalAppender(journal)

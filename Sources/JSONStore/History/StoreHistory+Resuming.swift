@@ -5,7 +5,9 @@ extension StoreHistory {
     /// them kept no patch, from the journal's versions). Fails with the reason to start
     /// afresh: the revision was pruned, or the journal is damaged there.
     ///
-    /// An item invalid now stays as it is: the journal keeps valid versions only.
+    /// An item invalid now stays as it is, and the invalid files and conflicts are left
+    /// out, so the changes from it list every one there is now: the journal keeps valid
+    /// versions only.
     ///
     /// - Complexity: O(bytes of the journal after `revision`).
     func snapshot(
@@ -34,15 +36,24 @@ extension StoreHistory {
         if let damage = report.damage.first {
             return fail("the journal is damaged after revision \(revision): \(damage)")
         }
+        // Invalid files and conflicts are not in the journal: the update lists every one
+        // there is now.
         var base = current
+        base.invalid = [:]
+        base.conflicts = [:]
         for key in order {
             guard let entries = byID[key], base.entries[key]?.error == nil else { continue }
             let now = current.entries[key]?.item
             let value: JSONObject?
             if let rebuilt = Self.value(before: entries, now: now?.members) {
                 value = rebuilt
-            } else if let found = journal.version(of: key.string, at: revision)?.value {
-                value = found
+            } else if let found = journal.version(of: key.string, at: revision) {
+                guard found.entry.kind == .deleted || found.value != nil else {
+                    return fail("the journal cannot rebuild \(key.string) as it was at \(revision)")
+                }
+                value = found.value
+            } else if entries.first?.kind == .created, entries.first?.isBaseline == false {
+                value = nil  // made after it
             } else {
                 return fail("the journal cannot rebuild \(key.string) as it was at \(revision)")
             }
@@ -67,8 +78,13 @@ extension StoreHistory {
         var value = now
         for entry in entries.reversed() {
             switch entry.kind {
-            case .created: value = nil
-            case .deleted: value = entry.value
+            case .created:
+                // First seen: it was there before, as what is not known.
+                if entry.isBaseline { return nil }
+                value = nil
+            case .deleted:
+                guard let deleted = entry.value else { return nil }  // what it was is not known
+                value = deleted
             case .modified:
                 if entry.changes.isEmpty && entry.keyframe != nil { return nil }
                 guard let after = value,

@@ -27,8 +27,10 @@ struct DetailPane {
     /// Whether the pane shows the history.
     var showsHistory: Bool { isShown && content == .history }
 
-    mutating func showHistory(_ id: String, _ outcome: Result<[HistoryEntry], StoreError>) {
-        history.show(id, outcome)
+    mutating func showHistory(
+        _ id: String, _ outcome: Result<[HistoryEntry], StoreError>, asOf: Int
+    ) {
+        history.show(id, outcome, asOf: asOf)
     }
 
     /// Notes which members of each modified item changed.

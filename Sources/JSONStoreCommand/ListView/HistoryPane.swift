@@ -13,13 +13,16 @@ struct HistoryPane {
     private(set) var message: String?
     /// Whether a change touched the item since it was read.
     private(set) var isStale = false
+    /// One more for every change set: a read that began before one may have missed it.
+    private(set) var changes = 0
 
     /// Whether the item `id` must be read (again).
     func needs(_ id: String) -> Bool { self.id != id || isStale }
 
-    mutating func show(_ id: String, _ outcome: Result<[HistoryEntry], StoreError>) {
+    /// Takes what was read of `id`, the read begun when `changes` was `asOf`.
+    mutating func show(_ id: String, _ outcome: Result<[HistoryEntry], StoreError>, asOf: Int) {
         self.id = id
-        isStale = false
+        isStale = asOf != changes
         switch outcome {
         case .success(let entries):
             self.entries = entries
@@ -32,6 +35,7 @@ struct HistoryPane {
 
     /// Notes the items a change set touched.
     mutating func note(_ changes: ChangeSet<Item>) {
+        self.changes += 1
         guard let id, !isStale else { return }
         let touched =
             changes.modified.contains { $0.new.id == id }

@@ -121,15 +121,19 @@ package struct ListModel {
     /// Drops highlights that have run out; returns when the next one does, if any.
     mutating func expireHighlights(now: Double) -> Double? { highlights.expire(now: now) }
 
-    /// The item whose history the pane is to show, when it must be read (again).
-    var historyToLoad: String? {
+    /// The item whose history the pane is to show, when it must be read (again), with the
+    /// count of change sets the read begins at.
+    var historyToLoad: (id: String, asOf: Int)? {
         guard pane.showsHistory, let id = selectedID, pane.history.needs(id) else { return nil }
-        return id
+        return (id, pane.history.changes)
     }
 
-    /// Takes the history read of `id`.
-    mutating func showHistory(_ id: String, _ outcome: Result<[HistoryEntry], StoreError>) {
-        pane.showHistory(id, outcome)
+    /// Takes the history read of `id`, begun at `asOf` (`historyToLoad`): read again if
+    /// a change came meanwhile.
+    mutating func showHistory(
+        _ id: String, _ outcome: Result<[HistoryEntry], StoreError>, asOf: Int
+    ) {
+        pane.showHistory(id, outcome, asOf: asOf)
     }
 
     /// Says in the header, until the next key, that an undo was refused and why.

@@ -192,7 +192,7 @@ final class ListViewApp {
     /// Reads the history the pane shows off the main queue, when the selection moved to
     /// another item or a change touched it; the model takes it on the main queue.
     private func loadHistory() {
-        guard let id = model.historyToLoad, historyLoading != id else { return }
+        guard let (id, asOf) = model.historyToLoad, historyLoading != id else { return }
         historyLoading = id
         let store = store
         DispatchQueue.global(qos: .userInitiated).async {
@@ -202,7 +202,7 @@ final class ListViewApp {
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
                     self.historyLoading = nil
-                    self.model.showHistory(id, outcome)
+                    self.model.showHistory(id, outcome, asOf: asOf)
                     self.loadHistory()  // the selection may have moved meanwhile
                     self.requestRender()
                 }

@@ -64,7 +64,7 @@ extension LiveEngine {
             recordHistory()
             // What changed while nothing watched is found against the journal, apart.
             configuration.recorder?.loaded(reducer.published)
-            awaitStamp(of: reducer.published.version)
+            awaitStamp()
             startWaitingSubscriptions()
         }
         status.set(.live)

@@ -10,6 +10,7 @@ extension LiveEngine {
         // A new follower: tokens of an earlier one (or another process) are not resumed.
         reducer = StoreReducer(
             timing: reducer.timing, origin: String(UInt32.random(in: .min ... .max), radix: 16))
+        life += 1
         if let remote = configuration.remote { return attach(to: remote) }
         connectRecorder()
         attach(reason: nil)
@@ -29,9 +30,11 @@ extension LiveEngine {
         configuration.recorder?.stop()
         history.removeAll()
         resumeRequests.removeAll()
-        (stampsFailing, stampsReleased) = (false, 0)
+        (stampsFailing, stampsReleased, stampWaiting) = (false, 0, false)
         resumesRebuilding.removeAll()
+        resumeWaitStarted.removeAll()
         quiet.withLock { $0 = nil }
+        lateStamp.withLock { $0 = nil }
         reducer = StoreReducer(timing: reducer.timing)
         status.reset()
         finishSyncIfSettled()

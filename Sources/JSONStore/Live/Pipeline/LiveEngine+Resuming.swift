@@ -29,9 +29,11 @@ extension LiveEngine {
             if case .following(let follow) = phase, follow.pendingResumes.contains(id) {
                 continue
             }
-            // One that carries the journal's revisions starts from a stamped version.
+            // One that carries the journal's revisions starts from a stamped version; one
+            // resuming from a journal revision, from one stamped at it or later.
             if resumesRebuilding.contains(id)
                 || (subscriptions[id]?.waitsForJournal == true && waitsForStamp(reducer.published))
+                || resumeRequests[id].map({ resumeWaitsForStamp(id, $0) }) == true
             {
                 continue
             }

@@ -12,11 +12,19 @@ extension LiveEngine {
     /// version goes out with this follower's token.
     static let stampWait = 2.0
 
+    /// How long a subscription resuming from a journal revision waits for this follower's
+    /// stamps to reach it (another process may be a little ahead).
+    static let resumeWait = 10.0
+
     /// Connects the recorder to this observed life: its reports come to the pipeline.
     func connectRecorder() {
         guard configuration.remote == nil, let recorder = configuration.recorder else { return }
+        let life = self.life
         recorder.connect { [weak self] report in
-            self?.onPipeline { $0.recorded(report) }
+            self?.onPipeline { engine in
+                guard engine.life == life else { return }
+                engine.recorded(report)
+            }
         }
     }
 
@@ -26,13 +34,21 @@ extension LiveEngine {
             && !stampsFailing && snapshot.version > stampsReleased
     }
 
-    /// The version `version` was published: what waits for its stamp waits until it comes,
-    /// or `stampWait` at most.
-    func awaitStamp(of version: Int) {
-        guard configuration.recorder != nil else { return }
+    /// A version was published: what waits for a stamp waits until one comes, or
+    /// `stampWait` at most from the first version that waits, when every version published
+    /// by then goes out unstamped (so a store written faster than the journal records
+    /// still reaches those subscribers, every `stampWait` at least).
+    func awaitStamp() {
+        guard configuration.recorder != nil, !stampWaiting else { return }
+        stampWaiting = true
+        stampWaits += 1
+        let (life, wait) = (self.life, stampWaits)
         wake(at: Self.now() + Self.stampWait) { engine in
-            guard version > engine.stampsReleased else { return }
-            engine.stampsReleased = version
+            guard engine.life == life, engine.stampWaiting, engine.stampWaits == wait else {
+                return
+            }
+            engine.stampWaiting = false
+            engine.stampsReleased = engine.reducer.published.version
             engine.stampsSettled()
         }
     }
@@ -47,6 +63,8 @@ extension LiveEngine {
                 history[i].stamp = stamp
             }
             guard reducer.stamp(stamp, version: version) else { return }
+            lateStamp.withLock { $0 = (version, StoreRevision(stamp.description)) }
+            stampWaiting = false
             for id in subscriptions.keys {
                 subscriptions[id]?.stamped(reducer.published, engine: self)
             }
@@ -61,11 +79,46 @@ extension LiveEngine {
                     "the history could not record changes (\(error.message)): they are delivered "
                     + "with revisions of this process only, and recorded once the journal can be written",
                 file: error.file)
+            // Those waiting start (or go on) first, so the notice follows their results.
+            stampsSettled()
             for id in subscriptions.keys where subscriptions[id]?.waitsForJournal == true {
                 subscriptions[id]?.fail(notice, engine: self)
             }
-            stampsSettled()
         }
+    }
+
+    /// Whether the subscription `id`, resuming from `revision`, waits for this follower's
+    /// stamps: a journal revision this follower has not stamped yet (none yet, or another
+    /// process is ahead), which the journal holds; `resumeWait` at most.
+    func resumeWaitsForStamp(_ id: ObjectIdentifier, _ revision: StoreRevision) -> Bool {
+        guard let history = configuration.recorder?.history, configuration.remote == nil,
+            !stampsFailing, !revision.token.contains(":")
+        else { return false }
+        let current = reducer.published.stamp
+        var waits = current == nil
+        if let current, let wanted = JournalStamp(token: revision.token, current: current.journal),
+            wanted.journal == current.journal, wanted.revision > current.revision
+        {
+            // Ahead of this follower: worth waiting for only if the journal has it.
+            waits = wanted.revision <= history.journal.end()?.lastRevision ?? 0
+        }
+        guard waits else {
+            resumeWaitStarted[id] = nil
+            return false
+        }
+        let now = Self.now()
+        guard let since = resumeWaitStarted[id] else {
+            resumeWaitStarted[id] = now
+            let life = self.life
+            wake(at: now + Self.resumeWait) { engine in
+                guard engine.life == life else { return }
+                engine.startWaitingSubscriptions()
+            }
+            return true
+        }
+        if now - since < Self.resumeWait { return true }
+        resumeWaitStarted[id] = nil
+        return false
     }
 
     /// Sends what waited for a stamp that is not coming soon.

@@ -53,10 +53,12 @@ actor LiveEngine {
     //   subscriptions asked for until they start (`LiveEngine+Resuming`).
     // - `sourcesStarted`: how many remote sources were started, to tell an old one's
     //   late reports.
-    // - `stampsFailing`, `stampsReleased`, `resumesRebuilding`: a directory's journal
-    //   revisions (`LiveEngine+Stamps`): whether the journal cannot be written, the
-    //   newest version sent without waiting for its stamp, and the subscriptions whose
-    //   store at a journal revision is being rebuilt.
+    // - `stampsFailing`, `stampsReleased`, `stampWaiting`, `stampWaits`,
+    //   `resumeWaitStarted`, `resumesRebuilding`: a directory's journal revisions
+    //   (`LiveEngine+Stamps`): whether the journal cannot be written, the newest version
+    //   sent without waiting for its stamp, the wait under way, the resumes waiting for
+    //   a stamp and those whose store at a journal revision is being rebuilt.
+    // - `life`: which observed life this is, so an earlier one's reports are dropped.
     // - `status` and `quiet`: thread-safe boards others read from any thread;
     //   `recentBytes`, the bytes of the last files read, behind a lock of its own.
     //
@@ -86,11 +88,22 @@ actor LiveEngine {
     var stampsFailing = false
     /// Versions up to this one go out without waiting for their stamps any longer.
     var stampsReleased = 0
+    /// Whether a published version waits for its stamp, and how many waits there were
+    /// (the timer of each knows its own).
+    var stampWaiting = false
+    var stampWaits = 0
+    /// Since when each subscription resuming from a journal revision has waited for it.
+    var resumeWaitStarted: [ObjectIdentifier: Double] = [:]
+    /// One more for every observed life: reports and timers of an earlier one are dropped.
+    var life = 0
     /// Subscriptions resuming from a journal revision whose store is being rebuilt.
     var resumesRebuilding: Set<ObjectIdentifier> = []
     /// The newest revision known to leave the published version as it is (etcd's
     /// progress), readable from any thread for the stream's bookmarks.
     nonisolated let quiet = Locked<(version: Int, revision: Int64)?>(nil)
+    /// A directory's version and the journal's token for it, once stamped: for a version
+    /// sent before its stamp came, the stream's bookmarks give the journal's.
+    nonisolated let lateStamp = Locked<(version: Int, token: StoreRevision)?>(nil)
 
     init(configuration: Configuration) {
         self.configuration = configuration
@@ -146,6 +159,7 @@ actor LiveEngine {
     nonisolated func unsubscribe(_ id: ObjectIdentifier) {
         onPipeline { engine in
             engine.subscriptions[id] = nil
+            engine.resumeWaitStarted[id] = nil
             engine.stopIfIdle()
         }
     }
@@ -215,7 +229,7 @@ actor LiveEngine {
             }
         case .publish(let snapshot, let ids, let names):
             journal(snapshot, ids, previous: history.last)
-            awaitStamp(of: snapshot.version)
+            awaitStamp()
             recordHistory()
             for id in subscriptions.keys {
                 subscriptions[id]?.publish(ids: ids, names: names, snapshot: snapshot, engine: self)
