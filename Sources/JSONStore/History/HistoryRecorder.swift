@@ -24,7 +24,8 @@ final class HistoryRecorder: Sendable {
     }
 
     let history: StoreHistory
-    private let queue = DispatchQueue(label: "jsonstore.history", qos: .utility)
+    /// As urgent as the pipeline's: stamped observations (the stream) wait for it.
+    private let queue = DispatchQueue(label: "jsonstore.history", qos: .userInitiated)
 
     private struct Pending {
         /// What to record next: the ids a watcher saw change, with the version it knew before.

@@ -129,28 +129,28 @@ extension Journal {
         var window = min(size, 64 << 10)
         while true {
             guard let tail = try? fd.read(count: window, at: size - window) else { return nil }
-            let found = tail.withUnsafeBufferPointer { all -> (end: Int, revision: Int?)? in
+            let found = tail.withUnsafeBufferPointer {
+                all -> (end: Int, revision: Int?, isFirst: Bool)? in
                 guard let last = ByteSearch.last(newline, in: all, before: all.count) else {
                     return nil
                 }
                 guard let before = ByteSearch.last(newline, in: all, before: last) else {
                     // The line is the window's first: whole only when the window is the file.
-                    return window == size
-                        ? (
-                            last + 1,
-                            JournalLine.head(UnsafeBufferPointer(rebasing: all[..<last]))?.revision
-                        )
-                        : nil
+                    let line = UnsafeBufferPointer(rebasing: all[..<last])
+                    return window == size ? (last + 1, JournalLine.head(line)?.revision, true) : nil
                 }
-                return (
-                    last + 1,
-                    JournalLine.head(UnsafeBufferPointer(rebasing: all[(before + 1)..<last]))?
-                        .revision
-                )
+                let line = UnsafeBufferPointer(rebasing: all[(before + 1)..<last])
+                return (last + 1, JournalLine.head(line)?.revision, false)
             }
             if let found {
                 let position = Position(segment: newest, offset: size - window + found.end)
-                return (position, found.revision ?? newest.first - 1)
+                if let revision = found.revision { return (position, revision) }
+                if found.isFirst { return (position, newest.first - 1) }  // the header alone
+                // A damaged last line: the whole segment tells.
+                let report = read(
+                    JournalLine.Head.self, from: Position(segment: newest, offset: 0)
+                ) { _ in }
+                return (position, max(report.lastRevision, newest.first - 1))
             }
             if window == size { return (Position(segment: newest, offset: 0), newest.first - 1) }
             window = min(size, window * 4)

@@ -24,8 +24,9 @@ final class JournalAppender {
     var end: Journal.Position { Journal.Position(segment: segment, offset: size) }
 
     /// Opens the journal's end, making the journal (a new name, revision 1) when there is
-    /// none.
-    init(_ journal: Journal) throws(StoreError) {
+    /// none. `known` is where a reader under the same lock found it ends (`JournalHeads`):
+    /// when the newest segment still ends there, its tail is not read again.
+    init(_ journal: Journal, known: JournalHeads.End? = nil) throws(StoreError) {
         self.journal = journal
         guard let dir = try journal.openFolder(create: true) else {
             throw StoreError(code: .io, message: "no journal folder", file: journal.folder.path)
@@ -35,7 +36,15 @@ final class JournalAppender {
             if let newest = journal.segments().last {
                 segment = newest
                 (file, size) = try Self.open(newest, in: dir, journal: journal)
-                let end = try Self.end(of: file, size: size, segment: newest, journal: journal)
+                let end: (journalID: String, lastRevision: Int, size: Int, damaged: Bool)
+                // Its header is read still: one edited by hand begins a new segment.
+                if let known, known.position == Journal.Position(segment: newest, offset: size),
+                    Journal.journalID(inHeaderOf: file) == known.journalID
+                {
+                    end = (known.journalID, known.lastRevision, size, false)
+                } else {
+                    end = try Self.end(of: file, size: size, segment: newest, journal: journal)
+                }
                 (journalID, lastRevision) = (end.journalID, end.lastRevision)
                 headerDamaged = end.damaged
                 if end.size < size {

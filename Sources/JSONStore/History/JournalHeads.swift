@@ -33,6 +33,22 @@ struct JournalHeads: Sendable {
     private(set) var lastRevision = 0
     /// Whether every item's head is known (after `readAll`).
     private(set) var isComplete = false
+    /// The newest entries taken in, oldest first (a bounded few): which items changed after
+    /// a recent revision, without reading the journal again.
+    private var recent: [(revision: Int, id: UTF8Key)] = []
+    static let recentLimit = 1024
+
+    /// Where the journal ends as the last look found it: after its last whole line.
+    struct End: Sendable {
+        var position: Journal.Position
+        var lastRevision: Int
+        var journalID: String
+    }
+
+    var end: End? {
+        guard let position, let journalID else { return nil }
+        return End(position: position, lastRevision: lastRevision, journalID: journalID)
+    }
 
     /// Reads what was appended since the last look; on the first look, or when the journal
     /// is another one than last time (removed and begun again), starts from its end
@@ -49,6 +65,19 @@ struct JournalHeads: Sendable {
         let end = journal.end()
         (position, lastRevision) = (end?.position, end?.lastRevision ?? 0)
         journalID = journal.journalID()
+    }
+
+    /// The items of the entries after `revision` up to the last one read, when the recent
+    /// entries reach back that far; `nil` when they do not (read the journal then).
+    func ids(after revision: Int) -> Set<UTF8Key>? {
+        if revision >= lastRevision { return [] }
+        guard let first = recent.first, first.revision <= revision + 1 else { return nil }
+        var ids: Set<UTF8Key> = []
+        for entry in recent.reversed() {
+            if entry.revision <= revision { break }
+            ids.insert(entry.id)
+        }
+        return ids
     }
 
     /// The head of `id`: known, or looked up in the journal. Call it right after `catchUp`.
@@ -96,6 +125,8 @@ struct JournalHeads: Sendable {
     mutating func apply(_ entry: JournalLine.Head) {
         let key = UTF8Key(entry.id)
         lastRevision = max(lastRevision, entry.revision)
+        recent.append((entry.revision, key))
+        if recent.count >= 2 * Self.recentLimit { recent.removeFirst(Self.recentLimit) }
         let keeps = entry.whole
         // An item not looked up yet: how many patches since its last whole value is not
         // known, so the next entry keeps its whole value.

@@ -29,9 +29,8 @@ extension StoreHistory {
         // there are some (a reader who may not write the store records nothing), and they
         // are made again for the next segment if it had to begin one.
         let now = WallClock.nanoseconds(WallClock.now())
-        let mayPredate = journal.mayPredate(journal.journalID())
         var segmentStart = journal.segments().last?.first ?? 1
-        var drafts = try self.drafts(scope, seen, dir, now, segmentStart, mayPredate)
+        var (drafts, known) = try self.drafts(scope, seen, dir, now, segmentStart)
         // A whole look recorded: an item the journal has no entry of is new from now on.
         let whole: Bool
         switch scope {
@@ -49,11 +48,11 @@ extension StoreHistory {
             }
             return
         }
-        let appender = try JournalAppender(journal)
+        let appender = try JournalAppender(journal, known: known)
         defer { appender.close() }
         if appender.segment.first != segmentStart {
             segmentStart = appender.segment.first
-            drafts = try self.drafts(scope, seen, dir, now, segmentStart, mayPredate)
+            drafts = try self.drafts(scope, seen, dir, now, segmentStart).entries
         }
         FaultPoint.drafted.reached()
         appended(try appender.append(drafts), by: appender)
@@ -63,15 +62,19 @@ extension StoreHistory {
     /// The entries for what `scope` holds that the journal has not recorded.
     private func drafts(
         _ scope: Scope, _ seen: HistoryDraft.Seen, _ dir: FileDescriptor, _ now: Int64,
-        _ segmentStart: Int, _ mayPredate: Bool
-    ) throws(StoreError) -> [HistoryEntry] {
+        _ segmentStart: Int
+    ) throws(StoreError) -> (entries: [HistoryEntry], end: JournalHeads.End?) {
         try withCurrentHeads { heads throws(StoreError) in
             let (ids, previous) = try candidates(scope, &heads, dir)
-            return ids.flatMap { id in
+            var predates: Bool?  // asked of the journal for the first item with no entry
+            let entries = ids.flatMap { id in
                 var draft = HistoryDraft(id: id, source: .otherProgram, operation: nil, now: now)
                 draft.segmentStart = segmentStart
-                draft.mayPredate = mayPredate
                 let head = heads.head(of: id, in: journal)
+                if head == nil {
+                    if predates == nil { predates = journal.mayPredate(heads.journalID) }
+                    draft.mayPredate = predates ?? true
+                }
                 return draft.late(
                     before: HistoryDraft.Before(
                         ItemFile.read(id: id, in: dir, path: store, reader: reader)),
@@ -87,6 +90,7 @@ extension StoreHistory {
                     }, seen: seen
                 ).entries
             }
+            return (entries, heads.end)
         }
     }
 

@@ -31,23 +31,40 @@ extension StoreHistory {
     func check(
         _ snapshot: StoreSnapshot, changed: Set<UTF8Key>, since base: StampBase?
     ) throws(StoreError) -> StampCheck {
-        if journal.segments().isEmpty { try beginJournal() }
-        return try withCurrentHeads { heads throws(StoreError) in
+        if let found = try check(snapshot, changed, base) { return found }
+        try beginJournal()  // none yet: an empty store has revisions of a journal too
+        guard let found = try check(snapshot, changed, base) else {
+            throw StoreError(code: .io, message: "the journal is gone", file: store)
+        }
+        return found
+    }
+
+    /// `check`, or `nil` when there is no journal.
+    private func check(
+        _ snapshot: StoreSnapshot, _ changed: Set<UTF8Key>, _ base: StampBase?
+    ) throws(StoreError) -> StampCheck? {
+        try withCurrentHeads { heads throws(StoreError) -> StampCheck? in
+            guard var end = Self.end(of: heads) else { return nil }
             var ids = changed
             var whole = true
-            var end = try Self.end(of: heads, store)
             if let base, base.stamp.journal == end.stamp.journal,
                 base.stamp.revision <= end.stamp.revision
             {
-                // Up to where the heads were caught up: later entries are the next look's.
-                let report = journal.read(JournalLine.Head.self, from: base.position) {
-                    if $0.revision <= end.stamp.revision { ids.insert(UTF8Key($0.id)) }
+                if let recent = heads.ids(after: base.stamp.revision) {
+                    ids.formUnion(recent)
+                    whole = false
+                } else {
+                    // Up to where the heads were caught up: later entries are the next look's.
+                    let report = journal.read(JournalLine.Head.self, from: base.position) {
+                        if $0.revision <= end.stamp.revision { ids.insert(UTF8Key($0.id)) }
+                    }
+                    whole = report.journalID.map { !end.stamp.isOf($0) } ?? false
                 }
-                whole = report.journalID.map { !end.stamp.isOf($0) } ?? false
             }
             if whole {
                 heads.readAll(journal)
-                end = try Self.end(of: heads, store)
+                guard let all = Self.end(of: heads) else { return nil }
+                end = all
                 snapshot.entries.forEach { id, _ in ids.insert(id) }
                 for id in heads.existing { ids.insert(UTF8Key(id)) }
             }
@@ -63,16 +80,12 @@ extension StoreHistory {
         }
     }
 
-    /// Where the heads stopped, as a stamp.
-    private static func end(of heads: JournalHeads, _ store: String) throws(StoreError)
-        -> StampBase
-    {
-        guard let journalID = heads.journalID, let position = heads.position else {
-            throw StoreError(code: .io, message: "the journal is gone", file: store)
-        }
+    /// Where the heads stopped, as a stamp; `nil` without a journal.
+    private static func end(of heads: JournalHeads) -> StampBase? {
+        guard let end = heads.end else { return nil }
         return StampBase(
-            stamp: JournalStamp(revision: heads.lastRevision, journalID: journalID),
-            position: position)
+            stamp: JournalStamp(revision: end.lastRevision, journalID: end.journalID),
+            position: end.position)
     }
 
     /// Makes the journal, under the store's lock, for a store that has none: an empty

@@ -27,7 +27,8 @@ extension DirectoryBatch {
         guard let history = store.history, !writes.isEmpty else { return nil }
         let appender: JournalAppender
         do {
-            appender = try JournalAppender(history.journal)
+            appender = try JournalAppender(
+                history.journal, known: try history.withCurrentHeads { $0.end })
         } catch {
             // History that cannot be written (a folder this user may not write) never
             // refuses a write: a reader that may write it records the change late.
@@ -58,17 +59,22 @@ extension DirectoryBatch {
     {
         let operation = StoreHistory.newOperation()
         let now = WallClock.nanoseconds(WallClock.now())
-        let mayPredate = history.journal.mayPredate(history.journal.journalID())
         let (late, own) = try history.withCurrentHeads { heads throws(StoreError) in
             var (late, own): ([HistoryEntry], [HistoryEntry]) = ([], [])
+            var predates: Bool?  // asked of the journal for the first item with no entry
             for write in writes {
                 var draft = HistoryDraft(
                     id: write.id, source: history.source, operation: operation, now: now)
                 draft.segmentStart = segmentStart
-                draft.mayPredate = mayPredate
+                let head = heads.head(of: write.id, in: history.journal)
+                if head == nil {
+                    if predates == nil {
+                        predates = history.journal.mayPredate(heads.journalID)
+                    }
+                    draft.mayPredate = predates ?? true
+                }
                 let entries = draft.entries(
-                    before: before(write.id), after: after(write),
-                    head: heads.head(of: write.id, in: history.journal),
+                    before: before(write.id), after: after(write), head: head,
                     recorded: { history.recordedValue(of: write.id) })
                 late += entries.late
                 if let entry = entries.own { own.append(entry) }
