@@ -21,32 +21,36 @@ public enum CommandLineTool {
     }
 
     /// The options every command accepts, before or after its name.
-    static let globalOptions: [OptionDeclaration] = [
-        .option(
-            "--dir", value: "DIR",
-            help: "the store directory (default: $JSONSTORE_DIR, else ./data)"),
-        .option(
-            "--store", value: "ADDRESS",
-            help:
-                "where the store is: a directory, or etcd://HOST:PORT[,HOST:PORT...]/PREFIX (default: $JSONSTORE_STORE)"
-        ),
-        .option(
-            "--user", value: "NAME",
-            help:
-                "the etcd user (the password from $JSONSTORE_ETCD_PASSWORD, else asked on the terminal)"
-        ),
-        .option(
-            "--cacert", value: "FILE",
-            help: "for etcds://: the CA certificates that sign the server's (default: the system's)"
-        ),
-        .option("--cert", value: "FILE", help: "for etcds://: the client certificate to present"),
-        .option("--key", value: "FILE", help: "for etcds://: the client certificate's key"),
-        .option(
-            "--color", value: "WHEN",
-            help: "colour on a terminal: auto (honours NO_COLOR, TERM=dumb), always, never",
-            choices: ColorChoice.allCases.map(\.rawValue)),
-        .flag("--help", "-h", help: "show the help of the command"),
-    ]
+    static let globalOptions: [OptionDeclaration] =
+        [
+            .option(
+                "--dir", value: "DIR",
+                help: "the store directory (default: $JSONSTORE_DIR, else ./data)"),
+            .option(
+                "--store", value: "ADDRESS",
+                help:
+                    "where the store is: a directory, or etcd://HOST:PORT[,HOST:PORT...]/PREFIX (default: $JSONSTORE_STORE)"
+            ),
+            .option(
+                "--user", value: "NAME",
+                help:
+                    "the etcd user (the password from $JSONSTORE_ETCD_PASSWORD, else asked on the terminal)"
+            ),
+            .option(
+                "--cacert", value: "FILE",
+                help:
+                    "for etcds://: the CA certificates that sign the server's (default: the system's)"
+            ),
+            .option(
+                "--cert", value: "FILE", help: "for etcds://: the client certificate to present"),
+            .option("--key", value: "FILE", help: "for etcds://: the client certificate's key"),
+            .option(
+                "--color", value: "WHEN",
+                help: "colour on a terminal: auto (honours NO_COLOR, TERM=dumb), always, never",
+                choices: ColorChoice.allCases.map(\.rawValue)),
+        ] + HistoryOptions.declarations + [
+            .flag("--help", "-h", help: "show the help of the command")
+        ]
 
     /// The options only taken before a command.
     static let leadingOptions: [OptionDeclaration] =

@@ -102,7 +102,7 @@ struct CompletionTests {
             t jsonstore --dir \(temp.path) get t
             t \(program) delete --dir=\(temp.path) ''
             t jsonstore list -o n
-            t jsonstore list --no
+            t jsonstore list --no-he
             t jsonstore help ch
             t jsonstore completion z
             """

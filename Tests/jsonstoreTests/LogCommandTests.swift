@@ -190,3 +190,32 @@ struct CommandLibraryTests {
         #expect(!result.stdout.contains("libFoundation.so"), "\(result.stdout)")
     }
 }
+
+/// The global options that set the history: none kept, and the retention.
+@Suite("The history's options")
+struct HistoryOptionTests {
+    @Test(
+        "--no-history keeps none; --history-max-bytes and -age are taken; bad values are usage errors"
+    )
+    func options() async throws {
+        let temp = try TemporaryStore()
+        #expect(try await jsonstore(temp, ["--no-history", "set", "a", "title=A"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: temp.path + "/.jsonstore/journal"))
+        var result = try await jsonstore(temp, ["log", "--no-history"])
+        #expect(
+            result.status == 1 && result.stderr.contains("keeps no history"), "\(result.stderr)")
+        #expect(
+            try await jsonstore(temp, ["--history-max-bytes", "1K", "set", "a", "title=B"]).status
+                == 0)
+        result = try await jsonstore(
+            temp, ["log", "a", "-o", "ndjson", "--history-max-age", "30d"])
+        #expect(result.status == 0 && result.stdout.split(separator: "\n").count == 2)
+        for bad in [
+            ["--history-max-bytes", "2x"], ["--history-max-age", "soon"],
+            ["--history-max-age", "0d"],
+        ] {
+            result = try await jsonstore(temp, bad + ["log"])
+            #expect(result.status == 64, "\(bad): \(result.stderr)")
+        }
+    }
+}

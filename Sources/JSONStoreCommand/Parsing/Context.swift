@@ -14,6 +14,8 @@ struct Context {
     /// What an `etcds://` store trusts and presents: `--cacert`, `--cert`, `--key`.
     var tls = EtcdTLS()
     var color: ColorChoice = .auto
+    /// `--no-history`, `--history-max-age`, `--history-max-bytes`.
+    var history = HistoryOptions()
     var environment: [String: String]
     /// The command being run (`set`): the name its writes are recorded under in the
     /// store's history.
@@ -63,6 +65,7 @@ struct Context {
         if let color = try arguments.choice("--color") {
             self.color = ColorChoice(rawValue: color) ?? .auto
         }
+        try history.apply(arguments)
         if isEtcd { _ = try Self.etcdAddress(store) }
     }
 
@@ -79,7 +82,7 @@ struct Context {
 
     /// Opens the store.
     func open(options: JSONStore.Options = JSONStore.Options()) throws -> JSONStore {
-        var options = options
+        var options = history.applied(to: options)
         options.writerName = command
         guard isEtcd else {
             if user != nil {
