@@ -16,15 +16,12 @@ extension StoreHistory {
     /// the journal last recorded of it (recorded already by another process, or by this
     /// one's own write, it is left alone).
     func recordUnrecorded(_ scope: Scope, seen: HistoryDraft.Seen) throws(StoreError) {
-        let dir: FileDescriptor
-        do {
-            dir = try FileDescriptor.openDirectory(store)
-        } catch {
-            throw StoreError.system(error, "could not open the store directory", file: store)
-        }
-        defer { dir.close() }
-        let lock = try StoreLock.acquire(in: dir, store: store)
-        defer { lock.close() }
+        try withStoreLock { dir throws(StoreError) in try record(scope, seen, dir) }
+    }
+
+    private func record(_ scope: Scope, _ seen: HistoryDraft.Seen, _ dir: FileDescriptor)
+        throws(StoreError)
+    {
         // The entries are made for the newest segment; the appender is opened only when
         // there are some (a reader who may not write the store records nothing), and they
         // are made again for the next segment if it had to begin one.

@@ -91,16 +91,8 @@ extension StoreHistory {
     /// Makes the journal, under the store's lock, for a store that has none: an empty
     /// store has revisions of a journal too.
     private func beginJournal() throws(StoreError) {
-        let dir: FileDescriptor
-        do {
-            dir = try FileDescriptor.openDirectory(store)
-        } catch {
-            throw StoreError.system(error, "could not open the store directory", file: store)
+        try withStoreLock { _ throws(StoreError) in
+            try JournalAppender(journal).close()
         }
-        defer { dir.close() }
-        let lock = try StoreLock.acquire(in: dir, store: store)
-        defer { lock.close() }
-        let appender = try JournalAppender(journal)
-        appender.close()
     }
 }

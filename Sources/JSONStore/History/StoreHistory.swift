@@ -32,6 +32,23 @@ final class StoreHistory: Sendable {
         }.get()
     }
 
+    /// Runs `body` with the store directory open and its lock held: where the journal is
+    /// appended to.
+    func withStoreLock<R>(_ body: (FileDescriptor) throws(StoreError) -> R) throws(StoreError)
+        -> R
+    {
+        let dir: FileDescriptor
+        do {
+            dir = try FileDescriptor.openDirectory(store)
+        } catch {
+            throw StoreError.system(error, "could not open the store directory", file: store)
+        }
+        defer { dir.close() }
+        let lock = try StoreLock.acquire(in: dir, store: store)
+        defer { lock.close() }
+        return try body(dir)
+    }
+
     /// Takes in entries this process appended.
     func appended(_ entries: [HistoryEntry], by appender: JournalAppender) {
         heads.withLock { heads in
