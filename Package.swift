@@ -24,7 +24,7 @@ let package = Package(
         // with SIGKILL, writers under resource limits. Not a product.
         .executableTarget(
             name: "jsonstore-test-worker",
-            dependencies: ["JSONStore", "TestSupport"],
+            dependencies: ["JSONStore", "JSONStoreEtcd", "TestSupport"],
             path: "Tests/Worker"
         ),
         // The README's Swift blocks, each a program quoted there verbatim; jsonstoreTests

@@ -113,7 +113,7 @@ extension EtcdTests.Mirror {
             let intoFiles = point.hasPrefix("files")
             let victim = intoFiles ? "b" : "a"
             #expect(pair.stop(victim) == 0)
-            try pair.start(victim, environment: ["JSONSTORE_TEST_KILL_MIRROR": "\(point):1"])
+            try pair.start(victim, killedAt: (point, 1))
             #expect(pair.wait { pair.log(victim).components(separatedBy: "in sync").count >= 3 })
             let first = Self.task("tea", "first")
             try pair.write("a", "tea.json", first)
@@ -141,7 +141,7 @@ extension EtcdTests.Mirror {
         try await blocking {
             let pair = try Self.started()
             #expect(pair.stop("b") == 0)
-            try pair.start("b", environment: ["JSONSTORE_TEST_KILL_MIRROR": "files:1"])
+            try pair.start("b", killedAt: ("files", 1))
             #expect(pair.wait { pair.log("b").components(separatedBy: "in sync").count >= 3 })
             try pair.write("a", "tea.json", Self.task("tea", "first"))
             #expect(pair.killedItself("b"), "\(pair.log("b"))")

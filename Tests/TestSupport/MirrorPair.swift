@@ -34,11 +34,12 @@ public final class MirrorPair: @unchecked Sendable {  // used by one test at a t
     /// The file `name` of `side`.
     public func file(_ side: String, _ name: String) -> String { path(side) + "/" + name }
 
-    /// Starts the mirror of `side` (creating its directory if needed), with `environment`
-    /// added to this process's; `name` (the side's by default) names the process and its
-    /// log, so a second mirror of one side can be started beside the first.
+    /// Starts the mirror of `side` (creating its directory if needed); `name` (the side's by
+    /// default) names the process and its log, so a second mirror of one side can be
+    /// started beside the first. With `killedAt` (a `FaultPoint`'s name and which time),
+    /// the mirror is the test worker's, which kills itself there.
     public func start(
-        _ side: String, as name: String? = nil, environment: [String: String] = [:]
+        _ side: String, as name: String? = nil, killedAt: (point: String, time: Int)? = nil
     ) throws {
         let name = name ?? side
         precondition(mirrors[name]?.isRunning != true, "the mirror \(name) runs already")
@@ -51,11 +52,17 @@ public final class MirrorPair: @unchecked Sendable {  // used by one test at a t
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         handle.seekToEndOfFile()
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: JSONStoreBinary.path)
-        process.arguments = ["--dir", path(side), "mirror", address]
+        if let killedAt {
+            process.executableURL = URL(fileURLWithPath: HelperProcess.workerPath)
+            process.arguments = [
+                "fault", killedAt.point, String(killedAt.time), "mirror", path(side), address,
+            ]
+        } else {
+            process.executableURL = URL(fileURLWithPath: JSONStoreBinary.path)
+            process.arguments = ["--dir", path(side), "mirror", address]
+        }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = handle
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         try process.run()
         try? handle.close()
         mirrors[name] = process

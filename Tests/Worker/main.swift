@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 @_spi(Testing) import JSONStore
+import JSONStoreEtcd
 import TestSupport
 
 // A helper process for the integration tests. Each command does one thing a real writer
@@ -34,8 +35,10 @@ import TestSupport
 //   fault POINT N write DIR       SIGKILL itself the Nth time the write reaches POINT (a
 //   fault POINT N undo DIR ID     `FaultPoint`): a batch (put a and b, delete c), an undo of
 //   fault POINT N watch DIR       ID's last change, or a watcher recording what others
-//                                 change (prints `ready` once it observes); prints
-//                                 `survived` if the point was never reached
+//   fault POINT N mirror DIR ADDRESS  change (prints `ready` once it observes), or
+//                                 `jsonstore mirror` (the points `files-before`, `files`,
+//                                 `etcd-before`, `etcd`); prints `survived` if the point
+//                                 was never reached
 //
 // A StoreError is printed to stdout as `error <code>: <description>` with exit status 3.
 
@@ -255,6 +258,7 @@ func fault(at point: FaultPoint, time: Int, _ work: [String]) throws {
             kill(getpid(), SIGKILL)
         }
     }
+    if work[0] == "mirror" { return try mirror(work[1], work[2]) }
     let store = try JSONStore(directory: work[1])
     switch work[0] {
     case "write":
@@ -273,6 +277,21 @@ func fault(at point: FaultPoint, time: Int, _ work: [String]) throws {
         token.invalidate()
     }
     FileHandle.standardOutput.write(Data("survived\n".utf8))
+}
+
+/// `fault … mirror`: `jsonstore mirror` of `dir` with `address`, as the command runs it,
+/// until killed (the hook set) or its parent goes.
+func mirror(_ dir: String, _ address: String) throws {
+    var options = JSONStore.Options()
+    options.createDirectory = true
+    options.historySource = .mirror
+    let store = try JSONStore(directory: dir, options: options)
+    let mirror = try DirectoryMirror(
+        store: store, address: try EtcdAddress(parsing: address), credentials: nil, tls: nil,
+        host: ProcessInfo.processInfo.hostName,
+        say: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+    mirror.start()
+    while true { sleep(60) }
 }
 
 /// `RLIMIT_FSIZE` as the type `setrlimit` takes on Glibc.

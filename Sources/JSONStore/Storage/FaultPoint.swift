@@ -1,4 +1,4 @@
-/// The steps of a write and of a recording where a process may die, named so a test can
+/// The steps of a write, of a recording and of a mirror's sync where a process may die, named so a test can
 /// kill a helper process at exactly one of them (`setHook`), and check that whatever
 /// reads the store afterwards finds it whole and its history neither short nor doubled.
 ///
@@ -17,6 +17,14 @@
     case synced
     /// A watcher's recorder made its entries under the store's lock, not yet appended.
     case drafted
+    /// A mirror's write to the directory: its intent journaled, the files not written
+    /// yet; then the files written, not yet recorded in the mirror's state.
+    case filesBefore = "files-before"
+    case files
+    /// A mirror's write to etcd: its intent journaled, not sent yet; then done in etcd,
+    /// not yet recorded.
+    case etcdBefore = "etcd-before"
+    case etcd
 
     private static let hook = Locked<(@Sendable (FaultPoint) -> Void)?>(nil)
 
@@ -26,7 +34,7 @@
     }
 
     /// This point is reached.
-    func reached() {
+    package func reached() {
         Self.hook.withLock { $0 }?(self)
     }
 }

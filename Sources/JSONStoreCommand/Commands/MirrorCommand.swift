@@ -53,7 +53,6 @@ struct MirrorCommand: Command {
             store: store, address: etcd, credentials: try context.credentials(),
             tls: context.tls, host: ProcessInfo.processInfo.hostName,
             say: { Output.error(Display.escaped($0)) })
-        mirror._written = Self.killHook(context.environment["JSONSTORE_TEST_KILL_MIRROR"])
         let stop = DispatchSemaphore(value: 0)
         let failure = Locked<(any Error)?>(nil)
         mirror.onFailure = { error in
@@ -93,27 +92,5 @@ struct MirrorCommand: Command {
             default: "check the host names in \(address.description)"
             }
         return CommandFailure("mirror: \(error); stopped: \(fix)")
-    }
-
-    /// For the tests: `etcd:N` or `files:N` kills the mirror with SIGKILL right after its
-    /// Nth write to that side, before it records it; `etcd-before:N`, `files-before:N`
-    /// right before that write, its intent journaled.
-    static func killHook(_ setting: String?) -> (@Sendable (Bool, Bool) -> Void)? {
-        guard let setting, let colon = setting.firstIndex(of: ":"),
-            let count = Int(setting[setting.index(after: colon)...])
-        else { return nil }
-        let point = setting[..<colon]
-        let toEtcd = point.hasPrefix("etcd")
-        let after = !point.hasSuffix("-before")
-        let seen = Locked(0)
-        return { side, done in
-            guard side == toEtcd, done == after else { return }
-            if seen.withLock({
-                $0 += 1
-                return $0
-            }) == count {
-                kill(getpid(), SIGKILL)
-            }
-        }
     }
 }

@@ -1,4 +1,4 @@
-import JSONStore
+@_spi(Testing) import JSONStore
 
 extension DirectoryMirror {
     /// A write to one side: the item's new bytes (`nil`: delete it), what that side must
@@ -116,7 +116,7 @@ extension DirectoryMirror {
             writes.map {
                 ($0.id, .init(toEtcd: false, etag: $0.record.etag, revision: $0.record.revision))
             })
-        _written?(false, false)
+        FaultPoint.filesBefore.reached()
         try store.write { tx in
             for write in writes {
                 try tx.expect(write.id, write.expectedETag.map { .etag($0) } ?? .absent)
@@ -127,7 +127,7 @@ extension DirectoryMirror {
                 }
             }
         }
-        _written?(false, true)
+        FaultPoint.files.reached()
         try state.set(writes.map { ($0.id, $0.record) })
         tally.received += writes.count
     }
@@ -174,7 +174,7 @@ extension DirectoryMirror {
             expected = []
             unchanged = (first, last + [0], since)
         }
-        _written?(true, false)
+        FaultPoint.etcdBefore.reached()
         let answer: Result<(revision: Int64, succeeded: Bool), EtcdError> = Result {
             () throws(EtcdError) in
             try client.transaction(
@@ -194,7 +194,7 @@ extension DirectoryMirror {
             )
             return true
         }
-        _written?(true, true)
+        FaultPoint.etcd.reached()
         try state.set(
             writes.map { ($0.id, MirrorState.Record(revision: revision, etag: $0.record.etag)) })
         tally.sent += writes.count

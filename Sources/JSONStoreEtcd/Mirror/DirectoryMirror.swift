@@ -64,10 +64,6 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
     package var onPermanentError: (@Sendable (EtcdError) -> Void)?
     /// What it has done: for messages and tests.
     var tally = Tally()
-    /// Called around a write to a side (`toEtcd`, else the directory): after its intent
-    /// is journaled and before it goes (`done` false), and after it reached that side and
-    /// before it is recorded (`done` true). For tests that kill the mirror there.
-    package var _written: (@Sendable (_ toEtcd: Bool, _ done: Bool) -> Void)?
 
     package struct Tally: Sendable, Equatable {
         package var sent = 0
