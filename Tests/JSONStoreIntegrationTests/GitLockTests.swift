@@ -161,16 +161,40 @@ struct GitLockTests {
         await #expect(try JSONStoreBinary.shell(script).status == 0)
         f.startObserving()
         #expect(await f.started())
-        // The command between the picks runs while git writes nothing (no index lock):
-        // nothing is held then, so the picks are updates of their own; the checkout of
-        // `main` that begins the rebase (b and c back, d added) is one.
+        // The command between the picks runs while git writes nothing (no index lock), so
+        // nothing is held then: the picks are updates of their own, and the checkout of
+        // `main` that begins the rebase (b and c back, d added) is one. The command waits
+        // until as many updates have arrived as commands have run: a slow watcher would
+        // otherwise read a pick together with the next one, and no sleep is long enough.
+        let gate = f.path + "-gate"
+        try FileManager.default.createDirectory(atPath: gate, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: gate) }
+        let waitForUpdate = """
+            n=$(( $(cat '\(gate)/runs' 2>/dev/null || echo 0) + 1 )); echo $n > '\(gate)/runs'; i=0
+            while [ "$(cat '\(gate)/updates' 2>/dev/null || echo 0)" -lt $n ]; do
+              i=$((i + 1)); [ $i -gt 400 ] && exit 1; sleep 0.05
+            done
+            """
+        try waitForUpdate.write(toFile: gate + "/wait", atomically: true, encoding: .utf8)
+        let publisher = Task {
+            while !Task.isCancelled {
+                let count = f.recorder.current.updates.count
+                try? String(count).write(
+                    toFile: gate + "/updates", atomically: true, encoding: .utf8)
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        defer { publisher.cancel() }
         let rebase = try await blocking {
-            try JSONStoreBinary.shell("cd '\(f.path)' && \(git) rebase -q -x 'sleep 0.3' main")
+            try JSONStoreBinary.shell(
+                "cd '\(f.path)' && \(git) rebase -q -x \"sh '\(gate)/wait'\" main")
         }
         #expect(rebase.status == 0, "\(rebase.stderr)")
+        let runs = try String(contentsOfFile: gate + "/runs", encoding: .utf8)
+        #expect(runs == "3\n")
         let updates = await f.settledUpdates()
         let described = updates.map { $0.inserted.map(\.id) + $0.modified.map(\.new.id) }
-        #expect(updates.count >= 2, "\(described)")
+        #expect(updates.count >= 3, "\(described)")
         #expect(updates.first?.inserted.map(\.id) == ["d"], "\(described)")
         let firstModified = Set(updates.first?.modified.map(\.new.id) ?? [])
         #expect(firstModified.isSuperset(of: ["b", "c"]), "\(described)")
