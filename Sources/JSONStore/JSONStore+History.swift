@@ -9,12 +9,21 @@ extension JSONStore {
     ///   - id: the item, or `nil` for the whole store.
     ///   - revision: only the changes after it.
     ///   - limit: at most this many, the newest.
+    /// On etcd, the history is etcd's: each key's versions since it last compacted (see
+    /// `historyBegins()`), with no times, every change of one transaction at its revision.
+    ///
     /// - Throws: `StoreError`: `.invalidID`, `.unsupported` on a store that keeps no
-    ///   history, or the file system's error.
+    ///   history, or the file system's (or the server's) error.
     public func history(of id: String? = nil, after revision: Int = 0, limit: Int? = nil)
         throws(StoreError) -> [HistoryEntry]
     {
         if let id { try ItemID.validate(id) }
+        if let remote {
+            var entries = try remote.history(of: id, from: revision + 1, reader: reader).entries
+            entries.reverse()
+            if let limit, entries.count > limit { entries.removeLast(entries.count - limit) }
+            return entries
+        }
         let history = try requireHistory()
         // Best effort: a reader who may not write the store reads the history as it is.
         try? recordLateChanges(id.map { [$0] })
@@ -33,6 +42,17 @@ extension JSONStore {
         entries.reverse()
         if entries.count > limit { entries.removeLast(entries.count - limit) }
         return entries
+    }
+
+    /// The oldest revision the store's history holds: 1 unless older changes were pruned
+    /// (a directory's journal, past `Options.historyMaxAge` or `historyMaxBytes`) or
+    /// compacted away (etcd: the revision after its last compaction).
+    ///
+    /// - Throws: `StoreError`: `.unsupported` on a store that keeps no history, or the
+    ///   server's error.
+    public func historyBegins() throws(StoreError) -> Int {
+        if let remote { return try remote.compactedRevision() + 1 }
+        return max(try requireHistory().journal.firstRevision, 1)
     }
 
     /// Records, under the lock, what other programs changed while nothing recorded it: one

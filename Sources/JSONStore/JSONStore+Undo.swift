@@ -6,6 +6,7 @@ extension JSONStore {
     ///   `revision` for this item, `.invalidID`, `.unsupported` without history.
     public func item(_ id: String, at revision: Int) throws(StoreError) -> JSONObject? {
         try ItemID.validate(id)
+        if let remote { return try remoteItem(id, at: revision, in: remote) }
         let history = try requireHistory()
         try? recordLateChanges([id])  // best effort: reading needs no write access
         try checkNotPruned(revision, history)
@@ -45,9 +46,14 @@ extension JSONStore {
     ///   `.notFound` when there is no such change of `id`.
     public func undo(_ id: String, revision: Int? = nil) throws(StoreError) {
         try ItemID.validate(id)
-        let history = try requireHistory()
-        try recordLateChanges([id])
-        let entry = try change(of: id, at: revision, in: history)
+        let entry: HistoryEntry
+        if let remote {
+            entry = try remoteChange(of: id, at: revision, in: remote)
+        } else {
+            let history = try requireHistory()
+            try recordLateChanges([id])
+            entry = try change(of: id, at: revision, in: history)
+        }
         try storeErrors {
             try write { tx in
                 try revert([entry], in: tx)
@@ -61,8 +67,12 @@ extension JSONStore {
     /// - Throws: `StoreError`: `.changed` naming every member changed since (nothing is
     ///   written), `.notFound` when the history holds no such operation.
     public func undo(operation token: String) throws(StoreError) {
-        let history = try requireHistory()
-        let entries = history.journal.entries(ofOperation: token)
+        let entries: [HistoryEntry]
+        if let remote {
+            entries = try remoteOperation(token, in: remote)
+        } else {
+            entries = try requireHistory().journal.entries(ofOperation: token)
+        }
         guard !entries.isEmpty else {
             throw StoreError(
                 code: .notFound, message: "no operation \(token) in the history", file: path)

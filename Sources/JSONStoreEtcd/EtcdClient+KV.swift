@@ -114,6 +114,21 @@ extension EtcdClient {
         )
     }
 
+    /// The newest `mod_revision` of the keys from `key` up to `rangeEnd` (not included;
+    /// `nil`: `key` alone) that exist now (`nil` when none does), with the revision read at.
+    func newestModification(of key: [UInt8], rangeEnd: [UInt8]?) throws(EtcdError) -> (
+        revision: Int64, modRevision: Int64?
+    ) {
+        var request: JSONObject = [
+            "key": .string(Base64.encode(key)), "limit": "1", "keys_only": true,
+            "sort_order": "DESCEND", "sort_target": "MOD",
+        ]
+        if let rangeEnd { request["range_end"] = .string(Base64.encode(rangeEnd)) }
+        let answer = try call("/v3/kv/range", .object(request))
+        let newest = answer["kvs"]?.arrayValue?.first.flatMap(Self.keyValue)
+        return (Self.revision(of: answer), newest?.modRevision)
+    }
+
     /// How many keys start with `prefix`, and how many of them were written after
     /// `revision`, both at the newest revision (which is returned too).
     package func count(prefix: [UInt8], modifiedAfter revision: Int64) throws(EtcdError) -> (

@@ -35,22 +35,32 @@ package final class EtcdWatch {
 
     /// Starts watching `prefix` from `revision` (inclusive), with previous values and
     /// progress notifications; returns once etcd has created the watch.
-    package init(
+    package convenience init(
         _ endpoint: EtcdClient.Endpoint, prefix: [UInt8], from revision: Int64,
+        token: String? = nil, tls: TLSContext? = nil, timeout: Double = 5
+    ) throws(EtcdError) {
+        try self.init(
+            endpoint, key: prefix, rangeEnd: EtcdClient.rangeEnd(ofPrefix: prefix),
+            from: revision, token: token, tls: tls, timeout: timeout)
+    }
+
+    /// Starts watching the keys from `key` up to `rangeEnd` (not included; `nil`: `key`
+    /// alone) from `revision` (inclusive), with previous values and progress
+    /// notifications; returns once etcd has created the watch.
+    package init(
+        _ endpoint: EtcdClient.Endpoint, key: [UInt8], rangeEnd: [UInt8]?, from revision: Int64,
         token: String? = nil, tls: TLSContext? = nil, timeout: Double = 5
     ) throws(EtcdError) {
         // Its creation within `timeout` as a whole; its answers then as `next` is told.
         let deadline = Deadline(seconds: timeout)
         connection = try HTTPConnection(
             host: endpoint.host, port: endpoint.port, tls: tls, until: deadline)
-        let request: JSONValue = [
-            "create_request": [
-                "key": .string(Base64.encode(prefix)),
-                "range_end": .string(Base64.encode(EtcdClient.rangeEnd(ofPrefix: prefix))),
-                "start_revision": .string(String(revision)), "prev_kv": true,
-                "progress_notify": true,
-            ]
+        var create: JSONObject = [
+            "key": .string(Base64.encode(key)), "start_revision": .string(String(revision)),
+            "prev_kv": true, "progress_notify": true,
         ]
+        if let rangeEnd { create["range_end"] = .string(Base64.encode(rangeEnd)) }
+        let request: JSONValue = ["create_request": .object(create)]
         // `hasleader`: a member cut off from its leader cancels the watch rather than keep
         // it open and silent, so the follower moves to another member.
         try connection.post(

@@ -34,6 +34,25 @@ package protocol RemoteBackend: Sendable {
     ///   is newer than the store's).
     func listing(at revision: Int64, reader: JSONReader) throws(StoreError) -> SourceListing
 
+    /// The changes of `id` (of every item when `nil`) from `revision` on that the store
+    /// still keeps, oldest first, made from the versions it keeps of each item.
+    ///
+    /// - Throws: `StoreError`: `.notFound` when `revision` is past what the store keeps
+    ///   (etcd compacted it away), or the server's error.
+    func history(of id: String?, from revision: Int, reader: JSONReader) throws(StoreError)
+        -> RemoteHistory
+
+    /// What the store held for `id` right after `revision`.
+    ///
+    /// - Throws: `StoreError`: `.notFound` when it no longer keeps that revision, or it is
+    ///   newer than the store's.
+    func read(_ id: String, at revision: Int, reader: JSONReader) throws(StoreError)
+        -> ItemFile.Outcome
+
+    /// The revision up to which the store has discarded its history (etcd: its last
+    /// compaction), 0 when none.
+    func compactedRevision() throws(StoreError) -> Int
+
     /// What the server is and the limits it puts on the store, for `check` (`nil` when it
     /// cannot be asked).
     func serverSummary() -> String?

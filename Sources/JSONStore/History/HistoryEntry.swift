@@ -28,15 +28,19 @@ public struct HistoryEntry: Sendable, Hashable {
         case git
         /// `jsonstore mirror`, bringing etcd's change to the directory.
         case mirror
+        /// A client of etcd, on a store there: etcd keeps each key's versions, not who
+        /// wrote them.
+        case etcd
 
         /// The source's name in the journal and in `log -o json`: `jsonstore`, `other`,
-        /// `git` or `mirror`.
+        /// `git`, `mirror` or `etcd`.
         public var name: String {
             switch self {
             case .jsonstore: "jsonstore"
             case .otherProgram: "other"
             case .git: "git"
             case .mirror: "mirror"
+            case .etcd: "etcd"
             }
         }
 
@@ -52,20 +56,26 @@ public struct HistoryEntry: Sendable, Hashable {
             case .otherProgram: "another program"
             case .git: "git"
             case .mirror: "mirror"
+            case .etcd: "etcd"
             }
         }
     }
 
-    /// The store's revision at this change: one more than the change before it.
+    /// The store's revision at this change: on a directory, one more than the change before
+    /// it; on etcd, etcd's revision, which the changes of one transaction share.
     public let revision: Int
-    /// When it was recorded; for a change seen late, the file's modification time.
-    public var time: Date { JournalLine.date(timestamp) }
+    /// When it was recorded; for a change seen late, the file's modification time. `nil`
+    /// on etcd, which keeps no time.
+    public var time: Date? {
+        timestamp == Self.noTime ? nil : JournalLine.date(timestamp)
+    }
     /// The item's id.
     public let id: String
     public let kind: Kind
     public let source: Source
     /// The operation it was part of: every change of one jsonstore write (a batch, a
-    /// multi-id `delete`) carries the same token. `nil` for other programs' edits.
+    /// multi-id `delete`) carries the same token. `nil` for other programs' edits. On
+    /// etcd, the revision of the transaction, in decimal.
     public let operation: String?
     /// For a modification, the members that changed, in the order a patch applies them.
     public let changes: [MemberChange]
@@ -84,8 +94,10 @@ public struct HistoryEntry: Sendable, Hashable {
     /// The RFC 6902 patch that undoes it.
     public var inversePatch: JSONPatch { JSONPatch(inverse: changes) }
 
-    /// `time` in nanoseconds since the epoch, as the journal keeps it.
+    /// `time` in nanoseconds since the epoch, as the journal keeps it; `noTime` when not
+    /// known.
     let timestamp: Int64
+    static let noTime = Int64.min
     /// What `fingerprint` was of the bytes after the change (`nil` after a deletion):
     /// what the next change is recorded against.
     let fingerprint: Fingerprint?
@@ -118,5 +130,30 @@ public struct HistoryEntry: Sendable, Hashable {
         self.isBaseline = isBaseline
         self.fingerprint = fingerprint
         self.keyframe = keyframe
+    }
+}
+
+extension HistoryEntry {
+    /// A change a store other than a directory keeps (etcd's version of a key): at its
+    /// revision, with no time or fingerprint, one operation per revision.
+    ///
+    /// - Parameters:
+    ///   - before: the item before the change; `nil` for a creation, or when it was not a
+    ///     valid item.
+    ///   - after: the item after it; `nil` for a deletion, or when it is not a valid item.
+    ///   A modification with either not known says so by naming no member.
+    package static func remote(
+        revision: Int, id: String, kind: Kind, before: JSONObject?, after: JSONObject?,
+        source: Source
+    ) -> HistoryEntry {
+        var changes: [MemberChange] = []
+        if kind == .modified, let before, let after {
+            changes = MemberChange.between(before, after)
+        }
+        return HistoryEntry(
+            revision: revision, timestamp: noTime, id: id, kind: kind, source: source,
+            operation: String(revision), changes: changes,
+            value: kind == .created ? after : kind == .deleted ? before : nil, isLate: false,
+            fingerprint: nil, keyframe: nil)
     }
 }

@@ -57,23 +57,41 @@ struct LogCommand: Command {
         if let id { try ItemID.validate(id) }
         let store = try context.open()
         var entries = try store.history(of: id, after: since?.revision ?? 0)
-        if let time = since?.time { entries = entries.filter { $0.time >= time } }
+        if let time = since?.time { entries = try HistorySince.entries(entries, since: time) }
         let words = HistoryWords()
         if operations {
             var groups = HistoryOperation.group(entries)
             if let limit, groups.count > limit { groups.removeLast(groups.count - limit) }
+            let cut = limit.map { groups.count > $0 } ?? false
+            if let limit, cut { groups.removeLast(groups.count - limit) }
             switch format {
             case "table": Output.lines(words.table(groups, width: ListCommand.tableWidth(context)))
             case "json": Output.out(Output.prettyJSON(.array(groups.map(words.json))))
             default: Output.lines(groups.map { words.compact(words.json($0)) })
             }
+            if !cut { try sayWhereHistoryBegins(store, context) }
             return
         }
-        if let limit, entries.count > limit { entries.removeLast(entries.count - limit) }
+        let cut = limit.map { entries.count > $0 } ?? false
+        if let limit, cut { entries.removeLast(entries.count - limit) }
         switch format {
         case "table": Output.lines(words.table(entries, width: ListCommand.tableWidth(context)))
         case "json": Output.out(Output.prettyJSON(.array(entries.map(words.json))))
         default: Output.lines(entries.map { words.compact(words.json($0)) })
         }
+        if !cut { try sayWhereHistoryBegins(store, context) }
+    }
+
+    /// Where the history stops, when older changes are gone and the list reached back to
+    /// them: after a table, or on standard error after JSON.
+    private func sayWhereHistoryBegins(_ store: JSONStore, _ context: Context) throws {
+        let begins = try store.historyBegins()
+        guard begins > 1, (since?.revision ?? 0) < begins - 1 else { return }
+        let words =
+            context.isEtcd
+            ? "history stops here: etcd compacted at \(begins - 1) and keeps no older changes"
+            : "history stops here: the journal was pruned before revision \(begins) "
+                + "(--history-max-age, --history-max-bytes)"
+        if format == "table" { Output.line(words) } else { Output.error(words) }
     }
 }

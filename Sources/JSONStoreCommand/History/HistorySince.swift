@@ -34,9 +34,25 @@ struct HistorySince: Equatable {
 
     /// The revision of `id`'s newest change at or before `time`.
     static func revision(of id: String, at time: Date, in store: JSONStore) throws -> Int {
-        guard let entry = try store.history(of: id).first(where: { $0.time <= time }) else {
+        let entries = try timed(store.history(of: id))
+        guard let entry = entries.first(where: { $0.time! <= time }) else {
             throw CommandFailure("no history of \(Display.escaped(id)) at that time")
         }
         return entry.revision
+    }
+
+    /// The entries at or after `time`.
+    static func entries(_ entries: [HistoryEntry], since time: Date) throws -> [HistoryEntry] {
+        try timed(entries).filter { $0.time! >= time }
+    }
+
+    /// `entries`, which must each have a time (etcd keeps none).
+    private static func timed(_ entries: [HistoryEntry]) throws -> [HistoryEntry] {
+        guard entries.allSatisfy({ $0.time != nil }) else {
+            throw CommandFailure(
+                "etcd keeps no times of its changes: name a revision instead (jsonstore log "
+                    + "lists them)")
+        }
+        return entries
     }
 }

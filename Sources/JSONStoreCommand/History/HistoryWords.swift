@@ -4,9 +4,9 @@ import JSONStore
 /// How `log` words the history: a table line per entry or operation, with the members a
 /// change touched (`status: open → done`, `tags: +urgent`), or JSON objects.
 struct HistoryWords {
-    /// `date` in local time, `2026-12-01 09:30:00`.
-    private func localTime(_ date: Date) -> String {
-        ViewClock.localDateTime(date.timeIntervalSince1970)
+    /// `date` in local time, `2026-12-01 09:30:00`; `-` when not known (etcd).
+    private func localTime(_ date: Date?) -> String {
+        date.map { ViewClock.localDateTime($0.timeIntervalSince1970) } ?? "-"
     }
 
     /// The table: a header, then a line per entry, fitted to `width`.
@@ -87,10 +87,11 @@ struct HistoryWords {
     /// An entry as `log -o json` writes it.
     func json(_ entry: HistoryEntry) -> JSONValue {
         var object: JSONObject = [
-            "revision": .number(JSONNumber(entry.revision)),
-            "time": .string(iso(entry.time)),
-            "id": .string(entry.id), "kind": .string(entry.kind.rawValue),
+            "revision": .number(JSONNumber(entry.revision))
         ]
+        if let time = entry.time { object["time"] = .string(iso(time)) }
+        object["id"] = .string(entry.id)
+        object["kind"] = .string(entry.kind.rawValue)
         object["source"] = .string(entry.source.name)
         if let command = entry.source.command { object["command"] = .string(command) }
         if let operation = entry.operation { object["op"] = .string(operation) }
@@ -109,8 +110,8 @@ struct HistoryWords {
         var object: JSONObject = [
             "revision": .number(JSONNumber(operation.newest.revision)),
             "firstRevision": .number(JSONNumber(operation.oldest.revision)),
-            "time": .string(iso(operation.newest.time)),
         ]
+        if let time = operation.newest.time { object["time"] = .string(iso(time)) }
         if let op = operation.newest.operation { object["op"] = .string(op) }
         if case .object(let first) = json(operation.newest) {
             object["source"] = first["source"]

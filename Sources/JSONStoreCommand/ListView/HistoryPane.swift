@@ -54,10 +54,10 @@ struct HistoryPane {
         let words = HistoryWords()
         var lines: [(String, Bool)] = []
         for entry in entries {
-            let time = ViewClock.localDateTime(entry.time.timeIntervalSince1970)
+            let time = entry.time.map { "  " + ViewClock.localDateTime($0.timeIntervalSince1970) }
             lines.append(
                 (
-                    "\(entry.revision)  \(time)  \(entry.kind.rawValue)  \(words.source(entry))",
+                    "\(entry.revision)\(time ?? "")  \(entry.kind.rawValue)  \(words.source(entry))",
                     false
                 ))
             switch entry.kind {

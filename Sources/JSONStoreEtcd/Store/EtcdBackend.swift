@@ -121,19 +121,7 @@ final class EtcdBackend: RemoteBackend {
             try keepLastValid(in: &listing, keyValues, reader: reader, strict: true)
             return listing
         } catch {
-            let said = (error.underlying as? EtcdError)?.reason ?? ""
-            if said.contains("compacted") {
-                throw StoreError(
-                    code: .notFound,
-                    message: "etcd has compacted revision \(revision) away (\(said))",
-                    file: address, underlying: error)
-            }
-            if said.contains("future revision") {
-                throw StoreError(
-                    code: .notFound, message: "revision \(revision) is newer than etcd's",
-                    file: address, underlying: error)
-            }
-            throw error
+            throw unavailable(Int(revision), error)
         }
     }
 
