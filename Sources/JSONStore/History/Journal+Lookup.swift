@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 
 extension Journal {
@@ -34,55 +35,100 @@ extension Journal {
     /// Calls `body` with each whole entry line that holds `marker`, newest first, found with
     /// `memmem` in windows read from each segment's end (a line holding it twice, once),
     /// until `body` returns `false`.
+    ///
+    /// The newest segment's last window is read first, alone: a recent change is found
+    /// there. Past it, a segment per core at a time is read whole, its lines kept, then
+    /// handed on in order: a lookup that goes far back takes the time of half the bytes.
     func linesNewestFirst(holding marker: [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
         guard let dir = try? openFolder(create: false) else { return }
         defer { dir.close() }
-        for segment in segments().reversed() {
-            guard
-                let fd = try? FileDescriptor.open(
-                    segment.name, relativeTo: dir, flags: O_RDONLY | O_NOFOLLOW)
-            else { continue }
-            defer { fd.close() }
-            guard let size = try? fd.status().size else { continue }
-            // From the end back, a window at a time: a recent change is found in the first.
-            var (end, window) = (size, 256 << 10)
-            while end > 0 {
-                let start = max(0, end - window)
-                guard let bytes = try? fd.read(count: end - start, at: start) else { break }
-                let newline = UInt8(ascii: "\n")
-                // Where the window's first whole line begins: after its first newline but
-                // for its last byte (a line ending there begins before the window).
-                let whole: Int? = bytes.withUnsafeBufferPointer { all in
-                    start == 0
-                        ? 0
-                        : ByteSearch.first(
-                            newline, in: UnsafeBufferPointer(rebasing: all[..<(all.count - 1)])
-                        ).map { $0 + 1 }
+        let newestFirst = Array(segments().reversed())
+        guard let newest = newestFirst.first else { return }
+        var left: [(segment: Segment, end: Int?)] = []
+        switch scan(newest, in: dir, holding: marker, windows: 1, body) {
+        case .stopped: return
+        case .readBackTo(let end): if end > 0 { left.append((newest, end)) }
+        }
+        left += newestFirst.dropFirst().map { ($0, nil) }
+        var next = 0
+        while next < left.count {
+            let batch = Array(left[next..<min(left.count, next + Cores.count)])
+            next += batch.count
+            let found = Slots<[[UInt8]]>(count: batch.count, initial: [])
+            DispatchQueue.concurrentPerform(iterations: batch.count) { k in
+                var lines: [[UInt8]] = []
+                _ = scan(batch[k].segment, in: dir, holding: marker, before: batch[k].end) {
+                    lines.append(Array($0))
+                    return true
                 }
-                guard let whole else {
-                    window *= 4  // one line longer than the window
-                    continue
-                }
-                let done = bytes.withUnsafeBufferPointer { all -> Bool in
-                    let lines = UnsafeBufferPointer(rebasing: all[whole...])
-                    var handled = -1  // a line that holds the marker twice is one entry
-                    for offset in ByteSearch.offsets(of: marker, in: lines).reversed() {
-                        let from =
-                            ByteSearch.last(newline, in: lines, before: offset).map { $0 + 1 } ?? 0
-                        guard from != handled else { continue }
-                        handled = from
-                        // Not the header; not a line cut short at the end.
-                        guard let to = ByteSearch.first(newline, in: lines, from: offset),
-                            start + whole + from > 0
-                        else { continue }
-                        if !body(UnsafeBufferPointer(rebasing: lines[from..<to])) { return true }
-                    }
-                    return false
-                }
-                if done { return }
-                end = start + whole
+                found[k] = lines
+            }
+            for lines in found.values {
+                for line in lines where !line.withUnsafeBufferPointer(body) { return }
             }
         }
+    }
+
+    /// How far a scan of one segment went.
+    private enum Scan {
+        /// `body` asked for no more.
+        case stopped
+        /// What is left unread ends here (0: nothing is).
+        case readBackTo(Int)
+    }
+
+    /// Calls `body` with each whole entry line of `segment` before `end` (its end when
+    /// `nil`) that holds `marker`, newest first, reading `windows` windows at most.
+    private func scan(
+        _ segment: Segment, in dir: FileDescriptor, holding marker: [UInt8], before end: Int? = nil,
+        windows: Int = .max, _ body: (UnsafeBufferPointer<UInt8>) -> Bool
+    ) -> Scan {
+        guard
+            let fd = try? FileDescriptor.open(
+                segment.name, relativeTo: dir, flags: O_RDONLY | O_NOFOLLOW)
+        else { return .readBackTo(0) }
+        defer { fd.close() }
+        guard let size = try? fd.status().size else { return .readBackTo(0) }
+        // From the end back, a window at a time: a recent change is found in the first.
+        var (end, window, left) = (min(end ?? size, size), 256 << 10, windows)
+        while end > 0 && left > 0 {
+            let start = max(0, end - window)
+            guard let bytes = try? fd.read(count: end - start, at: start) else { break }
+            let newline = UInt8(ascii: "\n")
+            // Where the window's first whole line begins: after its first newline but for
+            // its last byte (a line ending there begins before the window).
+            let whole: Int? = bytes.withUnsafeBufferPointer { all in
+                start == 0
+                    ? 0
+                    : ByteSearch.first(
+                        newline, in: UnsafeBufferPointer(rebasing: all[..<(all.count - 1)])
+                    ).map { $0 + 1 }
+            }
+            guard let whole else {
+                window *= 4  // one line longer than the window
+                continue
+            }
+            let done = bytes.withUnsafeBufferPointer { all -> Bool in
+                let lines = UnsafeBufferPointer(rebasing: all[whole...])
+                var handled = -1  // a line that holds the marker twice is one entry
+                for offset in ByteSearch.offsets(of: marker, in: lines).reversed() {
+                    let from =
+                        ByteSearch.last(newline, in: lines, before: offset).map { $0 + 1 } ?? 0
+                    guard from != handled else { continue }
+                    handled = from
+                    // Not the header; not a line cut short at the end.
+                    guard let to = ByteSearch.first(newline, in: lines, from: offset),
+                        start + whole + from > 0
+                    else { continue }
+                    if !body(UnsafeBufferPointer(rebasing: lines[from..<to])) { return true }
+                }
+                return false
+            }
+            if done { return .stopped }
+            end = start + whole
+            left -= 1
+        }
+        return .readBackTo(end)
     }
 
     /// What the journal last recorded of `id`, read from the heads of its entries; `nil`

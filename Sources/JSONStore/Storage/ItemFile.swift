@@ -252,28 +252,3 @@ package enum ItemFile {
         typeName == "array" || typeName == "object" ? "an \(typeName)" : "a \(typeName)"
     }
 }
-
-/// Result slots for `concurrentPerform`: each index is written by exactly one iteration
-/// and read only after all iterations have returned, so no two threads touch one slot
-/// and `concurrentPerform`'s completion orders the writes before the reads. That is why
-/// the `@unchecked Sendable` is safe.
-private final class Slots<Value>: @unchecked Sendable {
-    private let buffer: UnsafeMutableBufferPointer<Value>
-
-    init(count: Int, initial: Value) {
-        buffer = .allocate(capacity: count)
-        buffer.initialize(repeating: initial)
-    }
-
-    deinit {
-        buffer.deinitialize()
-        buffer.deallocate()
-    }
-
-    subscript(index: Int) -> Value {
-        get { buffer[index] }
-        set { buffer[index] = newValue }
-    }
-
-    var values: [Value] { Array(buffer) }
-}
