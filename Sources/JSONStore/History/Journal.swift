@@ -54,11 +54,18 @@ struct Journal: Sendable {
         var description: String { "\(file): at byte \(offset): \(reason)" }
     }
 
+    /// The journal's folder, kept open between uses (each use checks it is still there).
+    let kept = KeptFolder()
+
     /// The segments there are, oldest first.
     func segments() -> [Segment] {
-        folder.names(in: Self.folderName).compactMap(Segment.init(name:)).sorted {
-            $0.first < $1.first
-        }
+        guard let dir = try? openFolder(create: false) else { return [] }
+        defer { dir.close() }
+        let names = (try? DirectoryScan.names(in: dir)) ?? []
+        return names.compactMap { name -> Segment? in
+            if case .text(let text) = name { return Segment(name: text) }
+            return nil
+        }.sorted { $0.first < $1.first }
     }
 
     func path(of segment: Segment) -> String {
@@ -67,7 +74,9 @@ struct Journal: Sendable {
 
     /// The journal's folder, made when `create`; `nil` when there is none.
     func openFolder(create: Bool) throws(StoreError) -> FileDescriptor? {
-        try folder.openFolder(Self.folderName, create: create)
+        try kept.open(folder.path(of: Self.folderName)) { () throws(StoreError) in
+            try folder.openFolder(Self.folderName, create: create)
+        }
     }
 
     /// The header line of a segment of the journal `id`.
