@@ -228,12 +228,15 @@ actor LiveEngine {
                 engine.publish()
             }
         case .publish(let snapshot, let ids, let names):
-            journal(snapshot, ids, previous: history.last)
+            let previous = history.last
             awaitStamp()
             recordHistory()
             for id in subscriptions.keys {
                 subscriptions[id]?.publish(ids: ids, names: names, snapshot: snapshot, engine: self)
             }
+            // Once the deliveries are on their way: the recorder's turn, on a thread of its
+            // own, then takes no core from them.
+            journal(snapshot, ids, previous: previous)
         }
         finishSyncIfSettled()
     }
