@@ -32,6 +32,16 @@ final class StoreHistory: Sendable {
         }.get()
     }
 
+    /// Runs `body` with the heads as they are, not caught up first: for a holder of the
+    /// store's lock that has just caught them up (nobody else appends meanwhile).
+    func withHeads<R>(_ body: (inout JournalHeads) throws(StoreError) -> R) throws(StoreError)
+        -> R
+    {
+        try heads.withLock { heads in
+            Result { () throws(StoreError) in try body(&heads) }
+        }.get()
+    }
+
     /// Runs `body` with the store directory open and its lock held: where the journal is
     /// appended to.
     func withStoreLock<R>(_ body: (FileDescriptor) throws(StoreError) -> R) throws(StoreError)

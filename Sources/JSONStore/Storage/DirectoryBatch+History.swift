@@ -59,7 +59,8 @@ extension DirectoryBatch {
     {
         let operation = StoreHistory.newOperation()
         let now = WallClock.nanoseconds(WallClock.now())
-        let (late, own) = try history.withCurrentHeads { heads throws(StoreError) in
+        // The heads were caught up for the appender just now, under the same lock.
+        let (late, own) = try history.withHeads { heads throws(StoreError) in
             var (late, own): ([HistoryEntry], [HistoryEntry]) = ([], [])
             var predates: Bool?  // asked of the journal for the first item with no entry
             for write in writes {
