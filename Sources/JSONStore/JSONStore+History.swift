@@ -19,7 +19,8 @@ extension JSONStore {
     {
         if let id { try ItemID.validate(id) }
         if let remote {
-            var entries = try remote.history(of: id, from: revision + 1, reader: reader).entries
+            let from = revision < Int.max ? max(revision, 0) + 1 : revision
+            var entries = try remote.history(of: id, from: from, reader: reader).entries
             entries.reverse()
             if let limit, entries.count > limit { entries.removeLast(entries.count - limit) }
             return entries
@@ -46,12 +47,12 @@ extension JSONStore {
 
     /// The oldest revision the store's history holds: 1 unless older changes were pruned
     /// (a directory's journal, past `Options.historyMaxAge` or `historyMaxBytes`) or
-    /// compacted away (etcd: the revision after its last compaction).
+    /// compacted away (etcd: the revision of its last compaction, whose change it keeps).
     ///
     /// - Throws: `StoreError`: `.unsupported` on a store that keeps no history, or the
     ///   server's error.
     public func historyBegins() throws(StoreError) -> Int {
-        if let remote { return try remote.compactedRevision() + 1 }
+        if let remote { return try max(remote.compactedRevision(), 1) }
         return max(try requireHistory().journal.firstRevision, 1)
     }
 

@@ -54,12 +54,12 @@ extension JSONStore {
     private func checkNotCompacted(_ revision: Int?, _ history: RemoteHistory)
         throws(StoreError)
     {
-        guard let revision, let compacted = history.compacted, revision <= compacted else {
+        guard let revision, let compacted = history.compacted, revision < compacted else {
             return
         }
         throw StoreError(
             code: .notFound,
             message: "revision \(revision) is compacted away: etcd keeps no changes before "
-                + "\(compacted + 1) (compacted at \(compacted))", file: path)
+                + "\(compacted) (compacted at \(compacted))", file: path)
     }
 }

@@ -34,8 +34,13 @@ extension EtcdTests {
             #expect(all.map(\.id) == ["bread", "tea", "tea"])
             #expect(try store.history(limit: 1).map(\.id) == ["bread"])
             #expect(try store.history(after: tea[0].revision).map(\.id) == ["bread"])
-            // A version read at its revision.
+            // A version read at its revision; etcd's revisions begin at 1 (it reads 0 as now).
             #expect(try store.item("tea", at: tea[1].revision) == tea[1].value)
+            #expect {
+                try store.item("tea", at: 0)
+            } throws: { error in
+                (error as? StoreError)?.code == .notFound
+            }
             #expect(try store.item("bread", at: tea[1].revision) == nil)
             // etcdctl's edit undone through etcd, as a write of its own.
             try store.undo("tea")
@@ -74,7 +79,11 @@ extension EtcdTests {
             let operation = try #require(a[0].operation)
             #expect(try store.history().prefix(2).map(\.operation) == [operation, operation])
             try await server.etcdctl(["put", "tasks/b", #"{"n":3}"#])
-            #expect(throws: StoreError.self) { try store.undo(operation: operation) }
+            #expect {
+                try store.undo(operation: operation)
+            } throws: { error in
+                (error as? StoreError)?.code == .changed
+            }
             #expect(try store.item("a") == nil)
             try await server.etcdctl(["del", "tasks/b"])
             try store.undo(operation: operation)
@@ -88,8 +97,9 @@ extension EtcdTests {
             // etcd compacts: what was before is gone, and said to be.
             let keep = try #require(try store.history(of: "b").first).revision
             try await server.etcdctl(["compact", String(keep)])
-            #expect(try store.historyBegins() == keep + 1)
-            #expect(try store.history(of: "b").isEmpty)
+            // The change made at the compaction's revision is kept (etcd replays from it).
+            #expect(try store.historyBegins() == keep)
+            #expect(try store.history(of: "b").map(\.kind) == [.created])
             #expect(try store.item("b", at: keep)?["n"] == 2)
             #expect {
                 try store.item("b", at: 2)
@@ -99,7 +109,7 @@ extension EtcdTests {
                     && error?.message.contains("compacted at \(keep)") == true
             }
             try store.put("b", ["n": 4])
-            #expect(try store.history(of: "b").map(\.kind) == [.modified])
+            #expect(try store.history(of: "b").map(\.kind) == [.modified, .created])
             #expect(throws: StoreError.self) { try store.undo(operation: operation) }
         }
 
@@ -149,6 +159,11 @@ extension EtcdTests {
                 stops.stdout.hasSuffix(
                     "history stops here: etcd compacted at \(newest - 1) and keeps no older "
                         + "changes\n"), "\(stops.stdout)")
+            // A list cut by -n does not say so; one that reaches the compaction does.
+            let cut = try await run(["log", "--ops", "-n", "1"])
+            #expect(cut.status == 0 && !cut.stdout.contains("history stops here"))
+            let ops = try await run(["log", "--ops"])
+            #expect(ops.stdout.contains("history stops here"), "\(ops.stdout)")
             let gone = try await run(["show", "tea", "--at", "\(revisions[1])"])
             #expect(gone.status != 0 && gone.stderr.contains("compacted at \(newest - 1)"))
         }

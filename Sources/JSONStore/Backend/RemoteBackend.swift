@@ -49,7 +49,7 @@ package protocol RemoteBackend: Sendable {
     func read(_ id: String, at revision: Int, reader: JSONReader) throws(StoreError)
         -> ItemFile.Outcome
 
-    /// The revision up to which the store has discarded its history (etcd: its last
+    /// The revision before which the store has discarded its history (etcd: its last
     /// compaction), 0 when none.
     func compactedRevision() throws(StoreError) -> Int
 

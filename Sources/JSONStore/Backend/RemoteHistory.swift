@@ -3,8 +3,8 @@
 package struct RemoteHistory: Sendable {
     /// The changes read, oldest first.
     package var entries: [HistoryEntry]
-    /// The newest revision the store has discarded the history up to (etcd's compaction
-    /// revision), when it was reached: nothing at or before it can be read.
+    /// The revision the store has discarded the history before (etcd's compaction
+    /// revision), when the read reached it: nothing before it can be read.
     package var compacted: Int?
 
     package init(entries: [HistoryEntry], compacted: Int?) {

@@ -36,23 +36,25 @@ extension Journal {
     /// `memmem` in windows read from each segment's end (a line holding it twice, once),
     /// until `body` returns `false`.
     ///
-    /// The newest segment's last window is read first, alone: a recent change is found
-    /// there. Past it, a segment per core at a time is read whole, its lines kept, then
-    /// handed on in order: a lookup that goes far back takes the time of half the bytes.
+    /// The newest segment is read first, alone, a window at a time from its end: a recent
+    /// change is found there (a write's head lookup stops in its first windows). Past it,
+    /// two older segments at a time (on two cores, where there are) are read whole, their
+    /// lines kept, then handed on in order: a lookup that goes far back takes the time of
+    /// about half the bytes, and one that stops there reads one segment too many.
     func linesNewestFirst(holding marker: [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
         guard let dir = try? openFolder(create: false) else { return }
         defer { dir.close() }
         let newestFirst = Array(segments().reversed())
         guard let newest = newestFirst.first else { return }
         var left: [(segment: Segment, end: Int?)] = []
-        switch scan(newest, in: dir, holding: marker, windows: 1, body) {
+        switch scan(newest, in: dir, holding: marker, body) {
         case .stopped: return
         case .readBackTo(let end): if end > 0 { left.append((newest, end)) }
         }
         left += newestFirst.dropFirst().map { ($0, nil) }
         var next = 0
         while next < left.count {
-            let batch = Array(left[next..<min(left.count, next + Cores.count)])
+            let batch = Array(left[next..<min(left.count, next + min(Cores.count, 2))])
             next += batch.count
             let found = Slots<[[UInt8]]>(count: batch.count, initial: [])
             DispatchQueue.concurrentPerform(iterations: batch.count) { k in
@@ -78,10 +80,10 @@ extension Journal {
     }
 
     /// Calls `body` with each whole entry line of `segment` before `end` (its end when
-    /// `nil`) that holds `marker`, newest first, reading `windows` windows at most.
+    /// `nil`) that holds `marker`, newest first.
     private func scan(
         _ segment: Segment, in dir: FileDescriptor, holding marker: [UInt8], before end: Int? = nil,
-        windows: Int = .max, _ body: (UnsafeBufferPointer<UInt8>) -> Bool
+        _ body: (UnsafeBufferPointer<UInt8>) -> Bool
     ) -> Scan {
         guard
             let fd = try? FileDescriptor.open(
@@ -90,8 +92,8 @@ extension Journal {
         defer { fd.close() }
         guard let size = try? fd.status().size else { return .readBackTo(0) }
         // From the end back, a window at a time: a recent change is found in the first.
-        var (end, window, left) = (min(end ?? size, size), 256 << 10, windows)
-        while end > 0 && left > 0 {
+        var (end, window) = (min(end ?? size, size), 256 << 10)
+        while end > 0 {
             let start = max(0, end - window)
             guard let bytes = try? fd.read(count: end - start, at: start) else { break }
             let newline = UInt8(ascii: "\n")
@@ -126,7 +128,6 @@ extension Journal {
             }
             if done { return .stopped }
             end = start + whole
-            left -= 1
         }
         return .readBackTo(end)
     }

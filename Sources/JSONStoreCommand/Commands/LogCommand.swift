@@ -55,13 +55,13 @@ struct LogCommand: Command {
 
     func run(_ context: Context) throws {
         if let id { try ItemID.validate(id) }
+        if since?.time != nil { try HistorySince.requireTimes(context, command: "log --since") }
         let store = try context.open()
         var entries = try store.history(of: id, after: since?.revision ?? 0)
         if let time = since?.time { entries = try HistorySince.entries(entries, since: time) }
         let words = HistoryWords()
         if operations {
             var groups = HistoryOperation.group(entries)
-            if let limit, groups.count > limit { groups.removeLast(groups.count - limit) }
             let cut = limit.map { groups.count > $0 } ?? false
             if let limit, cut { groups.removeLast(groups.count - limit) }
             switch format {
@@ -85,11 +85,13 @@ struct LogCommand: Command {
     /// Where the history stops, when older changes are gone and the list reached back to
     /// them: after a table, or on standard error after JSON.
     private func sayWhereHistoryBegins(_ store: JSONStore, _ context: Context) throws {
+        // A list cut by a time is not cut by what is gone.
+        guard since?.time == nil else { return }
         let begins = try store.historyBegins()
         guard begins > 1, (since?.revision ?? 0) < begins - 1 else { return }
         let words =
             context.isEtcd
-            ? "history stops here: etcd compacted at \(begins - 1) and keeps no older changes"
+            ? "history stops here: etcd compacted at \(begins) and keeps no older changes"
             : "history stops here: the journal was pruned before revision \(begins) "
                 + "(--history-max-age, --history-max-bytes)"
         if format == "table" { Output.line(words) } else { Output.error(words) }

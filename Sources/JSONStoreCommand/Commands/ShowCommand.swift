@@ -39,6 +39,7 @@ struct ShowCommand: Command {
 
     func run(_ context: Context) throws {
         try ItemID.validate(id)
+        if at.time != nil { try HistorySince.requireTimes(context, command: "show --at") }
         let store = try context.open()
         let revision = try at.revision ?? HistorySince.revision(of: id, at: at.time!, in: store)
         guard let object = try store.item(id, at: revision) else {

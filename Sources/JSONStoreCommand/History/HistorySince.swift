@@ -41,6 +41,15 @@ struct HistorySince: Equatable {
         return entry.revision
     }
 
+    /// Refuses a time where the store keeps none (etcd), before anything is read.
+    static func requireTimes(_ context: Context, command: String) throws {
+        guard !context.isEtcd else {
+            throw CommandFailure(
+                "\(command) TIME: etcd keeps no times of its changes: name a revision instead "
+                    + "(jsonstore log lists them)")
+        }
+    }
+
     /// The entries at or after `time`.
     static func entries(_ entries: [HistoryEntry], since time: Date) throws -> [HistoryEntry] {
         try timed(entries).filter { $0.time! >= time }

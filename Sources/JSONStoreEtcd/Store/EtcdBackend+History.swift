@@ -3,11 +3,18 @@ import JSONStore
 /// A store's history on etcd: each key's versions that etcd keeps until it compacts them,
 /// replayed by a watch from a revision (its events carry the value before each change).
 extension EtcdBackend {
-    /// How long the replay waits for more once etcd has sent nothing for this long, where
-    /// the last change it must send is not known (a deletion after the newest value):
-    /// etcd 3.4 marks no end of the changes it replays, and answers a progress request
-    /// before them. It sends them every 100 ms, up to 1,000 revisions at a time.
+    /// Where the last change the replay must send is not known (a deletion after the
+    /// newest value), it ends once etcd has sent nothing for this long after an answer
+    /// that was not a full batch: etcd 3.4 marks no end of the changes it replays (it
+    /// answers a progress request before them), and sends them every 100 ms, up to
+    /// `replayBatch` revisions at a time, each batch read from the whole range left.
     static let replayQuietPeriod = 0.5
+    /// How long the replay waits for etcd's first answer before it takes the silence as
+    /// "no change": the first batch is read from every revision since the start.
+    static let replayFirstAnswerWait = 2.0
+    /// The most revisions etcd sends in one answer of a replay; an answer this full means
+    /// more are coming.
+    static let replayBatch = 1_000
 
     func history(of id: String?, from revision: Int, reader: JSONReader) throws(StoreError)
         -> RemoteHistory
@@ -28,8 +35,18 @@ extension EtcdBackend {
                     entries: entries(of: events, reader: reader), compacted: compacted.map(Int.init)
                 )
             case .compacted(let at):
+                // etcd cancels a watch from before its compaction, which it still replays
+                // from: one past the store's revision, or not past the start, is not one.
+                guard at > start, at <= newest.revision else {
+                    throw storeError(
+                        EtcdError(
+                            endpoint: address,
+                            reason:
+                                "a compaction revision \(at), not after \(start) and up to \(newest.revision)",
+                            kind: .badResponse))
+                }
                 compacted = at
-                start = at + 1
+                start = at
             }
         }
         return RemoteHistory(entries: [], compacted: compacted.map(Int.init))
@@ -39,6 +56,12 @@ extension EtcdBackend {
         -> ItemFile.Outcome
     {
         let key = layout.key(of: id)
+        // etcd reads revision 0 (or less) as its newest.
+        guard revision >= 1, revision <= Int64.max else {
+            throw StoreError(
+                code: .notFound, message: "no revision \(revision): etcd's begin at 1",
+                file: location(of: id), id: id)
+        }
         do {
             let found = try withClient { client throws(EtcdError) in
                 try client.read(key, revision: Int64(revision)).keyValue
@@ -49,8 +72,8 @@ extension EtcdBackend {
         }
     }
 
-    /// The revision of etcd's last compaction: nothing before it can be read, no change
-    /// at or before it replayed. 0 when etcd never compacted.
+    /// The revision of etcd's last compaction: nothing before it can be read or replayed
+    /// (the change made at it still can). 0 when etcd never compacted.
     func compactedRevision() throws(StoreError) -> Int {
         do {
             _ = try withClient { client throws(EtcdError) in
@@ -110,26 +133,41 @@ extension EtcdBackend {
         let anchor = newest.modRevision.flatMap { $0 >= start ? $0 : nil }
         var events: [EtcdWatch.Event] = []
         var anchored = anchor == nil
+        var answered = false  // an answer with events came
+        var fullBatch = false  // the last one was as full as etcd makes them: more follow
         while true {
             // One key that exists: its last change is the value it has now.
             if rangeEnd == nil, anchor != nil, anchored { break }
             // One key that does not exist: a last change seen that is not its deletion
             // means more is on its way.
             let ended =
-                anchored && (rangeEnd != nil || events.last.map { $0.kind == .delete } ?? true)
-            let wait = ended ? min(Self.replayQuietPeriod, deadline.remaining) : deadline.remaining
+                anchored && !fullBatch
+                && (rangeEnd != nil || events.last.map { $0.kind == .delete } ?? true)
+            let quiet = answered ? Self.replayQuietPeriod : Self.replayFirstAnswerWait
+            // The silence ends the replay only when it is the quiet period's, not the
+            // deadline's: a replay cut short by the deadline is an error, never a history.
+            let quietEnds = ended && quiet < deadline.remaining
             let response: EtcdWatch.Response
             do {
-                response = try watch.next(timeout: wait)
+                response = try watch.next(timeout: quietEnds ? quiet : deadline.remaining)
             } catch {
-                if ended && error.kind == .timedOut { break }
-                throw storeError(error)
+                if quietEnds && error.kind == .timedOut { break }
+                throw storeError(
+                    error.kind == .timedOut
+                        ? EtcdError(
+                            endpoint: address,
+                            reason: "etcd did not finish replaying the history within "
+                                + "\(deadline.text)", kind: .timedOut)
+                        : error)
             }
             if let at = response.compactRevision { return .compacted(at) }
             if let reason = response.cancelReason {
                 throw storeError(
                     EtcdError(endpoint: address, reason: "etcd cancelled the replay: \(reason)"))
             }
+            if !response.events.isEmpty { answered = true }
+            let revisions = Set(response.events.map(\.keyValue.modRevision))
+            fullBatch = revisions.count >= Self.replayBatch
             for event in response.events {
                 // Past the revision asked for: everything before it has arrived.
                 if event.keyValue.modRevision > newest.revision { return .events(events) }
