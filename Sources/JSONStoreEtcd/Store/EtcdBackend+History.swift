@@ -57,7 +57,7 @@ extension EtcdBackend {
     {
         let key = layout.key(of: id)
         // etcd reads revision 0 (or less) as its newest.
-        guard revision >= 1, revision <= Int64.max else {
+        guard revision >= 1 else {
             throw StoreError(
                 code: .notFound, message: "no revision \(revision): etcd's begin at 1",
                 file: location(of: id), id: id)

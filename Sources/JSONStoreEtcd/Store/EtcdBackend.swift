@@ -169,8 +169,7 @@ final class EtcdBackend: RemoteBackend {
                         try client.read(key, revision: before).keyValue
                     }
                 } catch {
-                    let said = (error.underlying as? EtcdError)?.reason ?? ""
-                    guard said.contains("compacted") else { throw error }
+                    guard Self.saysCompacted(error) else { throw error }
                     guard strict else { break }
                     throw StoreError(
                         code: .notFound,
