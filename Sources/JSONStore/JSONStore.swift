@@ -68,6 +68,15 @@ public final class JSONStore: Sendable {
         /// How large the history may grow, in bytes (64 MiB): beyond it the oldest changes
         /// are pruned, a file of them at a time.
         public var historyMaxBytes = 64 << 20
+        /// Whether each write waits for its history to reach the disk with a sync of its
+        /// own. By default (`false`) a write's history is in the journal before the write
+        /// returns, for every process to read, and its writing to the disk is begun; the
+        /// file system commits it within seconds (ext4: 5 s at most), as SQLite's
+        /// `synchronous = NORMAL` leaves its log: a killed process loses none of it; a power
+        /// cut or a kernel crash may lose the newest changes' history (never an item, which
+        /// is synced before the write returns), and the next reader records those changes
+        /// back as seen late. `true` adds an `fdatasync` to every write.
+        public var historySyncsEachWrite = false
         /// The name this program's writes are recorded under in the history
         /// (`HistoryEntry.Source.jsonstore(command:)`); by default the program's own.
         public var writerName =
@@ -118,6 +127,7 @@ public final class JSONStore: Sendable {
                 store: directory,
                 reader: JSONReader(maxDepth: options.maxDepth, maxSize: options.maxFileSize),
                 source: options.historySource ?? .jsonstore(command: options.writerName),
+                syncsEachWrite: options.historySyncsEachWrite,
                 segmentLimit: options.journalSegmentLimit,
                 retention: Journal.Retention(
                     maxAge: options.historyMaxAge, maxBytes: options.historyMaxBytes)) : nil

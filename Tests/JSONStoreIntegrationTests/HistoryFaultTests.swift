@@ -62,6 +62,16 @@ struct HistoryFaultTests {
     }
 
     @Test(
+        "a batch that syncs its history itself, killed at each step",
+        arguments: [FaultPoint.placed, .appended, .synced])
+    func batchSyncingHistory(point: FaultPoint) async throws {
+        let temp = try Self.store()
+        let path = temp.path
+        try await blocking { try Self.killed(at: point, ["write-synced", path]) }
+        try Self.expectWhole(temp, ["a", "b", "c"], "synced, \(point)")
+    }
+
+    @Test(
         "an undo killed at each step",
         arguments: [FaultPoint.prepared, .placed, .appended, .synced])
     func undo(point: FaultPoint) async throws {

@@ -38,7 +38,8 @@ import TestSupport
 //   fault POINT N mirror DIR ADDRESS  change (prints `ready` once it observes), or
 //                                 `jsonstore mirror` (the points `files-before`, `files`,
 //                                 `etcd-before`, `etcd`); prints `survived` if the point
-//                                 was never reached
+//                                 was never reached; `write-synced` is the batch with
+//                                 `historySyncsEachWrite`
 //
 // A StoreError is printed to stdout as `error <code>: <description>` with exit status 3.
 
@@ -259,9 +260,11 @@ func fault(at point: FaultPoint, time: Int, _ work: [String]) throws {
         }
     }
     if work[0] == "mirror" { return try mirror(work[1], work[2]) }
-    let store = try JSONStore(directory: work[1])
+    var options = JSONStore.Options()
+    options.historySyncsEachWrite = work[0] == "write-synced"
+    let store = try JSONStore(directory: work[1], options: options)
     switch work[0] {
-    case "write":
+    case "write", "write-synced":
         try store.write { tx in
             try tx.put("a", ["title": "A, written by the batch"])
             try tx.put("b", ["title": "B, written by the batch"])

@@ -7,7 +7,8 @@ import Glibc
 /// entry) and begins a new segment when the newest is full. Room for a write's entries is
 /// reserved before the write changes any item file (`reserve`), so a full disk refuses the
 /// write rather than leaving it unrecorded; the entries are appended once the files are in
-/// place, and synced with one `fdatasync`.
+/// place, and synced with one `fdatasync`, or only sent on their way to the disk
+/// (`append(_:bodies:syncing:)`).
 final class JournalAppender {
     let journal: Journal
     private let dir: FileDescriptor
@@ -98,9 +99,13 @@ final class JournalAppender {
 
     /// Numbers `drafts` from the next revision, appends them and syncs the segment.
     ///
-    /// - Parameter bodies: each draft's `JournalLine.body`, when made already.
-    func append(_ drafts: [HistoryEntry], bodies: [[UInt8]]? = nil) throws(StoreError)
-        -> [HistoryEntry]
+    /// - Parameters:
+    ///   - bodies: each draft's `JournalLine.body`, when made already.
+    ///   - syncing: whether to wait for the lines to reach the disk (`fdatasync`). When
+    ///     not, their writing is begun, and the file system commits it within seconds
+    ///     (`JSONStore.Options.historySyncsEachWrite`).
+    func append(_ drafts: [HistoryEntry], bodies: [[UInt8]]? = nil, syncing: Bool = true)
+        throws(StoreError) -> [HistoryEntry]
     {
         guard !drafts.isEmpty else { return [] }
         var bytes: [UInt8] = []
@@ -116,7 +121,12 @@ final class JournalAppender {
             }
             .get()
             FaultPoint.appended.reached()
-            try file.syncData()
+            if syncing {
+                try file.syncData()
+            } else {
+                // In the page cache, the lines are already what every process reads.
+                try? file.startWriteback(from: size, count: bytes.count)
+            }
             FaultPoint.synced.reached()
         } catch {
             // What was written of it is a line cut short: cut off by the next opener.

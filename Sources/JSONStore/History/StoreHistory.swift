@@ -8,17 +8,21 @@ final class StoreHistory: Sendable {
     let reader: JSONReader
     /// Who this process's writes are recorded as.
     let source: HistoryEntry.Source
+    /// Whether a write syncs its entries itself, or leaves them to its directory's sync
+    /// (`JSONStore.Options.historySyncsEachWrite`).
+    let syncsEachWrite: Bool
     private let heads = Locked(JournalHeads())
 
     init(
-        store: String, reader: JSONReader, source: HistoryEntry.Source, segmentLimit: Int,
-        retention: Journal.Retention
+        store: String, reader: JSONReader, source: HistoryEntry.Source, syncsEachWrite: Bool,
+        segmentLimit: Int, retention: Journal.Retention
     ) {
         journal = Journal(
             folder: PrivateFolder(store: store), segmentLimit: segmentLimit, retention: retention)
         self.store = store
         self.reader = reader
         self.source = source
+        self.syncsEachWrite = syncsEachWrite
     }
 
     /// Runs `body` with the heads brought up to the journal's end. Call it holding the

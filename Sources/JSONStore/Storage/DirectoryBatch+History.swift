@@ -12,7 +12,9 @@ extension DirectoryBatch {
         /// records them late.
         func record() {
             defer { appender.close() }
-            guard let entries = try? appender.append(drafts, bodies: bodies) else { return }
+            let entries = try? appender.append(
+                drafts, bodies: bodies, syncing: history.syncsEachWrite)
+            guard let entries else { return }
             history.appended(entries, by: appender)
         }
 

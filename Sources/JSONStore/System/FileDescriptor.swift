@@ -107,6 +107,20 @@ struct FileDescriptor: Hashable, Sendable {
         _ = try valueOrErrno { Syscall.fdatasync(rawValue) }
     }
 
+    /// Starts writing `count` bytes from `offset` to the device, after any write of them
+    /// already under way, without waiting for it to end.
+    ///
+    /// The corresponding C function is `sync_file_range` with `SYNC_FILE_RANGE_WAIT_BEFORE`
+    /// and `SYNC_FILE_RANGE_WRITE`.
+    func startWriteback(from offset: Int, count: Int) throws(Errno) {
+        // SYNC_FILE_RANGE_WAIT_BEFORE (1) | SYNC_FILE_RANGE_WRITE (2): GNU flags that
+        // Swift's Glibc module does not export.
+        let flags: CUnsignedInt = 1 | 2
+        _ = try valueOrErrno {
+            Syscall.syncFileRange(rawValue, off_t(offset), off_t(count), flags)
+        }
+    }
+
     /// Flushes the file's data and metadata to the device.
     ///
     /// The corresponding C function is `fsync`.

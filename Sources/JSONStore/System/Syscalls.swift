@@ -37,6 +37,11 @@ enum Syscall {
     }
     static func fsync(_ fd: CInt) -> CInt { Glibc.fsync(fd) }
     static func syncfs(_ fd: CInt) -> CInt { systemSyncfs(fd) }
+    static func syncFileRange(_ fd: CInt, _ offset: off_t, _ count: off_t, _ flags: CUnsignedInt)
+        -> CInt
+    {
+        systemSyncFileRange(fd, offset, count, flags)
+    }
     static func fstat(_ fd: CInt, _ buf: inout stat) -> CInt { Glibc.fstat(fd, &buf) }
     static func fstatat(_ dir: CInt, _ path: String, _ buf: inout stat, _ flags: CInt) -> CInt {
         Glibc.fstatat(dir, path, &buf, flags)
@@ -95,6 +100,12 @@ private func systemFlock(_ fd: CInt, _ operation: CInt) -> CInt
 // `syncfs` is a GNU extension that Swift's Glibc module does not export.
 @_silgen_name("syncfs")
 private func systemSyncfs(_ fd: CInt) -> CInt
+
+// `sync_file_range` is a GNU extension that Swift's Glibc module does not export.
+@_silgen_name("sync_file_range")
+private func systemSyncFileRange(
+    _ fd: CInt, _ offset: off_t, _ count: off_t, _ flags: CUnsignedInt
+) -> CInt
 
 // `fallocate` is a GNU extension that Swift's Glibc module does not export.
 @_silgen_name("fallocate")
