@@ -49,26 +49,18 @@ struct HistoryFaultTests {
     }
 
     @Test(
-        "a batch killed at each step",
+        "a batch killed at each step, its history synced by the directory's sync or its own",
         arguments: [
-            (FaultPoint.prepared, 1), (.renamed, 1), (.renamed, 2), (.placed, 1), (.appended, 1),
-            (.synced, 1),
+            ("write", FaultPoint.prepared, 1), ("write", .renamed, 1), ("write", .renamed, 2),
+            ("write", .placed, 1), ("write", .appended, 1), ("write", .synced, 1),
+            ("write-synced", .placed, 1), ("write-synced", .appended, 1),
+            ("write-synced", .synced, 1),
         ])
-    func batch(point: FaultPoint, time: Int) async throws {
+    func batch(work: String, point: FaultPoint, time: Int) async throws {
         let temp = try Self.store()
         let path = temp.path
-        try await blocking { try Self.killed(at: point, time: time, ["write", path]) }
-        try Self.expectWhole(temp, ["a", "b", "c"], "\(point) \(time)")
-    }
-
-    @Test(
-        "a batch that syncs its history itself, killed at each step",
-        arguments: [FaultPoint.placed, .appended, .synced])
-    func batchSyncingHistory(point: FaultPoint) async throws {
-        let temp = try Self.store()
-        let path = temp.path
-        try await blocking { try Self.killed(at: point, ["write-synced", path]) }
-        try Self.expectWhole(temp, ["a", "b", "c"], "synced, \(point)")
+        try await blocking { try Self.killed(at: point, time: time, [work, path]) }
+        try Self.expectWhole(temp, ["a", "b", "c"], "\(work) \(point) \(time)")
     }
 
     @Test(
