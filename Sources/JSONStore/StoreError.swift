@@ -56,6 +56,10 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         /// inotify's per-user limits (instances, watches) or the process's descriptor
         /// limit are reached: the message says which, and how to raise it.
         public static let watchLimit = Code("watch limit")
+        /// A JSON Schema that cannot be used: not a 2020-12 schema, a `$ref` that names no
+        /// document known, a `pattern` that does not compile. The message names the keyword
+        /// and where it is.
+        public static let invalidSchema = Code("invalid schema")
         /// What was asked is not something this store does (history on a store that keeps
         /// none): the message says why.
         public static let unsupported = Code("unsupported")

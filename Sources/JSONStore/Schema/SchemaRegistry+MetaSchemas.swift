@@ -1,0 +1,161 @@
+// The JSON Schema 2020-12 meta-schema and its vocabularies' meta-schemas, bundled so that no
+// schema ever needs the network: the documents of json-schema-org/json-schema-spec (branch
+// 2020-12), as published but for their whitespace, under the BSD 3-Clause licence that the
+// project's LICENSE gives its code:
+//
+// Copyright (c) 2022 JSON Schema Specification Authors
+//
+// Redistribution and use in source and binary forms, with or without
+// modification, are permitted provided that the following conditions are
+// met:
+//
+// 1. Redistributions of source code must retain the above copyright
+// notice, this list of conditions and the following disclaimer.
+//
+// 2. Redistributions in binary form must reproduce the above copyright
+// notice, this list of conditions and the following disclaimer in the
+// documentation and/or other materials provided with the distribution.
+//
+// 3. Neither the name of the copyright holder nor the names of its
+// contributors may be used to endorse or promote products derived from
+// this software without specific prior written permission.
+//
+// THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS
+// "AS IS" AND ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT
+// LIMITED TO, THE IMPLIED WARRANTIES OF MERCHANTABILITY AND FITNESS FOR
+// A PARTICULAR PURPOSE ARE DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT
+// HOLDER OR CONTRIBUTORS BE LIABLE FOR ANY DIRECT, INDIRECT, INCIDENTAL,
+// SPECIAL, EXEMPLARY, OR CONSEQUENTIAL DAMAGES (INCLUDING, BUT NOT LIMITED
+// TO, PROCUREMENT OF SUBSTITUTE GOODS OR SERVICES; LOSS OF USE, DATA, OR
+// PROFITS; OR BUSINESS INTERRUPTION) HOWEVER CAUSED AND ON ANY THEORY OF
+// LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY, OR TORT (INCLUDING
+// NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE OF THIS
+// SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
+
+extension SchemaRegistry {
+    /// Each bundled meta-schema's text, by its `$id`.
+    static let bundled: [String: String] = [
+        "https://json-schema.org/draft/2020-12/schema": #"""
+        {"$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://json-schema.org/draft/2020-12/schema",
+        "$vocabulary": {"https://json-schema.org/draft/2020-12/vocab/core": true,
+        "https://json-schema.org/draft/2020-12/vocab/applicator": true,
+        "https://json-schema.org/draft/2020-12/vocab/unevaluated": true,
+        "https://json-schema.org/draft/2020-12/vocab/validation": true,
+        "https://json-schema.org/draft/2020-12/vocab/meta-data": true,
+        "https://json-schema.org/draft/2020-12/vocab/format-annotation": true,
+        "https://json-schema.org/draft/2020-12/vocab/content": true}, "$dynamicAnchor": "meta",
+        "title": "Core and Validation specifications meta-schema", "allOf": [{"$ref": "meta/core"},
+        {"$ref": "meta/applicator"}, {"$ref": "meta/unevaluated"}, {"$ref": "meta/validation"},
+        {"$ref": "meta/meta-data"}, {"$ref": "meta/format-annotation"}, {"$ref": "meta/content"}],
+        "type": ["object", "boolean"],
+        "$comment": "This meta-schema also defines keywords that have appeared in previous drafts in order to prevent incompatible extensions as they remain in common use.",
+        "properties": {"definitions": {"$comment": "\"definitions\" has been replaced by \"$defs\".",
+        "type": "object", "additionalProperties": {"$dynamicRef": "#meta"}, "deprecated": true,
+        "default": {}},
+        "dependencies": {"$comment": "\"dependencies\" has been split and replaced by \"dependentSchemas\" and \"dependentRequired\" in order to serve their differing semantics.",
+        "type": "object", "additionalProperties": {"anyOf": [{"$dynamicRef": "#meta"},
+        {"$ref": "meta/validation#/$defs/stringArray"}]}, "deprecated": true, "default": {}},
+        "$recursiveAnchor": {"$comment": "\"$recursiveAnchor\" has been replaced by \"$dynamicAnchor\".",
+        "$ref": "meta/core#/$defs/anchorString", "deprecated": true},
+        "$recursiveRef": {"$comment": "\"$recursiveRef\" has been replaced by \"$dynamicRef\".",
+        "$ref": "meta/core#/$defs/uriReferenceString", "deprecated": true}}}
+        """#,
+        "https://json-schema.org/draft/2020-12/meta/core": #"""
+        {"$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://json-schema.org/draft/2020-12/meta/core", "$dynamicAnchor": "meta",
+        "title": "Core vocabulary meta-schema", "type": ["object", "boolean"],
+        "properties": {"$id": {"$ref": "#/$defs/uriReferenceString",
+        "$comment": "Non-empty fragments not allowed.", "pattern": "^[^#]*#?$"},
+        "$schema": {"$ref": "#/$defs/uriString"}, "$ref": {"$ref": "#/$defs/uriReferenceString"},
+        "$anchor": {"$ref": "#/$defs/anchorString"},
+        "$dynamicRef": {"$ref": "#/$defs/uriReferenceString"},
+        "$dynamicAnchor": {"$ref": "#/$defs/anchorString"}, "$vocabulary": {"type": "object",
+        "propertyNames": {"$ref": "#/$defs/uriString"},
+        "additionalProperties": {"type": "boolean"}}, "$comment": {"type": "string"},
+        "$defs": {"type": "object", "additionalProperties": {"$dynamicRef": "#meta"}}},
+        "$defs": {"anchorString": {"type": "string", "pattern": "^[A-Za-z_][-A-Za-z0-9._]*$"},
+        "uriString": {"type": "string", "format": "uri"}, "uriReferenceString": {"type": "string",
+        "format": "uri-reference"}}}
+        """#,
+        "https://json-schema.org/draft/2020-12/meta/applicator": #"""
+        {"$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://json-schema.org/draft/2020-12/meta/applicator", "$dynamicAnchor": "meta",
+        "title": "Applicator vocabulary meta-schema", "type": ["object", "boolean"],
+        "properties": {"prefixItems": {"$ref": "#/$defs/schemaArray"},
+        "items": {"$dynamicRef": "#meta"}, "contains": {"$dynamicRef": "#meta"},
+        "additionalProperties": {"$dynamicRef": "#meta"}, "properties": {"type": "object",
+        "additionalProperties": {"$dynamicRef": "#meta"}, "default": {}},
+        "patternProperties": {"type": "object", "additionalProperties": {"$dynamicRef": "#meta"},
+        "propertyNames": {"format": "regex"}, "default": {}}, "dependentSchemas": {"type": "object",
+        "additionalProperties": {"$dynamicRef": "#meta"}, "default": {}},
+        "propertyNames": {"$dynamicRef": "#meta"}, "if": {"$dynamicRef": "#meta"},
+        "then": {"$dynamicRef": "#meta"}, "else": {"$dynamicRef": "#meta"},
+        "allOf": {"$ref": "#/$defs/schemaArray"}, "anyOf": {"$ref": "#/$defs/schemaArray"},
+        "oneOf": {"$ref": "#/$defs/schemaArray"}, "not": {"$dynamicRef": "#meta"}},
+        "$defs": {"schemaArray": {"type": "array", "minItems": 1,
+        "items": {"$dynamicRef": "#meta"}}}}
+        """#,
+        "https://json-schema.org/draft/2020-12/meta/unevaluated": #"""
+        {"$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://json-schema.org/draft/2020-12/meta/unevaluated", "$dynamicAnchor": "meta",
+        "title": "Unevaluated applicator vocabulary meta-schema", "type": ["object", "boolean"],
+        "properties": {"unevaluatedItems": {"$dynamicRef": "#meta"},
+        "unevaluatedProperties": {"$dynamicRef": "#meta"}}}
+        """#,
+        "https://json-schema.org/draft/2020-12/meta/validation": #"""
+        {"$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://json-schema.org/draft/2020-12/meta/validation", "$dynamicAnchor": "meta",
+        "title": "Validation vocabulary meta-schema", "type": ["object", "boolean"],
+        "properties": {"type": {"anyOf": [{"$ref": "#/$defs/simpleTypes"}, {"type": "array",
+        "items": {"$ref": "#/$defs/simpleTypes"}, "minItems": 1, "uniqueItems": true}]},
+        "const": true, "enum": {"type": "array", "items": true}, "multipleOf": {"type": "number",
+        "exclusiveMinimum": 0}, "maximum": {"type": "number"},
+        "exclusiveMaximum": {"type": "number"}, "minimum": {"type": "number"},
+        "exclusiveMinimum": {"type": "number"}, "maxLength": {"$ref": "#/$defs/nonNegativeInteger"},
+        "minLength": {"$ref": "#/$defs/nonNegativeIntegerDefault0"}, "pattern": {"type": "string",
+        "format": "regex"}, "maxItems": {"$ref": "#/$defs/nonNegativeInteger"},
+        "minItems": {"$ref": "#/$defs/nonNegativeIntegerDefault0"},
+        "uniqueItems": {"type": "boolean", "default": false},
+        "maxContains": {"$ref": "#/$defs/nonNegativeInteger"},
+        "minContains": {"$ref": "#/$defs/nonNegativeInteger", "default": 1},
+        "maxProperties": {"$ref": "#/$defs/nonNegativeInteger"},
+        "minProperties": {"$ref": "#/$defs/nonNegativeIntegerDefault0"},
+        "required": {"$ref": "#/$defs/stringArray"}, "dependentRequired": {"type": "object",
+        "additionalProperties": {"$ref": "#/$defs/stringArray"}}},
+        "$defs": {"nonNegativeInteger": {"type": "integer", "minimum": 0},
+        "nonNegativeIntegerDefault0": {"$ref": "#/$defs/nonNegativeInteger", "default": 0},
+        "simpleTypes": {"enum": ["array", "boolean", "integer", "null", "number", "object",
+        "string"]}, "stringArray": {"type": "array", "items": {"type": "string"},
+        "uniqueItems": true, "default": []}}}
+        """#,
+        "https://json-schema.org/draft/2020-12/meta/meta-data": #"""
+        {"$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://json-schema.org/draft/2020-12/meta/meta-data", "$dynamicAnchor": "meta",
+        "title": "Meta-data vocabulary meta-schema", "type": ["object", "boolean"],
+        "properties": {"title": {"type": "string"}, "description": {"type": "string"},
+        "default": true, "deprecated": {"type": "boolean", "default": false},
+        "readOnly": {"type": "boolean", "default": false}, "writeOnly": {"type": "boolean",
+        "default": false}, "examples": {"type": "array", "items": true}}}
+        """#,
+        "https://json-schema.org/draft/2020-12/meta/format-annotation": #"""
+        {"$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://json-schema.org/draft/2020-12/meta/format-annotation",
+        "$dynamicAnchor": "meta", "title": "Format vocabulary meta-schema for annotation results",
+        "type": ["object", "boolean"], "properties": {"format": {"type": "string"}}}
+        """#,
+        "https://json-schema.org/draft/2020-12/meta/content": #"""
+        {"$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://json-schema.org/draft/2020-12/meta/content", "$dynamicAnchor": "meta",
+        "title": "Content vocabulary meta-schema", "type": ["object", "boolean"],
+        "properties": {"contentEncoding": {"type": "string"},
+        "contentMediaType": {"type": "string"}, "contentSchema": {"$dynamicRef": "#meta"}}}
+        """#,
+        "https://json-schema.org/draft/2020-12/meta/format-assertion": #"""
+        {"$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://json-schema.org/draft/2020-12/meta/format-assertion",
+        "$dynamicAnchor": "meta", "title": "Format vocabulary meta-schema for assertion results",
+        "type": ["object", "boolean"], "properties": {"format": {"type": "string"}}}
+        """#,
+    ]
+}

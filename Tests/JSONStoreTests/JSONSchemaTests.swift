@@ -1,0 +1,126 @@
+import Testing
+
+@testable import JSONStore
+
+/// The validator's promises beyond the official suite: exact numbers, code points,
+/// violations located in the value and in the schema, bad schemas refused with the
+/// keyword that is wrong.
+@Suite("JSON Schema")
+struct JSONSchemaTests {
+    func schema(_ text: String) throws -> JSONSchema { try JSONSchema(parsing: text) }
+
+    func value(_ text: String) throws -> JSONValue { try JSONReader().read(text) }
+
+    @Test("numbers are exact: multipleOf 0.01 holds for 19.99, 1.0 is an integer")
+    func exactNumbers() throws {
+        let cents = try schema(#"{"multipleOf": 0.01}"#)
+        #expect(cents.isValid(try value("19.99")))
+        #expect(cents.isValid(try value("1e300")))
+        #expect(!cents.isValid(try value("19.995")))
+        let integer = try schema(#"{"type": "integer"}"#)
+        #expect(integer.isValid(try value("1.0")))
+        #expect(integer.isValid(try value("1e2")))
+        #expect(!integer.isValid(try value("1.5")))
+        #expect(!integer.isValid(try value("1e-2")))
+        let bound = try schema(#"{"maximum": 9007199254740992}"#)
+        #expect(!bound.isValid(try value("9007199254740993")))  // equal as doubles
+    }
+
+    @Test("lengths count code points: an emoji is one")
+    func codePoints() throws {
+        let short = try schema(#"{"maxLength": 2}"#)
+        #expect(short.isValid(.string("😀😀")))
+        #expect(!short.isValid(.string("😀😀😀")))
+    }
+
+    @Test("each violation says where in the value, which keyword where in the schema, and why")
+    func located() throws {
+        let schema = try schema(
+            #"""
+            {"type": "object", "required": ["title", "status"],
+             "properties": {"priority": {"type": "integer", "maximum": 5},
+                            "tags": {"type": "array", "items": {"type": "string"}}},
+             "additionalProperties": {"$ref": "#/$defs/short"},
+             "$defs": {"short": {"type": "string", "maxLength": 3}}}
+            """#)
+        let violations = schema.validate(
+            try value(#"{"title": "tea", "priority": 9, "tags": ["a", 2], "stauts": "done!"}"#))
+        let found = Set(
+            violations.map { "\($0.instancePath) \($0.keywordLocation): \($0.message)" })
+        #expect(
+            found == [
+                " /required: the member \"status\" is missing",
+                "/priority /properties/priority/maximum: 9 is greater than the maximum 5",
+                "/tags/1 /properties/tags/items/type: 2 is not of type string",
+                "/stauts /$defs/short/maxLength: 5 characters, more than maxLength 3",
+            ], "\(violations)")
+        #expect(
+            violations.first { $0.instancePath == "/priority" }?.description
+                == "/priority: 9 is greater than the maximum 5 (maximum at /properties/priority/maximum)"
+        )
+    }
+
+    @Test(
+        "a bad schema is refused, naming the keyword and the reason",
+        arguments: [
+            (##"{"minLength": "3"}"##, "/minLength: minLength must be a non-negative integer"),
+            (##"{"type": "text"}"##, "/type: type names no JSON type"),
+            (
+                ##"{"properties": {"a": 3}}"##,
+                "/properties/a: a schema must be an object or a boolean"
+            ),
+            (##"{"$ref": "other.json"}"##, "which is neither bundled nor registered"),
+            (##"{"$ref": "#/$defs/none"}"##, "nothing is at /$defs/none"),
+            (##"{"pattern": "(a"}"##, "/pattern: the pattern (a does not compile"),
+            (##"{"$ref": "#"}"##, "refers to itself without end"),
+            (
+                ##"{"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"anyOf": [{"$ref": "#/$defs/a"}]}}, "$ref": "#/$defs/a"}"##,
+                "refers to itself without end"
+            ),
+            (##"{"multipleOf": 0}"##, "multipleOf must be greater than 0"),
+        ])
+    func refused(text: String, reason: String) throws {
+        do throws(StoreError) {
+            _ = try JSONSchema(parsing: text)
+            Issue.record("\(text) compiled")
+        } catch {
+            #expect(error.code == .invalidSchema)
+            #expect(error.message.contains(reason), "\(error.message)")
+        }
+    }
+
+    @Test("a schema that applies itself 1,200 deep is stopped at the depth limit, not the stack")
+    func deep() throws {
+        var text = "true"
+        for _ in 0..<600 { text = #"{"not": {"not": "# + text + "}}" }
+        let value = try JSONReader(maxDepth: 2_000).read(text)
+        let schema = try JSONSchema(value)
+        #expect(!schema.isValid(.null))  // the applier's depth limit stops it, as a failure
+        #expect(schema.validate(.null).first?.message.contains("levels deep") == true)
+    }
+
+    @Test("documents a program registers are what $refs find; nothing else is")
+    func registered() throws {
+        var registry = SchemaRegistry()
+        try registry.register(
+            try value(#"{"type": "string", "pattern": "^[0-9]{5}$"}"#),
+            uri: "https://example.com/zip.json")
+        let schema = try JSONSchema(
+            try value(#"{"properties": {"zip": {"$ref": "https://example.com/zip.json"}}}"#),
+            registry: registry)
+        #expect(schema.isValid(try value(#"{"zip": "12345"}"#)))
+        let violations = schema.validate(try value(#"{"zip": "1234"}"#))
+        #expect(violations.map(\.keywordLocation) == ["https://example.com/zip.json#/pattern"])
+        #expect(throws: StoreError.self) {
+            try registry.register(.bool(true), uri: "relative.json")
+        }
+    }
+
+    @Test("the 2020-12 meta-schema is bundled: schemas are checked against it")
+    func metaSchema() throws {
+        let meta = try schema(##"{"$ref": "https://json-schema.org/draft/2020-12/schema"}"##)
+        #expect(meta.isValid(try value(#"{"type": "object", "minLength": 2}"#)))
+        let bad = meta.validate(try value(#"{"type": "object", "minLength": -2, "$anchor": "1x"}"#))
+        #expect(Set(bad.map(\.instancePath)) == ["/minLength", "/$anchor"], "\(bad)")
+    }
+}
