@@ -123,4 +123,20 @@ struct JSONSchemaTests {
         let bad = meta.validate(try value(#"{"type": "object", "minLength": -2, "$anchor": "1x"}"#))
         #expect(Set(bad.map(\.instancePath)) == ["/minLength", "/$anchor"], "\(bad)")
     }
+
+    @Test("format is an annotation by default, and checked when asked")
+    func format() throws {
+        let text = try value(#"{"format": "date-time"}"#)
+        let annotated = try JSONSchema(text)
+        let asserted = try JSONSchema(text, assertingFormat: true)
+        let late = JSONValue.string("2026-02-30T10:00:00Z")
+        #expect(annotated.isValid(late))
+        #expect(!asserted.isValid(late))
+        #expect(asserted.isValid(.string("2026-12-02T10:00:60+00:00")) == false)  // not 23:59 UTC
+        #expect(asserted.isValid(.string("2026-12-31T23:59:60Z")))
+        #expect(
+            asserted.validate(late).map(\.message) == [
+                #""2026-02-30T10:00:00Z" is not a valid date-time"#
+            ])
+    }
 }

@@ -2,21 +2,37 @@
 /// (by default `format` is an annotation only). Formats not listed are not checked, as
 /// 2020-12 allows for formats an implementation does not know.
 enum SchemaFormat: String, Sendable {
-    case uuid
-    case ipv4
-    case jsonPointer = "json-pointer"
-    case regex
+    case dateTime = "date-time"
     case date
+    case time
+    case duration
+    case email
+    case hostname
+    case ipv4
+    case ipv6
+    case uri
+    case uriReference = "uri-reference"
+    case uuid
+    case regex
+    case jsonPointer = "json-pointer"
 
     /// Whether `value` is in the format; values that are not strings always are.
     func accepts(_ value: JSONValue) -> Bool {
         guard case .string(let text) = value else { return true }
         switch self {
-        case .uuid: return Self.isUUID(text)
-        case .ipv4: return Self.isIPv4(text)
-        case .jsonPointer: return JSONPointer(parsing: Substring(text)) != nil
-        case .regex: return (try? ECMARegex(text)) != nil
+        case .dateTime: return Self.isDateTime(text)
         case .date: return Self.isDate(text)
+        case .time: return Self.isTime(Substring(text))
+        case .duration: return Self.isDuration(text)
+        case .email: return Self.isEmail(text)
+        case .hostname: return Self.isHostname(text)
+        case .ipv4: return Self.isIPv4(text)
+        case .ipv6: return Self.isIPv6(text)
+        case .uri: return Self.isURI(text)
+        case .uriReference: return Self.isURIReference(text)
+        case .uuid: return Self.isUUID(text)
+        case .regex: return (try? ECMARegex(text)) != nil
+        case .jsonPointer: return JSONPointer(parsing: Substring(text)) != nil
         }
     }
 
@@ -33,7 +49,7 @@ enum SchemaFormat: String, Sendable {
         return true
     }
 
-    private static func isIPv4(_ text: String) -> Bool {
+    static func isIPv4(_ text: String) -> Bool {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 4 else { return false }
         return parts.allSatisfy { part in
@@ -45,7 +61,7 @@ enum SchemaFormat: String, Sendable {
     }
 
     /// RFC 3339 full-date: YYYY-MM-DD, the day within its month (leap years counted).
-    private static func isDate(_ text: String) -> Bool {
+    static func isDate(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
             bytes.enumerated().allSatisfy({ [4, 7].contains($0.offset) || isDigit($0.element) })
@@ -60,11 +76,11 @@ enum SchemaFormat: String, Sendable {
         return day <= days[month - 1]
     }
 
-    private static func isDigit(_ byte: UInt8) -> Bool {
+    static func isDigit(_ byte: UInt8) -> Bool {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 
-    private static func isHex(_ byte: UInt8) -> Bool {
+    static func isHex(_ byte: UInt8) -> Bool {
         isDigit(byte) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f"))
     }
 }
