@@ -46,9 +46,9 @@ struct ConcurrentWriterTests {
                 if String(decoding: ready, as: UTF8.self) != "ready\n" {
                     problems.append("no ready line")
                 }
-                // Up to 150 ms: a write of these 64 KiB items records both versions of the
-                // payload in the history too, so a debug build's first write, in the whole
-                // suite's company, can take longer than the 40 ms this once waited at most.
+                // Up to 150 ms of its write loop (the worker warms up before "ready"): a
+                // write of these 64 KiB items records both versions of the payload in the
+                // history too, and a debug build in the whole suite's company is slow.
                 usleep(UInt32.random(in: 0...150_000, using: &random))
                 kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()

@@ -57,6 +57,11 @@ func run(_ arguments: [String]) throws {
     case "rewrite":
         let (dir, base) = (arguments[1], Int(arguments[2])!)
         let store = try JSONStore(directory: dir)
+        // Warmed up before "ready": the first write's sweep of stale temp files and the
+        // history's first look at the journal (whose length grows run by run) are not in
+        // the window the test kills in, which is then all writes.
+        try store.write { _ in }
+        _ = try store.history(of: "r0", limit: 1)
         FileHandle.standardOutput.write(Data("ready\n".utf8))
         var round = base
         while true {
