@@ -139,4 +139,22 @@ struct JSONSchemaTests {
                 #""2026-02-30T10:00:00Z" is not a valid date-time"#
             ])
     }
+
+    @Test("checked as text, each violation says the line and column of its value")
+    func lineAndColumn() throws {
+        let schema = try schema(
+            #"{"properties": {"priority": {"maximum": 5}, "tags": {"items": {"type": "string"}}}}"#)
+        let text = """
+            {
+              "title": "tea",
+              "priority": 9,
+              "tags": ["a",
+                       2]
+            }
+            """
+        let violations = try schema.validate(json: Array(text.utf8))
+        let places = violations.map { "\($0.line ?? 0):\($0.column ?? 0) \($0.instancePath)" }
+        #expect(Set(places) == ["3:15 /priority", "5:12 /tags/1"], "\(violations)")
+        #expect(throws: JSONSyntaxError.self) { try schema.validate(json: Array("{".utf8)) }
+    }
 }

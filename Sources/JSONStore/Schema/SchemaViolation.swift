@@ -8,11 +8,20 @@ public struct SchemaViolation: Sendable, Hashable, CustomStringConvertible {
     /// prefixed with that document's URI (`https://…/address.json#/properties/zip/type`).
     public var keywordLocation: String
     public var message: String
+    /// Where the offending value begins in the document's text, when the violation came
+    /// from checking text (`JSONSchema.validate(json:)`): 1-based, the column in bytes.
+    public var line: Int?
+    public var column: Int?
 
-    public init(instancePath: String, keywordLocation: String, message: String) {
+    public init(
+        instancePath: String, keywordLocation: String, message: String, line: Int? = nil,
+        column: Int? = nil
+    ) {
         self.instancePath = instancePath
         self.keywordLocation = keywordLocation
         self.message = message
+        self.line = line
+        self.column = column
     }
 
     /// `/priority: 9 is greater than the maximum 5 (maximum at /properties/priority/maximum)`
