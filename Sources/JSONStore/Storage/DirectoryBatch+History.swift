@@ -7,10 +7,21 @@ extension DirectoryBatch {
         /// Each draft's line but for its revision.
         let bodies: [[UInt8]]
 
-        /// Appends the entries, once every file is in place. A failure here is not the
-        /// write's (its files are in place): the next reader finds them unrecorded and
-        /// records them late.
-        func record() {
+        /// Appends the entries, once every file is in place, around `sync` (the directory's):
+        /// before it, their own writing to the disk begun beside it; or, when each write
+        /// syncs them, after it (even when it fails), so no entry is durable before its
+        /// renames are. A failure to append is not the write's (its files are in place):
+        /// the next reader finds them unrecorded and records them late.
+        func record(around sync: () throws(StoreError) -> Void) throws(StoreError) {
+            guard history.syncsEachWrite else {
+                append()
+                return try sync()
+            }
+            defer { append() }
+            try sync()
+        }
+
+        private func append() {
             defer { appender.close() }
             let entries = try? appender.append(
                 drafts, bodies: bodies, syncing: history.syncsEachWrite)

@@ -84,13 +84,11 @@ final class DirectoryBatch: BatchStorage {
             if error.code == .conflict && !lastAttempt { return false }
             throw error
         }
-        // The entries are appended before the directory's sync, their own writing to the
-        // disk begun beside it; or, when each write syncs them, after it, so no entry is
-        // durable before its renames are.
-        let syncsOwn = history?.history.syncsEachWrite == true
-        if !syncsOwn { history?.record() }
-        defer { if syncsOwn { history?.record() } }
-        if !writes.isEmpty { try syncDirectory() }
+        if let history {
+            try history.record { () throws(StoreError) in try syncDirectory() }
+        } else if !writes.isEmpty {
+            try syncDirectory()
+        }
         // Every step is durable: the journal has nothing left to finish.
         if progress.journaled { BatchJournal.remove(in: directory) }
         return true
