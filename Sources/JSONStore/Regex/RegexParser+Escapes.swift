@@ -3,12 +3,7 @@ extension RegexParser {
     mutating func atomEscape() throws(RegexError) -> RegexNode {
         i += 1
         guard let c = current else { throw error("a \\ at the end of the pattern") }
-        if c >= ascii("1") && c <= ascii("9") {
-            var number = 0
-            while let d = current, d >= ascii("0"), d <= ascii("9") {
-                number = min(number * 10 + Int(d - ascii("0")), 1 << 30)
-                i += 1
-            }
+        if c >= ascii("1") && c <= ascii("9"), let number = number() {
             return .backreference(number)
         }
         if c == ascii("k") {

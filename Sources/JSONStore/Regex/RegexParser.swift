@@ -193,7 +193,8 @@ struct RegexParser {
         }
     }
 
-    private mutating func number() -> Int? {
+    /// The decimal number here, if any (held below 2^30).
+    mutating func number() -> Int? {
         var value: Int?
         while let c = current, c >= ascii("0"), c <= ascii("9") {
             value = min((value ?? 0) * 10 + Int(c - ascii("0")), 1 << 30)

@@ -32,6 +32,10 @@ struct JSONPointer: Hashable, Sendable, CustomStringConvertible {
         JSONPointer(tokens + [token])
     }
 
+    func appending(contentsOf path: [String]) -> JSONPointer {
+        JSONPointer(tokens + path)
+    }
+
     /// The value the pointer names in `root`, or `nil` when there is none.
     func value(in root: JSONValue) -> JSONValue? {
         var current = root
@@ -53,17 +57,9 @@ struct JSONPointer: Hashable, Sendable, CustomStringConvertible {
         return current
     }
 
+    /// A token escaped for the pointer's text, as `MemberChange` writes paths.
     static func escape(_ token: String) -> String {
-        guard token.contains(where: { $0 == "~" || $0 == "/" }) else { return token }
-        var escaped = ""
-        for character in token {
-            switch character {
-            case "~": escaped += "~0"
-            case "/": escaped += "~1"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
+        MemberChange.escaped(token)
     }
 
     private static func unescape(_ part: Substring) -> String? {

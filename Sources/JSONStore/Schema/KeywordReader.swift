@@ -29,8 +29,8 @@ struct KeywordReader {
     /// A non-negative integer (`2` or `2.0`); very large ones are clamped to `Int.max`.
     func count(_ keyword: String) throws(SchemaCompileError) -> Int? {
         guard let value = object[keyword] else { return nil }
-        guard case .number(let number) = value, SchemaNumber(number).isInteger,
-            !SchemaNumber(number).negative
+        guard case .number(let number) = value, case let parsed = SchemaNumber(number),
+            parsed.isInteger, !parsed.negative
         else {
             throw error(keyword, "\(keyword) must be a non-negative integer")
         }
@@ -110,13 +110,11 @@ struct KeywordReader {
     }
 
     private func node(_ value: JSONValue, _ path: [String]) throws(SchemaCompileError) -> Int {
+        let pointer = here.pointer.appending(contentsOf: path)
         guard value.isSchemaShaped else {
             throw SchemaCompileError(
-                pointer: JSONPointer(here.pointer.tokens + path),
-                "a schema must be an object or a boolean, not \(value.typeName)")
+                pointer: pointer, "a schema must be an object or a boolean, not \(value.typeName)")
         }
-        var pointer = here.pointer
-        for token in path { pointer = pointer.appending(token) }
         return try compiler.node(
             for: SchemaCompiler.Located(
                 value: value, base: here.base, pointer: pointer, vocabularies: here.vocabularies))

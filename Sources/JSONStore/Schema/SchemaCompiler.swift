@@ -198,11 +198,10 @@ final class SchemaCompiler {
                 dynamicAnchors[uri, default: [:]][name] = here
             }
             for (path, child) in Self.subschemas(of: object) {
-                var pointer = here.pointer
-                for token in path { pointer = pointer.appending(token) }
                 stack.append(
                     Located(
-                        value: child, base: here.base, pointer: pointer,
+                        value: child, base: here.base,
+                        pointer: here.pointer.appending(contentsOf: path),
                         vocabularies: here.vocabularies))
             }
         }

@@ -14,8 +14,7 @@ extension SchemaFormat {
                 if label.count >= 4, label[label.startIndex + 2] == hyphen,
                     label[label.startIndex + 3] == hyphen
                 {
-                    return label.prefix(2).map { $0 | 0x20 } == Array("xn".utf8)
-                        && label.prefix(2).allSatisfy { $0 >= UInt8(ascii: "a") }
+                    return label.starts(with: "xn".utf8)
                 }
                 return true
             }

@@ -9,10 +9,7 @@ extension SchemaFormat {
     /// RFC 3986 `URI-reference`: a URI, or a relative reference (whose first segment has
     /// no `:`, so it cannot be mistaken for a scheme).
     static func isURIReference(_ text: String) -> Bool {
-        if let colon = schemeEnd(text) {
-            return isRelative(Array(text.utf8[text.utf8.index(after: colon)...]), afterScheme: true)
-        }
-        return isRelative(Array(text.utf8), afterScheme: false)
+        schemeEnd(text) != nil ? isURI(text) : isRelative(Array(text.utf8), afterScheme: false)
     }
 
     /// Where a valid scheme ends (its `:`), if the text begins with one.
