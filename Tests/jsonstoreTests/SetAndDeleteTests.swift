@@ -67,19 +67,16 @@ struct SetAndDeleteTests {
         }
         // Blocking work (sleeps, waits for processes) on a thread of its own.
         let (partial, rounds) = try await blocking { () throws -> ([Int], Int) in
-            func start(_ temp: TemporaryStore) throws -> Process {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: JSONStoreBinary.path)
-                process.arguments = ["--dir", temp.path, "delete"] + ids
-                try process.run()
-                return process
+            // Spawned and reaped directly: a kill in the child's first microseconds must
+            // not leave the wait hanging (`SpawnedChild`).
+            func start(_ temp: TemporaryStore) throws -> SpawnedChild {
+                try SpawnedChild.start(JSONStoreBinary.path, ["--dir", temp.path, "delete"] + ids)
             }
             // How long an uninterrupted delete takes here and now: the kills land anywhere
             // within it (capped, so a loaded machine cannot stretch the test).
             let timing = try filledStore()
             let began = Date()
-            let whole = try start(timing)
-            whole.waitUntilExit()
+            try start(timing).wait()
             let duration = min(Date().timeIntervalSince(began), 0.5)
             var partial: [Int] = []
             var rounds = 0
@@ -87,10 +84,10 @@ struct SetAndDeleteTests {
             while rounds < 100 && Date() < deadline {
                 rounds += 1
                 let temp = try filledStore()
-                let process = try start(temp)
+                let child = try start(temp)
                 usleep(UInt32.random(in: 0...UInt32(duration * 1_000_000)))
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
+                child.kill()
+                child.wait()
                 let left = try JSONStore(directory: temp.path).load().items.count
                 if left != 0 && left != ids.count { partial.append(left) }
                 if try temp.names().contains(".jsonstore-batch") { partial.append(-1) }
