@@ -15,6 +15,14 @@ extension JSONStore {
         return StoreContents(items: items, invalid: invalid)
     }
 
+    /// Reads every item file of the store as `load` does, but takes an item that breaks
+    /// the schema for an item: what `schema infer` and `check` look at.
+    package func _loadIgnoringSchema() throws -> StoreContents {
+        var items: [Item] = []
+        let invalid = try forEachChunk(of: .max, applyingSchema: false) { items += $0 }
+        return StoreContents(items: items, invalid: invalid)
+    }
+
     /// Reads every item file of the store in id order, a chunk at a time, handing each
     /// chunk's valid items to `body`: what is held at once is the sorted ids and one chunk
     /// of items, not the store (36 MiB at a million items with ids of 11 bytes).
@@ -26,9 +34,26 @@ extension JSONStore {
     /// - Throws: `StoreError` when the directory itself cannot be read, or what `body`
     ///   throws.
     package func forEachChunk(
-        of size: Int = 4_096, _ body: (_ items: [Item]) throws -> Void
+        of size: Int = 4_096, applyingSchema: Bool = true, _ body: (_ items: [Item]) throws -> Void
     ) throws -> [InvalidFile] {
-        if let remote { return try remote.forEachChunk(of: size, reader: reader, body) }
+        let schema = applyingSchema ? enforcedSchema : nil
+        if let remote {
+            guard let schema else { return try remote.forEachChunk(of: size, reader: reader, body) }
+            var broken: [InvalidFile] = []
+            var invalid = try remote.forEachChunk(of: size, reader: reader) { items in
+                try body(
+                    items.filter { item in
+                        let file = remote.location(of: item.id)
+                        guard let error = schema.error(of: item, bytes: nil, file: file)
+                        else { return true }
+                        broken.append(InvalidFile(itemID: item.id, error: error))
+                        return false
+                    })
+            }
+            invalid += broken
+            invalid.sort { UTF8Key.less($0.name, $1.name) }
+            return invalid
+        }
         let dir = try openDirectory()
         defer { dir.close() }
         let listing = try listing(of: dir)
@@ -37,7 +62,7 @@ extension JSONStore {
             let ids = Array(listing.ids[start..<min(listing.ids.count, start &+ size)])
             var items: [Item] = []
             items.reserveCapacity(ids.count)
-            for (id, outcome) in zip(ids, read(ids, in: dir)) {
+            for (id, outcome) in zip(ids, read(ids, in: dir, schema: schema)) {
                 switch outcome {
                 case .item(let item): items.append(item)
                 case .invalid(let error): invalid.append(InvalidFile(itemID: id, error: error))
@@ -79,7 +104,7 @@ extension JSONStore {
             throw StoreError.system(error, "could not list the store directory", file: path)
         }
         let ids = first.map { String(decoding: $0, as: UTF8.self) }
-        return read(ids, in: dir).compactMap {
+        return read(ids, in: dir, schema: enforcedSchema).compactMap {
             if case .item(let item) = $0 { return item }
             return nil
         }
@@ -98,10 +123,14 @@ extension JSONStore {
         return first
     }
 
-    /// Reads the items `ids`, in parallel when there are many.
-    func read(_ ids: [String], in dir: FileDescriptor) -> [ItemFile.Outcome] {
+    /// Reads the items `ids`, in parallel when there are many; an item that breaks
+    /// `schema` is invalid.
+    func read(_ ids: [String], in dir: FileDescriptor, schema: StoreSchema?)
+        -> [ItemFile.Outcome]
+    {
         ItemFile.readMany(
-            ids, in: dir, path: path, reader: reader, parallelAbove: options.parallelLoadThreshold)
+            ids, in: dir, path: path, reader: reader, parallelAbove: options.parallelLoadThreshold,
+            schema: schema)
     }
 
     /// The item `id`, or `nil` if there is no such file.
@@ -117,12 +146,17 @@ extension JSONStore {
         }
     }
 
-    /// What the store holds for `id` now.
+    /// What the store holds for `id` now; an item that breaks the schema in force is
+    /// invalid.
     private func outcome(of id: String) throws(StoreError) -> ItemFile.Outcome {
-        if let remote { return try remote.read(id, reader: reader) }
+        let schema = enforcedSchema
+        if let remote {
+            let outcome = try remote.read(id, reader: reader)
+            return schema?.applied(to: outcome, bytes: nil, file: filePath(id)) ?? outcome
+        }
         let dir = try openDirectory()
         defer { dir.close() }
-        return ItemFile.read(id: id, in: dir, path: path, reader: reader).0
+        return ItemFile.read(id: id, in: dir, path: path, reader: reader, schema: schema).0
     }
 
     /// The item `id` decoded as `T`, or `nil` if there is no such file.

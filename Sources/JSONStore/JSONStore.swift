@@ -104,6 +104,9 @@ public final class JSONStore: Sendable {
     /// The history of a directory store that keeps one; `nil` on etcd.
     let history: StoreHistory?
 
+    /// The store's schema, read again by each read and write, compiled once per version.
+    let schemas: SchemaCache
+
     /// Whether this value's first write has looked for stale temp files yet.
     let staleFilesSwept = Atomic<Bool>(false)
 
@@ -132,6 +135,8 @@ public final class JSONStore: Sendable {
                 retention: Journal.Retention(
                     maxAge: options.historyMaxAge, maxBytes: options.historyMaxBytes)) : nil
         self.history = history
+        let schemas = SchemaCache()
+        self.schemas = schemas
         engine = LiveEngine(
             configuration: LiveEngine.Configuration(
                 path: directory, remote: nil,
@@ -140,7 +145,7 @@ public final class JSONStore: Sendable {
                 fallbackDelay: options.unclosedFileDelay,
                 reattachInterval: options.reattachInterval, gitHoldLimit: options.gitHoldLimit,
                 parallelAbove: options.parallelLoadThreshold,
-                recorder: history.map(HistoryRecorder.init)))
+                recorder: history.map(HistoryRecorder.init), schemas: schemas))
         if options.createDirectory {
             do {
                 try FileDescriptor.makeDirectory(directory, permissions: 0o755)
@@ -169,6 +174,7 @@ public final class JSONStore: Sendable {
         self.options = options
         remote = backend
         history = nil
+        schemas = SchemaCache()
         engine = LiveEngine(
             configuration: LiveEngine.Configuration(
                 path: backend.address, remote: backend,

@@ -60,6 +60,10 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         /// document known, a `pattern` that does not compile. The message names the keyword
         /// and where it is.
         public static let invalidSchema = Code("invalid schema")
+        /// The item breaks the store's schema (`.jsonstore/schema.json`): read, it is
+        /// invalid as a file that is not JSON is; written through jsonstore, the write is
+        /// refused and nothing is written. `violations` has every way it breaks it.
+        public static let schemaViolation = Code("schema violation")
         /// What was asked is not something this store does (history on a store that keeps
         /// none): the message says why.
         public static let unsupported = Code("unsupported")
@@ -79,6 +83,10 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     public var column: Int?
     /// What caused this error: an `Errno`, a `JSONSyntaxError`, a `DecodingError`.
     public var underlying: (any Error)?
+    /// Every way the item breaks the store's schema, each located in the file (code
+    /// `.schemaViolation`), or every way a schema breaks the 2020-12 meta-schema (code
+    /// `.invalidSchema`); empty otherwise. `line` and `column` are the first one's.
+    public var violations: [SchemaViolation] = []
 
     public init(
         code: Code, message: String, file: String? = nil, id: String? = nil,
@@ -109,12 +117,12 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
 }
 
 extension StoreError: Equatable {
-    /// Whether `a` and `b` say the same thing: the same code, message, file, id, line and
-    /// column. `underlying`, the cause, is not compared (it may not be `Equatable`, and
-    /// the message says it already).
+    /// Whether `a` and `b` say the same thing: the same code, message, file, id, line,
+    /// column and violations. `underlying`, the cause, is not compared (it may not be
+    /// `Equatable`, and the message says it already).
     public static func == (a: StoreError, b: StoreError) -> Bool {
         a.code == b.code && a.message == b.message && a.file == b.file && a.id == b.id
-            && a.line == b.line && a.column == b.column
+            && a.line == b.line && a.column == b.column && a.violations == b.violations
     }
 }
 

@@ -117,7 +117,9 @@ extension EtcdTests {
                     try pair.jsonstore("b", ["check"]).status == 0, "no conflicts: \(pair.log("b"))"
                 )
                 #expect(pair.stop("a") == 0 && pair.stop("b") == 0, "SIGTERM: exit 0")
-                #expect(pair.text("a", ".jsonstore/.gitignore") == "*\n", "git ignores the state")
+                #expect(
+                    pair.text("a", ".jsonstore/.gitignore") == "*\n!/schema.json\n",
+                    "git ignores the state, not the schema")
             }
         }
 

@@ -101,9 +101,34 @@ struct InotifyCoalescingTests {
     func readError() {
         var received: [WatchBatch] = []
         InotifyWatcher.drain(
-            Inotify(descriptor: FileDescriptor(rawValue: 1_000_000)), into: { received.append($0) })
+            Inotify(descriptor: FileDescriptor(rawValue: 1_000_000)),
+            InotifyWatcher.Watches(path: "/nonexistent", store: 1), into: { received.append($0) })
         #expect(received.count == 1)
         #expect(received.first?.readError == Errno(rawValue: EBADF))
         #expect(received.first?.overflow == false)
+    }
+
+    @Test(
+        "the private folder's events say the schema may have changed; its own end does not end the store"
+    )
+    func privateFolderEvents() {
+        let store: Int32 = 1
+        let folder: Int32 = 2
+        func event(_ watch: Int32, _ mask: Int32, _ name: String?) -> Inotify.Event {
+            Inotify.Event(watch: watch, mask: UInt32(mask), name: name.map { .text($0) })
+        }
+        #expect(InotifyWatcher.schemaChanged([event(folder, IN_MOVED_TO, "schema.json")]))
+        #expect(InotifyWatcher.schemaChanged([event(folder, IN_CLOSE_WRITE, "schema.json")]))
+        #expect(!InotifyWatcher.schemaChanged([event(folder, IN_CLOSE_WRITE, "mirror.json")]))
+        #expect(InotifyWatcher.schemaChanged([event(folder, IN_IGNORED, nil)]))
+        #expect(
+            InotifyWatcher.privateFolderCame(
+                in: [event(store, IN_CREATE | IN_ISDIR, ".jsonstore")], store: store))
+        #expect(
+            !InotifyWatcher.privateFolderCame(
+                in: [event(store, IN_CREATE, ".jsonstore")], store: store), "a file of that name")
+        #expect(
+            !InotifyWatcher.privateFolderCame(
+                in: [event(folder, IN_CREATE | IN_ISDIR, ".jsonstore")], store: store))
     }
 }

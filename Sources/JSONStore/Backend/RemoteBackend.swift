@@ -57,6 +57,17 @@ package protocol RemoteBackend: Sendable {
     /// cannot be asked).
     func serverSummary() -> String?
 
+    /// Where the store keeps its schema, for messages (etcd: its key).
+    var schemaLocation: String { get }
+
+    /// The store's schema document, or `nil` when it has none.
+    func schemaDocument() throws(StoreError) -> [UInt8]?
+
+    /// Replaces the store's schema document with `document`, or removes it (`nil`);
+    /// whether there was one.
+    @discardableResult
+    func setSchemaDocument(_ document: [UInt8]?) throws(StoreError) -> Bool
+
     /// A storage for one attempt of one batch.
     func makeBatch(reader: JSONReader) -> any BatchStorage
 

@@ -25,14 +25,19 @@ public struct JSONSchema: Sendable {
         _ schema: JSONValue, registry: SchemaRegistry = SchemaRegistry(),
         assertingFormat: Bool = false
     ) throws(StoreError) {
-        let compiler = SchemaCompiler(registry: registry, assertsFormat: assertingFormat)
         do {
-            program = try compiler.compile(schema, base: URIReference(Self.defaultURI))
+            try self.init(compiling: schema, registry: registry, assertingFormat: assertingFormat)
         } catch {
-            let at = error.pointer.description
-            throw StoreError(
-                code: .invalidSchema, message: "\(at.isEmpty ? "/" : at): \(error.message)")
+            throw error.storeError
         }
+    }
+
+    /// Compiles `schema`, an error saying where in it.
+    init(compiling schema: JSONValue, registry: SchemaRegistry, assertingFormat: Bool)
+        throws(SchemaCompileError)
+    {
+        let compiler = SchemaCompiler(registry: registry, assertsFormat: assertingFormat)
+        program = try compiler.compile(schema, base: URIReference(Self.defaultURI))
     }
 
     /// Parses and compiles a schema's JSON text.

@@ -271,4 +271,11 @@ struct SchemaCompileError: Error, Sendable {
         self.pointer = pointer
         self.message = message
     }
+
+    /// The error as the public API throws it: `/properties/a/pattern: …`.
+    var storeError: StoreError {
+        let at = pointer.description
+        return StoreError(
+            code: .invalidSchema, message: "\(at.isEmpty ? "/" : at): \(message)")
+    }
 }

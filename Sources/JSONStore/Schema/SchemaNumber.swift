@@ -117,3 +117,9 @@ extension Int {
         return Swift.max(Int.min / 4, Swift.min(Int.max / 4, sum))
     }
 }
+
+extension JSONNumber {
+    /// Whether the value is a whole number, exactly as JSON Schema's `integer` has it:
+    /// `1.0` and `1e2` are, `1.5` and `1e-2` are not.
+    public var isWhole: Bool { SchemaNumber(self).isInteger }
+}

@@ -32,7 +32,9 @@ extension SchemaValidator {
                     matched = true
                 }
             }
-            if !matched { fail(node, "anyOf", "matches none of the anyOf schemas") }
+            if !matched {
+                fail(node, "anyOf", "matches none of the anyOf schemas" + reasons(list, value))
+            }
             return matched
         case .oneOf(let list):
             var matches: [Int] = []
@@ -47,7 +49,7 @@ extension SchemaValidator {
                 fail(
                     node, "oneOf",
                     matches.isEmpty
-                        ? "matches none of the oneOf schemas"
+                        ? "matches none of the oneOf schemas" + reasons(list, value)
                         : "matches \(matches.count) of the oneOf schemas (\(matches.map { "#\($0)" }.joined(separator: ", "))), not exactly one"
                 )
                 return false
@@ -178,7 +180,13 @@ extension SchemaValidator {
         case .additionalProperties(let target, let named, let patterns):
             for entry in object where !named.contains(entry.key) {
                 if patterns.contains(where: { matches($0, entry.key, node) }) { continue }
-                member(target, entry, &evaluated)
+                if program.nodes[target].boolean == false {
+                    evaluated.properties.insert(entry.key)
+                    refuse(entry.key, target, among: named)
+                    valid = false
+                } else {
+                    member(target, entry, &evaluated)
+                }
                 if !valid && !collecting { return false }
             }
         case .propertyNames(let target):
@@ -188,13 +196,57 @@ extension SchemaValidator {
             }
         case .unevaluatedProperties(let target):
             for entry in object where !evaluated.properties.contains(entry.key) {
-                member(target, entry, &evaluated)
+                if program.nodes[target].boolean == false {
+                    evaluated.properties.insert(entry.key)
+                    refuse(entry.key, target, among: declaredProperties(of: node))
+                    valid = false
+                } else {
+                    member(target, entry, &evaluated)
+                }
                 if !valid && !collecting { return false }
             }
         default:
             break
         }
         return valid
+    }
+
+    /// Why each of `targets` fails on `value`, each reason said once, three at most: for a
+    /// person reading why no branch of an `anyOf` or `oneOf` matched (`: "strnig" is not
+    /// one of …; or is a string, not an array`). Evaluated again, on the failure path only.
+    private mutating func reasons(_ targets: [Int], _ value: JSONValue) -> String {
+        guard collecting else { return "" }
+        let start = violations.count
+        for target in targets { _ = evaluate(target, value) }
+        var said: [String] = []
+        for violation in violations[start...] where !said.contains(violation.message) {
+            said.append(violation.message)
+        }
+        violations.removeSubrange(start...)
+        guard !said.isEmpty else { return "" }
+        return ": " + said.prefix(3).joined(separator: "; or ")
+    }
+
+    /// Reports the member `name`, which the `false` schema `target` refuses, with the name
+    /// of `declared` it is probably a slip for (`stauts: not allowed here; did you mean
+    /// status?`).
+    private mutating func refuse(
+        _ name: String, _ target: Int, among declared: some Sequence<String>
+    ) {
+        guard collecting else { return }
+        path.append(name)
+        defer { path.removeLast() }
+        var message = "not allowed here"
+        if let meant = NameSuggestion.closest(to: name, among: declared) {
+            message += "; did you mean \(meant)?"
+        }
+        fail(target, nil, message)
+    }
+
+    /// The member names the `properties` of `node` declare.
+    private func declaredProperties(of node: Int) -> [String] {
+        for case .properties(let map) in program.nodes[node].keywords { return Array(map.keys) }
+        return []
     }
 
     /// Whether a member name matches a `patternProperties` pattern; a search that gives up

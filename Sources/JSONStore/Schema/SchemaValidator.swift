@@ -29,7 +29,7 @@ struct SchemaValidator {
     static let depthLimit = 1_000
 
     let program: SchemaProgram
-    private(set) var violations: [SchemaViolation] = []
+    var violations: [SchemaViolation] = []
     /// Whether failures are the value's own, to report (not inside an `anyOf`, a `not`).
     var collecting = true
     /// The instance path, as tokens.

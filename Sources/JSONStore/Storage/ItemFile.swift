@@ -21,9 +21,10 @@ package enum ItemFile {
     ///   - path: the directory's path, for error messages.
     ///   - recent: where the bytes of an item read are kept, if anywhere, to locate a
     ///     decoding error in them later.
+    ///   - schema: the store's schema, which an item must obey to be one (`StoreSchema`).
     static func read(
         id: String, in directory: FileDescriptor, path: String, reader: JSONReader,
-        keepingIn recent: RecentBytes? = nil
+        schema: StoreSchema? = nil, keepingIn recent: RecentBytes? = nil
     ) -> (Outcome, FileStatus?) {
         let file = join(path, ItemID.fileName(id))
         let (read, status) = readBytes(
@@ -32,7 +33,7 @@ package enum ItemFile {
         case nil: return (.missing, nil)
         case .failure(let error)?: return (.invalid(error), status)
         case .success(let bytes)?:
-            let outcome = parse(bytes, id: id, file: file, reader: reader)
+            let outcome = parse(bytes, id: id, file: file, reader: reader, schema: schema)
             if let recent, case .item(let item) = outcome {
                 recent.keep(bytes, as: item.fingerprint)
             }
@@ -106,13 +107,16 @@ package enum ItemFile {
     /// - Parameter progress: counts the files read, for a loading indicator.
     static func readMany(
         _ ids: [String], in dir: FileDescriptor, path: String, reader: JSONReader,
-        parallelAbove threshold: Int, progress: ProgressCounter? = nil,
-        keepingIn recent: RecentBytes? = nil
+        parallelAbove threshold: Int, schema: StoreSchema? = nil,
+        progress: ProgressCounter? = nil, keepingIn recent: RecentBytes? = nil
     ) -> [Outcome] {
         guard ids.count >= threshold else {
             return ids.map {
                 defer { progress?.add(1) }
-                return read(id: $0, in: dir, path: path, reader: reader, keepingIn: recent).0
+                return read(
+                    id: $0, in: dir, path: path, reader: reader, schema: schema,
+                    keepingIn: recent
+                ).0
             }
         }
         let slots = Slots<Outcome>(count: ids.count, initial: .missing)
@@ -124,7 +128,8 @@ package enum ItemFile {
             for i in lower..<upper {
                 slots[i] =
                     read(
-                        id: ids[i], in: dir, path: path, reader: reader, keepingIn: recent
+                        id: ids[i], in: dir, path: path, reader: reader, schema: schema,
+                        keepingIn: recent
                     ).0
                 progress?.add(1)
             }
@@ -132,7 +137,6 @@ package enum ItemFile {
         return slots.values
     }
 
-    /// Parses the bytes of `<id>.json` into an item.
     /// `outcome(i)` for every `i` below `count`, on every core when there are at least
     /// `threshold`: for sources that hold the bytes already (etcd's values).
     package static func outcomes(
@@ -176,8 +180,11 @@ package enum ItemFile {
         return nil
     }
 
+    /// Parses the bytes of `<id>.json` into an item; one that breaks an enforced `schema`
+    /// is invalid.
     package static func parse(
-        _ bytes: [UInt8], id: String, file: String, reader: JSONReader, revision: Int64 = 0
+        _ bytes: [UInt8], id: String, file: String, reader: JSONReader, revision: Int64 = 0,
+        schema: StoreSchema? = nil
     ) -> Outcome {
         let value: JSONValue
         do {
@@ -211,8 +218,10 @@ package enum ItemFile {
                         file: file, id: id))
             }
         }
-        return .item(
-            Item(id: id, object: object, fingerprint: Fingerprint(bytes), revision: revision))
+        let item = Item(
+            id: id, object: object, fingerprint: Fingerprint(bytes), revision: revision)
+        guard let schema else { return .item(item) }
+        return schema.applied(to: .item(item), bytes: bytes, file: file)
     }
 
     static func notRegular(_ kind: FileStatus.Kind, file: String, id: String?) -> StoreError {

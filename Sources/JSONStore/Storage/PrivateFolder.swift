@@ -179,10 +179,23 @@ package struct PrivateFolder: Sendable {
         return dir
     }
 
+    /// What the folder's `.gitignore` says: a store kept in git commits its schema, which
+    /// is versioned with the data, and nothing else the store keeps for itself, since a
+    /// checkout would rewind a mirror's state or the journal.
+    package static let gitignore = "*\n!/\(StoreSchema.fileName)\n"
+    /// What it said before stores had schemas; `lettingSchemaThrough` replaces it.
+    static let oldGitignore = "*\n"
+
+    /// Makes the folder's `.gitignore` let the schema through, if it is the one an older
+    /// jsonstore wrote; one the user wrote is left as it is.
+    package func lettingSchemaThrough() throws(StoreError) {
+        guard let old = try read(".gitignore", limit: 64), old.elementsEqual(Self.oldGitignore.utf8)
+        else { return }
+        try replace(".gitignore", with: Array(Self.gitignore.utf8))
+    }
+
     /// One level of the folder: the folder `name` in `dir`, made when `create` (the
-    /// private folder itself with a `.gitignore` of `*`: a store kept in git does not
-    /// commit what the store keeps for itself, since a checkout would rewind a mirror's
-    /// state).
+    /// private folder itself with its `.gitignore`).
     private func openLevel(_ name: String, in dir: FileDescriptor, path: String, create: Bool)
         throws(StoreError) -> FileDescriptor?
     {
@@ -200,7 +213,8 @@ package struct PrivateFolder: Sendable {
             do {
                 let made = try FileDescriptor.open(name, relativeTo: dir, flags: flags)
                 if name == Self.name, (try? made.linkStatus(of: ".gitignore")) == nil {
-                    let temp = try AtomicFile.stage(Array("*\n".utf8), permissions: 0o644, in: made)
+                    let temp = try AtomicFile.stage(
+                        Array(Self.gitignore.utf8), permissions: 0o644, in: made)
                     try made.rename(temp, to: ".gitignore")
                 }
                 return made

@@ -188,6 +188,7 @@ public final class Transaction {
     ///   written, so the batch should run again from a fresh read.
     func commit(lastAttempt: Bool = true) throws(StoreError) -> Bool {
         var writes: [StagedWrite] = []
+        let schema = store.enforcedSchema
         for id in order {
             let current = storage.read(id)
             switch changes[UTF8Key(id)]! {
@@ -202,6 +203,13 @@ public final class Transaction {
                 let bytes = JSONWriter.pretty(.object(written))
                 if case .item(let existing) = current, existing.fingerprint == Fingerprint(bytes) {
                     continue  // identical bytes: no write, no change
+                }
+                if let schema,
+                    let refusal = SchemaGate.refusal(
+                        of: written, bytes: bytes, id: id, replacing: current, schema: schema,
+                        file: store.filePath(id))
+                {
+                    throw refusal  // the whole batch: nothing is written
                 }
                 writes.append(StagedWrite(id: id, bytes: bytes, object: written))
             case .stored(let bytes):

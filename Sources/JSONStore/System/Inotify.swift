@@ -4,6 +4,8 @@ import Glibc
 struct Inotify {
     /// One event: what happened (`mask`) to which name in the watched directory.
     struct Event {
+        /// The watch it came from (`addWatch` gave it).
+        var watch: Int32 = 1
         var mask: UInt32
         /// The entry's name; `nil` for events about the watched directory itself.
         var name: DirectoryScan.Name?
@@ -21,11 +23,13 @@ struct Inotify {
         return Inotify(descriptor: FileDescriptor(rawValue: fd))
     }
 
-    /// Watches `path` for `mask`.
+    /// Watches `path` for `mask`; the watch's number, which its events carry (the same
+    /// number again for a path watched already).
     ///
     /// The corresponding C function is `inotify_add_watch`.
-    func addWatch(_ path: String, mask: Int32) throws(Errno) {
-        _ = try valueOrErrno {
+    @discardableResult
+    func addWatch(_ path: String, mask: Int32) throws(Errno) -> Int32 {
+        try valueOrErrno {
             Syscall.inotifyAddWatch(descriptor.rawValue, path, UInt32(bitPattern: mask))
         }
     }
@@ -46,6 +50,7 @@ struct Inotify {
             if n <= 0 { return events }
             var offset = 0
             while offset + 16 <= n {
+                let watch = buffer.loadUnaligned(fromByteOffset: offset, as: Int32.self)
                 let mask = buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
                 let length = Int(buffer.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
                 var name: DirectoryScan.Name?
@@ -60,7 +65,7 @@ struct Inotify {
                         name = .notUTF8(raw)
                     }
                 }
-                events.append(Event(mask: mask, name: name))
+                events.append(Event(watch: watch, mask: mask, name: name))
                 offset += 16 + length
             }
         }

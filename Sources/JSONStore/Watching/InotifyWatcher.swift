@@ -12,9 +12,38 @@ final class InotifyWatcher: DirectoryWatcher {
         | IN_MODIFY | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW
         | IN_EXCL_UNLINK
 
+    /// The events asked for on the store's private folder (`.jsonstore/`), where its
+    /// schema is: a file of it replaced, written or removed, or the folder gone.
+    static let privateMask: Int32 =
+        IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF
+        | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK
+
     private let inotify: Inotify
     let control: SourceControl
     private let handler: @Sendable (WatchBatch) -> Void
+    private let watches: Watches
+
+    /// The watches of one watcher: the store directory's, and its private folder's while
+    /// there is one (watched again each time a folder of that name comes).
+    final class Watches: Sendable {
+        let path: String
+        let store: Int32
+        private let folder = Locked<Int32?>(nil)
+
+        init(path: String, store: Int32) {
+            self.path = path
+            self.store = store
+        }
+
+        var privateFolder: Int32? { folder.withLock { $0 } }
+
+        /// Watches the private folder, if there is one now.
+        func watchPrivateFolder(of inotify: Inotify) {
+            let watch = try? inotify.addWatch(
+                join(path, PrivateFolder.name), mask: InotifyWatcher.privateMask)
+            folder.withLock { $0 = watch }
+        }
+    }
 
     /// Starts watching `path`; `handler` receives each batch on `queue`.
     init(path: String, queue: DispatchQueue, handler: @escaping @Sendable (WatchBatch) -> Void)
@@ -26,35 +55,63 @@ final class InotifyWatcher: DirectoryWatcher {
             throw .instance(error)
         }
         do {
-            try inotify.addWatch(path, mask: Self.mask)
+            watches = Watches(path: path, store: try inotify.addWatch(path, mask: Self.mask))
         } catch {
             inotify.descriptor.close()
             throw .watch(error)
         }
+        watches.watchPrivateFolder(of: inotify)
         self.handler = handler
         let source = DispatchSource.makeReadSource(
             fileDescriptor: inotify.descriptor.rawValue, queue: queue)
-        let inotify = self.inotify
-        source.setEventHandler { Self.drain(inotify, into: handler) }
+        let (inotify, watches) = (self.inotify, self.watches)
+        source.setEventHandler { Self.drain(inotify, watches, into: handler) }
         source.setCancelHandler { inotify.descriptor.close() }
         control = SourceControl(source)
     }
 
-    static func drain(_ inotify: Inotify, into handler: (WatchBatch) -> Void) {
-        let batch: WatchBatch
+    static func drain(_ inotify: Inotify, _ watches: Watches, into handler: (WatchBatch) -> Void) {
+        var batch: WatchBatch
         do {
-            batch = coalesce(try inotify.drain())
+            let events = try inotify.drain()
+            batch = coalesce(
+                events.filter { $0.watch == watches.store || $0.has(IN_Q_OVERFLOW) })
+            let folder = watches.privateFolder
+            if privateFolderCame(in: events, store: watches.store) {
+                watches.watchPrivateFolder(of: inotify)
+                batch.schemaChanged = true
+            }
+            if let folder, schemaChanged(events.filter { $0.watch == folder }) {
+                batch.schemaChanged = true
+            }
         } catch {
-            var failed = WatchBatch()
-            failed.readError = error  // rescan rather than guess, and say why
-            batch = failed
+            batch = WatchBatch()
+            batch.readError = error  // rescan rather than guess, and say why
         }
         if !batch.isEmpty { handler(batch) }
     }
 
     func pollNow() {
         guard control.isRunning else { return }
-        Self.drain(inotify, into: handler)
+        Self.drain(inotify, watches, into: handler)
+    }
+
+    /// Whether the store directory's `events` say a private folder came or went: it is
+    /// watched again (when it went, its schema is gone with it).
+    static func privateFolderCame(in events: [Inotify.Event], store: Int32) -> Bool {
+        events.contains { event in
+            event.watch == store && event.has(IN_ISDIR)
+                && event.name == .text(PrivateFolder.name)
+        }
+    }
+
+    /// Whether the private folder's `events` may have changed the schema: its file
+    /// written, replaced or removed, or the folder itself gone.
+    static func schemaChanged(_ events: [Inotify.Event]) -> Bool {
+        events.contains { event in
+            event.has(IN_IGNORED) || event.has(IN_DELETE_SELF) || event.has(IN_MOVE_SELF)
+                || event.name == .text(StoreSchema.fileName)
+        }
     }
 
     /// Turns events into names to read now or later.

@@ -25,6 +25,8 @@ final class PollingWatcher: DirectoryWatcher, @unchecked Sendable {
     /// Which half of the entries the next idle poll looks at.
     private var phase = 0
     private var gone = false
+    /// The schema document's status at the last poll (`nil`: none).
+    private var schema: FileStatus?
 
     init(
         path: String, interval: Double, queue: DispatchQueue,
@@ -41,6 +43,7 @@ final class PollingWatcher: DirectoryWatcher, @unchecked Sendable {
                 listing.statusAll(in: dir)
                 last = listing
             }
+            schema = try? dir.linkStatus(of: Self.schemaPath)
             dir.close()
         }
         timer.setEventHandler { [weak self] in
@@ -81,6 +84,11 @@ final class PollingWatcher: DirectoryWatcher, @unchecked Sendable {
         }
         defer { dir.close() }
         gone = false
+        let schemaNow = try? dir.linkStatus(of: Self.schemaPath)
+        if schemaNow != schema {
+            schema = schemaNow
+            batch.schemaChanged = true
+        }
         if current.hasSameNames(as: last) && !everyEntry {
             phase ^= 1
             for name in current.statusHalf(phase, in: dir, last: last) {
@@ -93,6 +101,9 @@ final class PollingWatcher: DirectoryWatcher, @unchecked Sendable {
         last = current
         return batch
     }
+
+    /// The schema document's path in the store directory.
+    private static let schemaPath = PrivateFolder.name + "/" + StoreSchema.fileName
 
     /// Whether `time` is within two seconds of now: a directory changed then may change
     /// again within its clock's tick (a second, on some file systems) without its time

@@ -19,9 +19,12 @@ struct WatchBatch: Sendable {
     /// The watched directory's own attributes changed (a `chmod`): check it can still be
     /// read.
     var directoryChanged = false
+    /// The store's schema document (`.jsonstore/schema.json`) may have changed: read it
+    /// again.
+    var schemaChanged = false
 
     var isEmpty: Bool {
         readNow.isEmpty && readLater.isEmpty && undecodable.isEmpty && !overflow && readError == nil
-            && !directoryGone && !directoryChanged
+            && !directoryGone && !directoryChanged && !schemaChanged
     }
 }

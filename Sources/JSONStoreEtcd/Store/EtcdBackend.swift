@@ -63,6 +63,24 @@ final class EtcdBackend: RemoteBackend {
         return layout.outcome(of: id, found, reader: reader)
     }
 
+    var schemaLocation: String { layout.location(of: ".jsonstore/schema.json") }
+
+    func schemaDocument() throws(StoreError) -> [UInt8]? {
+        let key = layout.schemaKey
+        return try withClient { client throws(EtcdError) in try client.get(key) }.keyValue?.value
+    }
+
+    @discardableResult
+    func setSchemaDocument(_ document: [UInt8]?) throws(StoreError) -> Bool {
+        let key = layout.schemaKey
+        return try withClient { client throws(EtcdError) in
+            guard let document else { return try client.delete(key).existed }
+            let existed = try client.get(key).keyValue != nil
+            _ = try client.put(key, document)
+            return existed
+        }
+    }
+
     func rawValue(of id: String, limit: Int) throws(StoreError) -> (bytes: [UInt8], etag: String)? {
         guard ItemID.problem(with: id) == nil else { return nil }
         let key = layout.key(of: id)
@@ -202,6 +220,8 @@ final class EtcdBackend: RemoteBackend {
                 items.append(keyValue)
             case .invalid(let file):
                 listing.badNames[UTF8Key(file.name)] = file
+            case .own:
+                continue
             }
         }
         // The values parsed on every core, as a directory's files are read.

@@ -25,9 +25,15 @@ struct EtcdLayout: Sendable {
     /// The key of the item `id` as messages show it.
     func location(of id: String) -> String { Display.escaped(prefix + "/" + id) }
 
+    /// The key the store's schema lives at: `tasks/.jsonstore/schema.json`, the place of
+    /// a directory's, which no id can name (an id never starts with `.`).
+    var schemaKey: [UInt8] { keyPrefix + Array(".jsonstore/schema.json".utf8) }
+
     /// What a key under the prefix names.
     enum Entry {
         case item(id: String)
+        /// What the store keeps for itself (`PREFIX/.jsonstore/…`): no item, no error.
+        case own
         /// Not an item: why, under the name after the prefix (the file's `name`).
         case invalid(InvalidFile)
     }
@@ -35,6 +41,7 @@ struct EtcdLayout: Sendable {
     /// What `key` (which starts with `keyPrefix`) names.
     func entry(_ key: [UInt8]) -> Entry {
         let rest = key[keyPrefix.count...]
+        if rest.starts(with: ".jsonstore/".utf8) { return .own }
         guard let id = String(validating: rest, as: UTF8.self) else {
             let shown = Display.bytes(Array(rest))
             return badKey(

@@ -234,6 +234,8 @@ final class EtcdSource: LiveSource {
             changes.items.append((id, outcome))
         case .invalid(let file):
             changes.badNames.append((file.name, event.kind == .delete ? nil : file))
+        case .own:
+            break
         }
     }
 }

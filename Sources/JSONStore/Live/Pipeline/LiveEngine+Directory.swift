@@ -24,6 +24,7 @@ extension LiveEngine {
         defer { dir.close() }
         if let reason { status.set(.resyncing(reason: reason)) }
         let starting = !reducer.isLoaded
+        let schemaProblem = loadSchema().problem
         // The listing, the names and the files' outcomes live only in this block, so the
         // store is not held twice while the subscriptions build their first results.
         do {
@@ -48,16 +49,16 @@ extension LiveEngine {
             reporter?.cancel()
             // Every file is read; what is left (the list built) is told by a full count.
             if starting { status.set(.loading(done: listing.ids.count, total: listing.ids.count)) }
+            var badNames = listing.badNames
+            badNames[Self.schemaName] = schemaProblem
             var conflicts: [UTF8Key: Conflict] = [:]
             for name in listing.conflictNames {
                 conflicts[UTF8Key(name)] = readConflict(name, in: dir)
             }
             if starting {
-                reducer.load(
-                    listing.ids, outcomes, badNames: listing.badNames, conflicts: conflicts)
+                reducer.load(listing.ids, outcomes, badNames: badNames, conflicts: conflicts)
             } else {
-                reducer.resync(
-                    listing.ids, outcomes, badNames: listing.badNames, conflicts: conflicts)
+                reducer.resync(listing.ids, outcomes, badNames: badNames, conflicts: conflicts)
             }
         }
         if starting {
@@ -84,6 +85,13 @@ extension LiveEngine {
         if batch.overflow { return rescan(reason: "inotify queue overflow") }
         if let error = batch.readError {
             return rescan(reason: "reading the inotify events failed: \(error)")
+        }
+        if batch.schemaChanged {
+            // Every item is read again under a new schema, what it makes valid or invalid
+            // published as one update; a broken document is reported, the schema kept.
+            let (changed, problem) = loadSchema()
+            if changed { return rescan(reason: nil) }
+            reducer.badName(Self.schemaName.string, problem)
         }
         if batch.directoryChanged {
             // A chmod of the directory itself: if it can no longer be read, say so now.
@@ -150,7 +158,7 @@ extension LiveEngine {
     ) -> [ItemFile.Outcome] {
         ItemFile.readMany(
             ids, in: dir, path: configuration.path, reader: configuration.reader,
-            parallelAbove: configuration.parallelAbove, progress: progress,
+            parallelAbove: configuration.parallelAbove, schema: schema, progress: progress,
             keepingIn: keeping ? recentBytes : nil)
     }
 

@@ -24,6 +24,8 @@ actor LiveEngine {
         /// Records what the watcher sees other programs change in the store's history
         /// (`nil`: the store keeps none, or is not a directory).
         var recorder: HistoryRecorder?
+        /// The store's schemas, compiled once for the store and its pipeline.
+        var schemas = SchemaCache()
     }
 
     /// Where the pipeline is in its life, with what that part of it holds.
@@ -59,6 +61,7 @@ actor LiveEngine {
     //   sent without waiting for its stamp, the wait under way, the resumes waiting for
     //   a stamp and those whose store at a journal revision is being rebuilt.
     // - `life`: which observed life this is, so an earlier one's reports are dropped.
+    // - `schema`: the schema items are read with (`LiveEngine+Schema`), enforced, or none.
     // - `status` and `quiet`: thread-safe boards others read from any thread;
     //   `recentBytes`, the bytes of the last files read, behind a lock of its own.
     //
@@ -96,6 +99,8 @@ actor LiveEngine {
     var resumeWaitStarted: [ObjectIdentifier: Double] = [:]
     /// One more for every observed life: reports and timers of an earlier one are dropped.
     var life = 0
+    /// The schema items are read with: the store's, when it is enforced.
+    var schema: StoreSchema?
     /// Subscriptions resuming from a journal revision whose store is being rebuilt.
     var resumesRebuilding: Set<ObjectIdentifier> = []
     /// The newest revision known to leave the published version as it is (etcd's

@@ -184,10 +184,11 @@ struct StoreReducer: Sendable {
         return nil
     }
 
-    /// A file named like an item but with an invalid id exists (`file`) or not (`nil`).
+    /// A file that is no item's is invalid for the reason `file` says (a file named like
+    /// an item but with an invalid id, a broken schema), or no longer (`nil`).
     mutating func badName(_ name: String, _ file: InvalidFile?) {
         let key = UTF8Key(name)
-        if (file != nil) != (working.invalid[key] != nil) { setInvalid(key, file) }
+        if working.invalid[key]?.error != file?.error { setInvalid(key, file) }
     }
 
     /// The conflict copy `name` holds `conflict` now, or is gone (`nil`).
