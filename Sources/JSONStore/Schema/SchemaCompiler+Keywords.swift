@@ -108,7 +108,7 @@ extension SchemaCompiler {
             guard case .array(let list) = values else {
                 throw reader.error("enum", "enum must be an array")
             }
-            keywords.append(.enumeration(list))
+            keywords.append(.enumeration(SchemaEnum(list)))
         }
         if let value = reader.object["const"] { keywords.append(.constant(value)) }
         if let divisor = try reader.number("multipleOf") {

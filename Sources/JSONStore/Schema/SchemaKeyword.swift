@@ -32,7 +32,7 @@ enum SchemaKeyword: Sendable {
 
     // Validation
     case type([SchemaType])
-    case enumeration([JSONValue])
+    case enumeration(SchemaEnum)
     case constant(JSONValue)
     case multipleOf(JSONNumber)
     case maximum(JSONNumber)

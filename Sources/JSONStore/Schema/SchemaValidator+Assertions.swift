@@ -10,10 +10,10 @@ extension SchemaValidator {
                 problem = "\(Self.describe(value)) is not of type \(names)"
             }
         case (.enumeration(let allowed), _):
-            if !allowed.contains(where: { SchemaEquality.equal($0, value) }) {
-                let shown = allowed.prefix(5).map(Self.describe).joined(separator: ", ")
+            if !allowed.contains(value) {
+                let shown = allowed.values.prefix(5).map(Self.describe).joined(separator: ", ")
                 problem =
-                    "\(Self.describe(value)) is not one of \(shown)\(allowed.count > 5 ? ", …" : "")"
+                    "\(Self.describe(value)) is not one of \(shown)\(allowed.values.count > 5 ? ", …" : "")"
             }
         case (.constant(let expected), _):
             if !SchemaEquality.equal(expected, value) {
