@@ -35,13 +35,18 @@ struct FuzzCorpusTests {
 
     @Test(
         "every input of a fuzz target's corpus keeps the target's properties",
-        arguments: ["reader", "reducer"])
+        arguments: ["reader", "reducer", "schema"])
     func corpus(target: String) throws {
         let inputs = try Self.corpus(target)
         #expect(!inputs.isEmpty)
         for input in inputs {
-            let failure = Self.failure(
-                input.bytes, target == "reader" ? readerProperty : reducerProperty)
+            let property =
+                switch target {
+                case "reader": readerProperty
+                case "reducer": reducerProperty
+                default: schemaProperty
+                }
+            let failure = Self.failure(input.bytes, property)
             #expect(failure == nil, "\(input.name): \(failure ?? "")")
         }
     }
