@@ -14,7 +14,7 @@ extension CommandLineTool {
             for message in failure.messages { Output.error(message) }
             return ExitCode.failure.rawValue
         case let store as StoreError:
-            Output.error(store.description)
+            for line in SchemaWords.lines(of: store) { Output.error(line) }
             return ExitCode.failure.rawValue
         default:
             Output.error(Display.escaped("\(error)"))

@@ -10,9 +10,10 @@ public enum CommandLineTool {
     /// scripts all read this table.
     static var commands: [any Command.Type] {
         [
-            ListCommand.self, GetCommand.self, PutCommand.self, SetCommand.self, DeleteCommand.self,
+            ListCommand.self, GetCommand.self, PutCommand.self, SetCommand.self, EditCommand.self,
+            DeleteCommand.self,
             LogCommand.self, ShowCommand.self, DiffCommand.self, UndoCommand.self,
-            CheckCommand.self, ResolveCommand.self, MirrorCommand.self,
+            CheckCommand.self, SchemaCommand.self, ResolveCommand.self, MirrorCommand.self,
             DoctorCommand.self,
             DemoCommand.self,
             MergeDriverCommand.self, CompletionCommand.self,

@@ -186,3 +186,34 @@ extension ReadmeShellTests {
         #expect(undone.allSatisfy { $0.source.command == "undo" && $0.kind == .created })
     }
 }
+
+extension ReadmeShellTests {
+    @Test("Schema: the commands run as written, and print what the section shows")
+    func schema() async throws {
+        let section = try Self.section("## Schema")
+        let lines = Self.lines(of: section)
+        #expect(lines.count == 6, "\(lines)")
+        let scratch = try TemporaryStore()
+        let copy = scratch.path + "/tasks"
+        // The last two fail on purpose (exit 1): each is run for its output.
+        let script =
+            """
+            export COLUMNS=200
+            jsonstore() { "$JSONSTORE" "$@"; }
+            cd '\(checkoutRoot.path)'
+
+            """
+            + lines.map { $0.replacing("/tmp/tasks", with: copy) + " 2>&1" }.joined(
+                separator: "\n")
+        let result = try await shell(script, store: scratch)
+        let shown = Self.lines(of: section, kind: "").filter { !$0.hasPrefix("$") }
+        #expect(shown.count == 3, "\(shown)")
+        for line in shown {
+            let expected = line.replacing("/tmp/tasks", with: copy)
+            #expect(result.stdout.contains(expected), "\(expected)\n\(result.stdout)")
+        }
+        let store = try JSONStore(directory: copy)
+        #expect(try store.item("buy-coffee")?["stauts"] == nil)
+        #expect(throws: StoreError.self) { try store.item("water-plants") }
+    }
+}

@@ -7,7 +7,9 @@ struct CheckCommand: Command {
         name: "check", abstract: "validate every file, list conflicts; exit 1 if any",
         discussion: """
             Validates every file of the store and lists the problems on stdout \
-            (file:line:column: reason), then every conflict (ID: conflict: the version from \
+            (file:line:column: reason; an item that breaks the store's schema, a line for \
+            each way it does: file:line:column: /path: message), then the schema itself \
+            if it is broken, then every conflict (ID: conflict: the version from \
             WHERE, kept in FILE, then which version resolve --keep mine and --keep theirs \
             keep: mine is this machine's edit, theirs the other's), a mirror's conflict that could \
             not be kept (ID: conflict: could not be kept…), then a private folder \
@@ -35,8 +37,12 @@ struct CheckCommand: Command {
             : []
         // The journal's damage: history is kept around it, but it is lost there.
         let history = store._historySummary()?.damage.map(Display.escaped) ?? []
+        // The schema: broken (the last valid one in force, here none), or only warning.
+        let schema = store.schemaState().problem.map { [$0.description] } ?? []
+        let breaking = store._schemaWarnings(contents.items)
+        let warnings = breaking.flatMap(SchemaWords.lines)
         Output.lines(
-            contents.invalid.map(\.error.description)
+            contents.invalid.flatMap { SchemaWords.lines(of: $0.error) } + schema + warnings
                 + conflicts.map { conflict in
                     ConflictWords.line(
                         conflict, among: conflicts.filter { UTF8Key.equal($0.id, conflict.id) })
@@ -47,10 +53,11 @@ struct CheckCommand: Command {
         let conflicted =
             conflicts.isEmpty
             ? "" : ", \(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s")"
-        Output.error("\(files) \(unit), \(contents.invalid.count) invalid\(conflicted)")
+        let warned = breaking.isEmpty ? "" : ", \(breaking.count) breaking the schema"
+        Output.error("\(files) \(unit), \(contents.invalid.count) invalid\(warned)\(conflicted)")
         if let server = store._serverSummary() { Output.error(server) }
         if !contents.invalid.isEmpty || !conflicts.isEmpty || !folder.isEmpty || !unkept.isEmpty
-            || !history.isEmpty
+            || !history.isEmpty || !schema.isEmpty || !warnings.isEmpty
         {
             throw ExitCode.failure
         }

@@ -26,6 +26,9 @@ enum NDJSON {
                 if let line = file.error.line { object["line"] = .number(JSONNumber(line)) }
                 if let column = file.error.column { object["column"] = .number(JSONNumber(column)) }
                 object["message"] = .string(file.error.message)
+                if file.error.code == .schemaViolation {
+                    object["schema"] = .array(file.error.violations.map(SchemaWords.json))
+                }
                 return .object(object)
             })
     }

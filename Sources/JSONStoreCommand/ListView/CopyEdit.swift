@@ -12,6 +12,9 @@ import JSONStore
 struct CopyEdit {
     let store: JSONStore
     let id: String
+    /// A new item's template to start from, the item absent until it is saved (`n` on a
+    /// store with a schema); `nil` to edit the item there.
+    var template: JSONObject? = nil
     /// Runs the editor on files, with the terminal handed over to it.
     let runEditor: (_ paths: [String]) -> Result<Int32, Errno>
 
@@ -20,7 +23,9 @@ struct CopyEdit {
         let shown = Display.escaped(id)
         let stored: (bytes: [UInt8], etag: String)?
         do {
-            stored = try store._storedValue(of: id)
+            stored =
+                try template.map { (JSONWriter.pretty(.object($0)), "") }
+                ?? store._storedValue(of: id)
         } catch {
             return "\(error)"
         }
@@ -28,7 +33,7 @@ struct CopyEdit {
         guard let (folder, mine) = Self.privateCopy(named: ItemID.fileName(id), stored.bytes)
         else { return "could not make a copy to edit in a temporary directory" }
         let theirs = folder.appendingPathComponent(id + ".now-in-the-store.json")
-        var expected = ItemExpectation.etag(stored.etag)
+        var expected = template == nil ? ItemExpectation.etag(stored.etag) : .absent
         var paths = [mine.path]
         var last = stored.bytes
         while true {
@@ -45,7 +50,9 @@ struct CopyEdit {
             if edited == last {
                 guard paths.count == 2 else {
                     try? FileManager.default.removeItem(at: folder)
-                    return nil  // left as it was
+                    // Left as it was: nothing to write.
+                    return template == nil
+                        ? nil : "\(shown) not created: the template was left as it was"
                 }
                 // Shown the store's value and not saved again: keeping that is the choice.
                 return

@@ -51,18 +51,48 @@ struct DetailPane {
     func changedMembers(of id: String) -> Set<String> { changed[UTF8Key(id)] ?? [] }
 
     /// The item as pretty JSON, a line at a time, each with the top-level member it is
-    /// part of (`nil` for the braces), escaped for the terminal.
-    static func lines(of item: Item) -> [(text: String, member: String?)] {
+    /// part of (`nil` for the braces), escaped for the terminal; each of `violations` (how
+    /// it breaks the store's schema) is a line of its own under its member (`isError`),
+    /// those about the whole item before the closing brace.
+    static func lines(of item: Item, violations: [SchemaViolation] = [])
+        -> [(text: String, member: String?, isError: Bool)]
+    {
         let object = item.object
-        var lines: [(String, String?)] = [("{", nil)]
+        var lines: [(String, String?, Bool)] = [("{", nil, false)]
+        let members = Set(object.keys.map(UTF8Key.init))
+        func errors(at member: String?) {
+            for violation in violations {
+                // A member the shown value lacks (it is the last valid one) goes at the end.
+                let at = Self.member(of: violation).flatMap {
+                    members.contains(UTF8Key($0)) ? $0 : nil
+                }
+                guard at == member else { continue }
+                let path = violation.instancePath.isEmpty ? "/" : violation.instancePath
+                lines.append(
+                    (
+                        "  ! \(Display.escaped(path)): \(Display.escaped(violation.message))",
+                        member, true
+                    ))
+            }
+        }
         for (index, member) in object.enumerated() {
             let last = index == object.count - 1
             for line in PrettyMember.lines(member.key, member.value, last: last, forTerminal: true)
             {
-                lines.append((line, member.key))
+                lines.append((line, member.key, false))
             }
+            errors(at: member.key)
         }
-        lines.append(("}", nil))
+        errors(at: nil)
+        lines.append(("}", nil, false))
         return lines
+    }
+
+    /// The top-level member a violation is about; `nil` for the whole item (or a member the
+    /// item does not have, as a refused one of another version).
+    private static func member(of violation: SchemaViolation) -> String? {
+        let tokens = violation.instancePath.split(separator: "/", omittingEmptySubsequences: false)
+        guard tokens.count > 1 else { return nil }
+        return String(tokens[1]).replacing("~1", with: "/").replacing("~0", with: "~")
     }
 }

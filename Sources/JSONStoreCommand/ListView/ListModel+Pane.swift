@@ -37,7 +37,8 @@ extension ListModel {
         let first = min(selection.top, shown.count)  // not scrolled yet after a filter
         for index in first..<min(shown.count, first + page) {
             guard let item = rows.item(at: shown.row(at: index)) else { continue }
-            for line in DetailPane.lines(of: item) {
+            let violations = rows.results.error(for: item.id)?.violations ?? []
+            for line in DetailPane.lines(of: item, violations: violations) {
                 widest = max(widest, TextWidth.of(line.text))
             }
         }
@@ -84,11 +85,23 @@ extension ListModel {
             return
         }
         let changed = pane.changedMembers(of: item.id)
-        for (offset, line) in DetailPane.lines(of: item).prefix(bottom - first).enumerated() {
-            let style = line.member.map { changed.contains($0) } == true ? lit : Style()
-            frame.put(
-                TextWidth.truncate(line.text, to: width - 1), row: first + offset,
-                column: left + 1, style: style)
+        let violations = rows.results.error(for: item.id)?.violations ?? []
+        // An error is wrapped, indented under its "!", rather than cut: it is what to fix.
+        var shown: [(text: String, style: Style)] = []
+        for line in DetailPane.lines(of: item, violations: violations) {
+            guard line.isError else {
+                let style = line.member.map { changed.contains($0) } == true ? lit : Style()
+                shown.append((TextWidth.truncate(line.text, to: width - 1), style))
+                continue
+            }
+            let fits = TextWidth.of(line.text) <= width - 1
+            let parts = fits ? [line.text] : TextWidth.wrap(line.text, to: max(8, width - 5))
+            for (index, part) in parts.enumerated() {
+                shown.append(((index == 0 ? "" : "    ") + part, Style(foreground: .red)))
+            }
+        }
+        for (offset, line) in shown.prefix(bottom - first).enumerated() {
+            frame.put(line.text, row: first + offset, column: left + 1, style: line.style)
         }
     }
 }

@@ -10,8 +10,9 @@ extension ListViewApp {
     /// and arrive as one update afterwards (the save among them).
     func edit(_ name: String) {
         let command = ExternalEditor.command(environment: environment)
-        if store._isRemote {
-            // No file to open: a copy, put back with the etag it started from.
+        if store._isRemote || store.schemaState().schema?.isEnforced == true {
+            // No file to open, or a schema to obey: a copy, put back with the etag it
+            // started from once it obeys (a refusal says why and keeps the copy).
             let id = String(name.dropLast(5))
             let edit = CopyEdit(store: store, id: id) { paths in
                 self.terminal.suspend()
@@ -40,6 +41,20 @@ extension ListViewApp {
     /// editor leaves nothing behind.
     func create(_ id: String, _ template: JSONObject) {
         let name = id + ".json"
+        if store.schemaState().schema?.isEnforced == true {
+            // The template may not obey the schema yet: it is written once it does.
+            let command = ExternalEditor.command(environment: environment)
+            let edit = CopyEdit(store: store, id: id, template: template) { paths in
+                self.terminal.suspend()
+                defer { self.terminal.resume() }
+                return ExternalEditor.run(command, on: paths)
+            }
+            if let notice = edit.run() {
+                if (try? store._storedValue(of: id)) == nil { model.notCreated() }
+                model.tell(notice)
+            }
+            return resized()
+        }
         let written: [UInt8]?
         do {
             try store.put(id, template)
