@@ -221,7 +221,7 @@ final class EtcdBackend: RemoteBackend {
             case .invalid(let file):
                 listing.badNames[UTF8Key(file.name)] = file
             case .own:
-                continue
+                if keyValue.key == layout.schemaKey { listing.schemaDocument = keyValue.value }
             }
         }
         // The values parsed on every core, as a directory's files are read.

@@ -190,6 +190,7 @@ final class EtcdSource: LiveSource {
                     EtcdError(endpoint: "watch", reason: "the watch was cancelled: \(reason)"))
             }
             var created: Int64 = 0
+            var schemaChanged = false
             var start = response.events.startIndex
             while start < response.events.endIndex {
                 // One revision's events (a transaction's) are one change of the store.
@@ -201,6 +202,7 @@ final class EtcdSource: LiveSource {
                 {
                     let event = response.events[end]
                     add(event, to: &changes)
+                    schemaChanged = schemaChanged || event.keyValue.key == backend.layout.schemaKey
                     if event.kind == .delete {
                         created -= 1
                     } else if event.keyValue.version == 1 {
@@ -220,6 +222,9 @@ final class EtcdSource: LiveSource {
                 $0.lastHeard = Self.now()
             }
             if response.isProgress { report(.progress(revision: seen)) }
+            // Every item is checked again under a new schema: a listing at its revision,
+            // what it makes valid or invalid one update.
+            if schemaChanged { return "the store's schema changed" }
         }
     }
 

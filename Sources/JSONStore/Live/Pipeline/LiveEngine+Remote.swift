@@ -5,7 +5,8 @@ extension LiveEngine {
     /// but a remote store has no saves in two steps, so a deletion is one at once.
     func handle(_ report: SourceReport, from follow: RemoteFollow) {
         switch report {
-        case .listing(let listing, let reason):
+        case .listing(var listing, let reason):
+            checkAgainstSchema(&listing)
             if reducer.isLoaded {
                 if let reason { status.set(.resyncing(reason: reason)) }
                 // The versions kept stand for revisions before a gap this follower never
@@ -29,7 +30,9 @@ extension LiveEngine {
             reducer.advance(to: changes.revision)
             let now = Self.now()
             for (id, outcome) in changes.items {
-                _ = reducer.fileRead(id, outcome, at: now, missingIsGone: true)
+                let checked = schema?.applied(
+                    to: outcome, bytes: nil, file: configuration.remote?.location(of: id) ?? id)
+                _ = reducer.fileRead(id, checked ?? outcome, at: now, missingIsGone: true)
             }
             for (name, file) in changes.badNames { reducer.badName(name, file) }
             publish()
@@ -47,6 +50,28 @@ extension LiveEngine {
             status.set(.failed(error))
             for id in subscriptions.keys { subscriptions[id]?.fail(error, engine: self) }
             finishSyncIfSettled()
+        }
+    }
+}
+
+extension LiveEngine {
+    /// Takes the schema of `listing`'s revision and checks its items with it: one that
+    /// breaks it is invalid; a broken document is reported under its name, the last valid
+    /// schema kept.
+    func checkAgainstSchema(_ listing: inout SourceListing) {
+        let file = configuration.remote?.schemaLocation ?? Self.schemaName.string
+        let state = configuration.schemas.state(of: listing.schemaDocument, file: file)
+        schema = state.schema?.isEnforced == true ? state.schema : nil
+        if let problem = state.problem {
+            listing.badNames[Self.schemaName] = InvalidFile(
+                name: Self.schemaName.string, id: nil, error: problem)
+        }
+        guard let schema else { return }
+        for index in listing.outcomes.indices {
+            let id = listing.ids[index]
+            listing.outcomes[index] = schema.applied(
+                to: listing.outcomes[index], bytes: nil,
+                file: configuration.remote?.location(of: id) ?? id)
         }
     }
 }

@@ -56,6 +56,9 @@ package struct SourceListing: Sendable {
     /// For an invalid outcome, by its position: the item's last valid value before the
     /// revision, which a follower then kept (filled in by a listing to resume from).
     package var lastValid: [Int: Item]
+    /// The store's schema document at the revision (`nil`: none), which the pipeline
+    /// checks the items with; a source relists when it changes.
+    package var schemaDocument: [UInt8]?
 
     package init(
         ids: [String], outcomes: [ItemFile.Outcome], badNames: [UTF8Key: InvalidFile],
