@@ -97,6 +97,7 @@ extension DirectoryMirror {
             steps = self.steps(remote: remote, local: local, at: revision)
         }
         try execute(steps, since: revision)
+        try syncSchema(remote: keyValues.first { $0.key == layout.schemaKey }?.value)
         state.dropDeletions(before: revision)
         return revision
     }
@@ -181,7 +182,11 @@ extension DirectoryMirror {
     func remoteChanged(_ events: [EtcdWatch.Event], generation: Int) {
         guard generation == self.generation, !isStopped else { return }
         var steps: [Step] = []
+        var schema: [UInt8]??
         for event in events {
+            if event.keyValue.key == layout.schemaKey {
+                schema = .some(event.kind == .delete ? nil : event.keyValue.value)
+            }
             guard let id = itemID(of: event.keyValue.key) else { continue }
             let revision = event.keyValue.modRevision
             if let record = state[id], revision <= record.revision { continue }  // ours, or old
@@ -190,6 +195,7 @@ extension DirectoryMirror {
         }
         do {
             try execute(steps)
+            if let schema { try syncSchema(remote: schema) }
         } catch {
             lost(error)
         }

@@ -53,6 +53,10 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
     var backoff = 0.05
     /// What was said when syncing last failed, so it is said once.
     var lastProblem: String?
+    /// The directory's schema document as last synced or looked at
+    /// (`DirectoryMirror+Schema`), and whether it is being looked at.
+    var schemaSeen: [UInt8]?
+    var watchesSchema = false
     /// The watch running, and the generation it must have to go on: the watch thread
     /// stores its watch here and `lost` moves the generation on, under one lock, so a
     /// watch that connects after it was given up interrupts itself.
@@ -190,6 +194,10 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
             )
             try startWatch(from: revision + 1)
             observeDirectory()
+            if !watchesSchema {
+                watchesSchema = true
+                watchLocalSchema()
+            }
         } catch {
             lost(error)
         }
