@@ -24,6 +24,8 @@ import JSONStoreCommand
 //   jsonstore-bench render DIR N FRAMES  the list view's frame time (layout, diff, output
 //                                     bytes) for a store of 100 items and one of N, and
 //                                     the time of a key typed into its / filter.
+//   jsonstore-bench schema DIR N EDITS   edit → observer latency and load time with a
+//                                        typical schema against without, side by side
 //   jsonstore-bench patches DIR N EDITS  edit → observer latency with member-level changes
 //                                        against without, alternating, on N items
 //   jsonstore-bench live DIR N EDITS  the latency from an edit on disk (a file renamed over
@@ -164,6 +166,10 @@ if arguments[1] == "live" {
 }
 if arguments[1] == "counts" {
     try CountsBenchmark.run(directory: arguments[2], big: n, edits: runs)
+    exit(0)
+}
+if arguments[1] == "schema" {
+    try SchemaBenchmark.run(directory: arguments[2], count: n, edits: runs)
     exit(0)
 }
 if arguments[1] == "patches" {
