@@ -20,7 +20,12 @@ struct ECMARegex: Sendable {
 
     /// Whether the pattern matches somewhere in `string`; `nil` when the search gave up.
     func firstMatch(in string: String, stepLimit: Int = stepLimit) -> Bool? {
-        let text = string.unicodeScalars.map(\.value)
+        var copy = string
+        // ASCII text (most of it) widened byte by byte, the rest decoded.
+        let ascii = copy.withUTF8 { bytes in
+            bytes.allSatisfy { $0 < 0x80 } ? bytes.map { UInt32($0) } : nil
+        }
+        let text = ascii ?? string.unicodeScalars.map(\.value)
         var machine = RegexMachine(text: text, budget: stepLimit)
         var slots = [Int](repeating: -1, count: program.slots)
         let last = program.anchored ? 0 : text.count

@@ -44,6 +44,11 @@ final class SchemaCompiler {
             try fill(number, from: located)
         }
         try SchemaCycles.check(program)
+        program.tracksProperties = program.nodes.contains { node in
+            node.keywords.contains {
+                if case .unevaluatedProperties = $0 { true } else { false }
+            }
+        }
         return program
     }
 

@@ -20,6 +20,9 @@ struct SchemaProgram: Sendable {
     var dynamicAnchors: [[String: Int]] = []
     /// The schema's own node.
     var root = 0
+    /// Whether a subschema has `unevaluatedProperties`: only then does a check note which
+    /// members each keyword evaluated (a set of names an object, made for nothing else).
+    var tracksProperties = true
 
     /// Where `node` is, for an error: its pointer in the root's resource
     /// (`/properties/priority`), or its resource's URI and the pointer in it.

@@ -160,8 +160,9 @@ extension SchemaValidator {
         _ keyword: SchemaKeyword, of node: Int, _ object: JSONObject, _ evaluated: inout Evaluated
     ) -> Bool {
         var valid = true
+        let tracks = program.tracksProperties
         func member(_ target: Int, _ entry: JSONObject.Member, _ evaluated: inout Evaluated) {
-            evaluated.properties.insert(entry.key)
+            if tracks { evaluated.properties.insert(entry.key) }
             if evaluate(target, entry.value, at: entry.key) == nil { valid = false }
         }
         switch keyword {
@@ -181,7 +182,7 @@ extension SchemaValidator {
             for entry in object where !named.contains(entry.key) {
                 if patterns.contains(where: { matches($0, entry.key, node) }) { continue }
                 if program.nodes[target].boolean == false {
-                    evaluated.properties.insert(entry.key)
+                    if tracks { evaluated.properties.insert(entry.key) }
                     refuse(entry.key, target, among: named)
                     valid = false
                 } else {

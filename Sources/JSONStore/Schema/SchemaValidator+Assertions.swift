@@ -41,10 +41,10 @@ extension SchemaValidator {
                 problem = "\(number) is not greater than the exclusive minimum \(bound)"
             }
         case (.maxLength(let limit), .string(let string)):
-            let length = string.unicodeScalars.count
+            let length = Self.codePoints(string)
             if length > limit { problem = "\(length) characters, more than maxLength \(limit)" }
         case (.minLength(let limit), .string(let string)):
-            let length = string.unicodeScalars.count
+            let length = Self.codePoints(string)
             if length < limit { problem = "\(length) characters, fewer than minLength \(limit)" }
         case (.pattern(let pattern), .string(let string)):
             switch pattern.matches(string) {
@@ -126,5 +126,14 @@ extension SchemaValidator {
         case .array(let a): return a.isEmpty ? "[]" : "an array"
         case .object(let o): return o.isEmpty ? "{}" : "an object"
         }
+    }
+}
+
+extension SchemaValidator {
+    /// The number of code points of `string`, its UTF-8 bytes that begin one counted (a
+    /// walk of the view of scalars decodes each one, several times slower).
+    static func codePoints(_ string: String) -> Int {
+        var copy = string
+        return copy.withUTF8 { bytes in bytes.count { $0 & 0xC0 != 0x80 } }
     }
 }

@@ -95,9 +95,14 @@ struct SchemaValidator {
         return evaluate(node, value)
     }
 
-    /// Evaluates `node` on the member or element `token` of the value.
-    mutating func evaluate(_ node: Int, _ value: JSONValue, at token: String) -> Evaluated? {
-        path.append(token)
+    /// Evaluates `node` on the member or element `token` of the value. The path is kept
+    /// only while violations are collected: a check that only asks whether the value holds
+    /// (`isValid`, a branch tried quietly) makes no string for each member and element.
+    mutating func evaluate(_ node: Int, _ value: JSONValue, at token: @autoclosure () -> String)
+        -> Evaluated?
+    {
+        guard collecting else { return evaluate(node, value) }
+        path.append(token())
         defer { path.removeLast() }
         return evaluate(node, value)
     }
