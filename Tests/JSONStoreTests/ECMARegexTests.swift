@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import JSONStore
@@ -73,5 +74,27 @@ struct ECMARegexTests {
         let text = String(repeating: "ab", count: 500_000) + "c"
         #expect(try ECMARegex("(?:ab)*c$").firstMatch(in: text, stepLimit: 50_000_000) == true)
         #expect(try ECMARegex("^[ab]*$").firstMatch(in: text, stepLimit: 50_000_000) == false)
+    }
+
+    @Test("a run of sets matched in one pass agrees with the machine on 20,000 strings")
+    func runAgreesWithMachine() throws {
+        let runs = [
+            "^[a-z0-9]+$", "^[0-9]{4}-[0-9]{2}-[0-9]{2}T", "^#[0-9a-f]{6}$", "^a*b", "^[ab]{2,3}$",
+            "^x?[0-9]*$", "^", "^$", "^.{0,3}$", "^[^#]", "^é+[a-z]*",
+        ]
+        let machineOnly = ["^[a-z]*[a-c]$", "^(ab)+$", "[0-9]+", "^a|b$", "^[^a]*a"]
+        var random = SeededRandom(seed: 27)
+        let alphabet = Array("ab0129Tx-#é\n")
+        for source in runs + machineOnly {
+            let regex = try ECMARegex(source)
+            #expect(regex.isRun == runs.contains(source), "\(source)")
+            for _ in 0..<(20_000 / (runs.count + machineOnly.count)) {
+                let length = Int.random(in: 0...12, using: &random)
+                let text = String((0..<length).map { _ in alphabet.randomElement(using: &random)! })
+                #expect(
+                    regex.firstMatch(in: text) == regex.search(text),
+                    "\(source) on \(text.debugDescription)")
+            }
+        }
     }
 }

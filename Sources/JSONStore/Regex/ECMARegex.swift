@@ -7,6 +7,8 @@
 struct ECMARegex: Sendable {
     let source: String
     private let program: RegexProgram
+    /// The same pattern as a run matched in one pass, when it is one (`RegexRun`).
+    private let run: RegexRun?
 
     /// The most steps one search may take: a few milliseconds of work.
     static let stepLimit = 1_000_000
@@ -16,10 +18,24 @@ struct ECMARegex: Sendable {
         var parser = RegexParser(source)
         let (node, groups) = try parser.parse()
         program = try RegexProgram(node, groups: groups)
+        run = RegexRun(node)
     }
 
     /// Whether the pattern matches somewhere in `string`; `nil` when the search gave up.
     func firstMatch(in string: String, stepLimit: Int = stepLimit) -> Bool? {
+        guard let run else { return search(string, stepLimit: stepLimit) }
+        var copy = string
+        let ascii = copy.withUTF8 { bytes in
+            bytes.allSatisfy { $0 < 0x80 } ? run.matches(bytes.lazy.map { UInt32($0) }) : nil
+        }
+        return ascii ?? run.matches(string.unicodeScalars.map(\.value))
+    }
+
+    /// Whether the pattern is one `RegexRun` matches.
+    var isRun: Bool { run != nil }
+
+    /// The search by the backtracking machine, whatever the pattern.
+    func search(_ string: String, stepLimit: Int = stepLimit) -> Bool? {
         var copy = string
         // ASCII text (most of it) widened byte by byte, the rest decoded.
         let ascii = copy.withUTF8 { bytes in
