@@ -5,9 +5,11 @@ import JSONStore
 /// A child process started with `posix_spawn` and reaped with `waitpid`: what the tests
 /// run their commands with.
 ///
-/// Foundation's `Process` can miss the end of a child: `waitUntilExit` then waits forever
-/// for one that is gone (seen in `SetAndDeleteTests` and in the list view's terminal
-/// tests under the whole suite). It also hands the child the signal mask of the thread
+/// Foundation's `Process` learns that a child ended when every copy of one end of a socket
+/// pair it gives the child is closed: a grandchild that keeps it (a tmux server the child
+/// started), or another test's child that inherited it, holds `waitUntilExit` for as long
+/// as it lives (seen in `SetAndDeleteTests` and in the list view's terminal tests under
+/// the whole suite). It also hands the child the signal mask of the thread
 /// that spawns it, and a thread of Dispatch's pool blocks nearly every signal: a shell
 /// started so ignored the `SIGHUP` of a closing terminal, and tmux could not stop it. Here
 /// the child starts with no signal blocked and every one at its default, and nothing
@@ -34,6 +36,11 @@ public struct SpawnedChild {
         for (fd, target) in [streams.0, streams.1, streams.2].enumerated() {
             posix_spawn_file_actions_adddup2(&actions, target, Int32(fd))
         }
+        // Nothing else of this process reaches the child: a descriptor another thread
+        // opened without O_CLOEXEC (Foundation's watch on a child of its own is one end of
+        // a socket pair, whose end it learns of only once every copy is closed) would live
+        // as long as this child, and hold up whoever waits on it.
+        _ = spawnAddCloseFrom(&actions, 3)
         if let directory { _ = spawnAddChdir(&actions, directory) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -86,6 +93,11 @@ public struct SpawnedChild {
 }
 
 // GNU additions Glibc's module does not import.
+@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
+private func spawnAddCloseFrom(
+    _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32
+) -> Int32
+
 @_silgen_name("posix_spawn_file_actions_addchdir_np")
 private func spawnAddChdir(
     _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ path: UnsafePointer<CChar>
