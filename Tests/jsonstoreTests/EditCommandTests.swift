@@ -34,8 +34,7 @@ struct EditCommandTests {
         script += "echo $((n + 1)) > '\(folder)/calls'\ncase $n in\n"
         for (n, step) in steps.enumerated() { script += "\(n)) \(step) ;;\n" }
         script += "esac\n"
-        try script.write(toFile: folder + "/editor", atomically: false, encoding: .utf8)
-        chmod(folder + "/editor", 0o755)
+        try ExecutableScript.write(script, to: folder + "/editor")
         return (temp, ["VISUAL": folder + "/editor"])
     }
 

@@ -16,9 +16,8 @@ extension FollowTerminalTests {
         let scratch = try TemporaryStore()
         // The editor of `e`: makes the copy break the schema.
         let editor = scratch.path + "/editor"
-        try "#!/bin/sh\nsed -i 's/\"priority\": [0-9]*/\"priority\": 7/' \"$1\"\n".write(
-            toFile: editor, atomically: false, encoding: .utf8)
-        chmod(editor, 0o755)
+        try ExecutableScript.write(
+            "#!/bin/sh\nsed -i 's/\"priority\": [0-9]*/\"priority\": 7/' \"$1\"\n", to: editor)
         let result = try await shell(
             """
             tmux() { SHELL=/bin/bash command tmux -L "jsonstore-schema-$$" -f /dev/null "$@" </dev/null 2>/dev/null; }
