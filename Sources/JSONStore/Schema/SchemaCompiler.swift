@@ -44,6 +44,7 @@ final class SchemaCompiler {
             try fill(number, from: located)
         }
         try SchemaCycles.check(program)
+        program.rootScope = [program.nodes[program.root].resource]
         program.tracksProperties = program.nodes.contains { node in
             node.keywords.contains {
                 if case .unevaluatedProperties = $0 { true } else { false }

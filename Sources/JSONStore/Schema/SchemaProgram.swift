@@ -23,6 +23,9 @@ struct SchemaProgram: Sendable {
     /// Whether a subschema has `unevaluatedProperties`: only then does a check note which
     /// members each keyword evaluated (a set of names an object, made for nothing else).
     var tracksProperties = true
+    /// The dynamic scope a check starts in: the root's resource. Shared by every check, so
+    /// starting one allocates nothing.
+    var rootScope: [Int] = []
 
     /// Where `node` is, for an error: its pointer in the root's resource
     /// (`/properties/priority`), or its resource's URI and the pointer in it.

@@ -43,6 +43,7 @@ struct SchemaValidator {
 
     init(program: SchemaProgram) {
         self.program = program
+        scope = program.rootScope
     }
 
     /// Checks `value` against node `node`; its annotations, or `nil` when it fails.
