@@ -77,7 +77,7 @@ extension SchemaCompiler {
         }
         let properties = try reader.subschemaMap("properties")
         if let properties {
-            keywords.append(.properties(Dictionary(properties, uniquingKeysWith: { $1 })))
+            keywords.append(.properties(SchemaNames(properties)))
         }
         var patterns: [(pattern: SchemaPattern, node: Int)] = []
         if let map = try reader.subschemaMap("patternProperties") {
@@ -90,7 +90,7 @@ extension SchemaCompiler {
         if let additional = try reader.subschema("additionalProperties") {
             keywords.append(
                 .additionalProperties(
-                    additional, named: Set((properties ?? []).map(\.0)),
+                    additional, named: SchemaNames(properties ?? []),
                     patterns: patterns.map(\.pattern)))
         }
         if let names = try reader.subschema("propertyNames") {

@@ -183,7 +183,7 @@ extension SchemaValidator {
                 if patterns.contains(where: { matches($0, entry.key, node) }) { continue }
                 if program.nodes[target].boolean == false {
                     if tracks { evaluated.properties.insert(entry.key) }
-                    refuse(entry.key, target, among: named)
+                    refuse(entry.key, target, among: named.names)
                     valid = false
                 } else {
                     member(target, entry, &evaluated)
@@ -246,7 +246,7 @@ extension SchemaValidator {
 
     /// The member names the `properties` of `node` declare.
     private func declaredProperties(of node: Int) -> [String] {
-        for case .properties(let map) in program.nodes[node].keywords { return Array(map.keys) }
+        for case .properties(let map) in program.nodes[node].keywords { return map.names }
         return []
     }
 
