@@ -42,28 +42,6 @@ public enum ChildOutput {
         return data
     }
 
-    /// Reads `descriptors` while `child` runs, then what is left in them once it has
-    /// ended; reaps it. Its status (as `SpawnedChild.wait`) and the data of each descriptor.
-    public static func collect(_ child: SpawnedChild, _ descriptors: [Int32]) -> (Int32, [Data]) {
-        for fd in descriptors { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-        var data = Array(repeating: Data(), count: descriptors.count)
-        var open = Array(repeating: true, count: descriptors.count)
-        var status: Int32?
-        while true {
-            // Once it has ended, one more pass reads everything it wrote.
-            status = status ?? child.ended()
-            for (k, fd) in descriptors.enumerated() where open[k] {
-                open[k] = drain(fd, into: &data[k])
-            }
-            if status != nil || !open.contains(true) { break }
-            var polled = descriptors.enumerated().filter { open[$0.offset] }.map {
-                pollfd(fd: $0.element, events: Int16(POLLIN), revents: 0)
-            }
-            _ = poll(&polled, nfds_t(polled.count), 50)
-        }
-        return (status ?? child.wait(), data)
-    }
-
     /// Reads what `fd` holds now into `data`; whether it may hold more later (not at its end).
     private static func drain(_ fd: Int32, into data: inout Data) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 65_536)

@@ -132,47 +132,28 @@ public enum JSONStoreBinary {
         environment: [String: String], in directory: String?
     ) throws -> Result {
         PoolGuard.check("running \((executable as NSString).lastPathComponent) to its end")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["JSONSTORE_DIR"] = nil
         env["COLUMNS"] = nil
         for (key, value) in environment { env[key] = value }
-        var ends: [(read: Int32, write: Int32)] = []
-        for _ in 0..<3 {
-            var fds: [Int32] = [0, 0]
-            guard pipe2(&fds, O_CLOEXEC) == 0 else { throw Errno(rawValue: errno) }
-            ends.append((fds[0], fds[1]))
-        }
-        let child: SpawnedChild
-        do {
-            child = try SpawnedChild.start(
-                executable, arguments, streams: (ends[0].read, ends[1].write, ends[2].write),
-                environment: env, in: directory)
-        } catch {
-            for end in ends {
-                close(end.read)
-                close(end.write)
-            }
-            throw error
-        }
-        close(ends[0].read)
-        close(ends[1].write)
-        close(ends[2].write)
+        process.environment = env
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let (input, output, error) = (ChildOutput.pipe(), ChildOutput.pipe(), ChildOutput.pipe())
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
         // A command that fails early never reads its stdin: writing to it must not kill us.
         signal(SIGPIPE, SIG_IGN)
-        var bytes = Array(stdin.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { write(ends[0].write, $0.baseAddress, $0.count) }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { break }
-            bytes = bytes.dropFirst(written)
-        }
-        close(ends[0].write)
+        try process.run()
+        try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
+        try? input.fileHandleForWriting.close()
         // Both pipes are read while it runs, so a full pipe cannot stall the child.
-        let (status, data) = ChildOutput.collect(child, [ends[1].read, ends[2].read])
-        close(ends[1].read)
-        close(ends[2].read)
+        let data = ChildOutput.collect(process, [output, error])
         return Result(
-            status: status, stdout: String(decoding: data[0], as: UTF8.self),
+            status: process.terminationStatus, stdout: String(decoding: data[0], as: UTF8.self),
             stderr: String(decoding: data[1], as: UTF8.self))
     }
 }
