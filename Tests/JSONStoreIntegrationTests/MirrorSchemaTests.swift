@@ -31,4 +31,26 @@ extension EtcdTests.Mirror {
             #expect(pair.text("a", ".jsonstore/schema.mine.json") == nil, "no conflict")
         }
     }
+
+    @Test("a schema changed on both sides while apart: etcd's everywhere, the other kept")
+    func schemaOnBothSides() async throws {
+        try await blocking {
+            let pair = try Self.started()
+            #expect(pair.stop("b") == 0)
+            let theirs = #"{"required": ["title"]}"# + "\n"
+            let mine = #"{"required": ["status"]}"# + "\n"
+            try pair.write("a", ".jsonstore/schema.json", theirs)
+            #expect(
+                pair.wait {
+                    (try? pair.server.etcdctl(["get", "tasks/.jsonstore/schema.json"]))?.output
+                        .contains("title") == true
+                })
+            try pair.write("b", ".jsonstore/schema.json", mine)
+            try pair.start("b")
+            #expect(pair.wait { pair.text("b", ".jsonstore/schema.json") == theirs })
+            #expect(pair.text("b", ".jsonstore/schema.mine.json") == mine)
+            #expect(pair.text("a", ".jsonstore/schema.json") == theirs)
+            #expect(pair.wait { pair.log("b").contains("the schema changed on both sides") })
+        }
+    }
 }
