@@ -28,7 +28,7 @@ struct ECMARegex: Sendable {
         let ascii = copy.withUTF8 { bytes in
             bytes.allSatisfy { $0 < 0x80 } ? run.matches(bytes.lazy.map { UInt32($0) }) : nil
         }
-        return ascii ?? run.matches(string.unicodeScalars.map(\.value))
+        return ascii ?? run.matches(Self.codePoints(of: string))
     }
 
     /// Whether the pattern is one `RegexRun` matches.
@@ -36,12 +36,7 @@ struct ECMARegex: Sendable {
 
     /// The search by the backtracking machine, whatever the pattern.
     func search(_ string: String, stepLimit: Int = stepLimit) -> Bool? {
-        var copy = string
-        // ASCII text (most of it) widened byte by byte, the rest decoded.
-        let ascii = copy.withUTF8 { bytes in
-            bytes.allSatisfy { $0 < 0x80 } ? bytes.map { UInt32($0) } : nil
-        }
-        let text = ascii ?? string.unicodeScalars.map(\.value)
+        let text = Self.codePoints(of: string)
         var machine = RegexMachine(text: text, budget: stepLimit)
         var slots = [Int](repeating: -1, count: program.slots)
         let last = program.anchored ? 0 : text.count
@@ -54,5 +49,15 @@ struct ECMARegex: Sendable {
         } catch {
             return nil
         }
+    }
+
+    /// The code points of `string`: ASCII text (most of it) widened byte by byte, the rest
+    /// decoded.
+    private static func codePoints(of string: String) -> [UInt32] {
+        var copy = string
+        let ascii = copy.withUTF8 { bytes in
+            bytes.allSatisfy { $0 < 0x80 } ? bytes.map { UInt32($0) } : nil
+        }
+        return ascii ?? string.unicodeScalars.map(\.value)
     }
 }

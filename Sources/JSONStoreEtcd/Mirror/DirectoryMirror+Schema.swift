@@ -18,8 +18,9 @@ extension DirectoryMirror {
     func syncSchema(remote: [UInt8]?) throws {
         let local = try folder.read(StoreSchema.fileName)
         let synced = try folder.read(Self.syncedSchemaFile).map { $0.isEmpty ? nil : $0 }
-        // What the directory holds once synced, so that the next look sees no change.
-        defer { schemaSeen = (try? folder.read(StoreSchema.fileName)) ?? nil }
+        // What the directory holds, so that the next look sees no change: the document
+        // read here, unless etcd's replaces it below.
+        schemaSeen = local
         guard local != remote else {
             if synced != .some(local) { try record(local) }
             return
@@ -46,6 +47,7 @@ extension DirectoryMirror {
         } else {
             _ = try folder.remove(StoreSchema.fileName)
         }
+        schemaSeen = remote
         try record(remote)
     }
 
