@@ -28,7 +28,7 @@ struct SignalTests {
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()
         defer { HelperProcess.stop(process) }
-        let ended = try await blocking { () -> Bool in
+        let ended = try await blocking { () -> (isRunning: Bool, signals: String) in
             // Exec'd once its command line is jsonstore's: the signal must reach it, not
             // python3 (which would die of it whatever the fix).
             let deadline = Date().addingTimeInterval(10)
@@ -41,10 +41,29 @@ struct SignalTests {
             }
             usleep(delay)
             kill(process.processIdentifier, SIGTERM)
+            // Ended is a zombie or gone: Foundation's `isRunning` waits for every copy of a
+            // descriptor it gave the child to close, and a child another test spawns in the
+            // meantime may hold one.
             let end = Date().addingTimeInterval(10)
-            while process.isRunning && Date() < end { usleep(10_000) }
-            return !process.isRunning
+            while Self.state(of: process.processIdentifier).isRunning && Date() < end {
+                usleep(10_000)
+            }
+            return Self.state(of: process.processIdentifier)
         }
-        #expect(ended, "still running 10 s after SIGTERM")
+        #expect(!ended.isRunning, "still running 10 s after SIGTERM: \(ended.signals)")
+    }
+
+    /// Whether `pid` still runs, and its signal masks when it does (for the failure message).
+    private static func state(of pid: Int32) -> (isRunning: Bool, signals: String) {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return (false, "") }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.first != "Z" else { return (false, "") }
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let masks = status.split(separator: "\n").filter {
+            $0.hasPrefix("Sig") || $0.hasPrefix("ShdPnd")
+        }
+        return (true, masks.joined(separator: ", "))
     }
 }
