@@ -33,6 +33,31 @@ struct JSONSchemaTests {
         #expect(!short.isValid(.string("😀😀😀")))
     }
 
+    @Test("lengths settled by the UTF-8 byte count agree with counting, at every bound")
+    func lengthShortcuts() throws {
+        // One to four bytes a code point: strings around each bound where the byte count
+        // alone decides, and where it does not.
+        let pieces = ["a", "é", "€", "😀"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<400 {
+            let text = (0..<Int.random(in: 0...9, using: &generator)).map { _ in
+                pieces.randomElement(using: &generator)!
+            }.joined()
+            let count = text.unicodeScalars.count
+            let limit = Int.random(in: 0...12, using: &generator)
+            #expect(
+                try schema(#"{"maxLength": \#(limit)}"#).isValid(.string(text)) == (count <= limit),
+                "maxLength \(limit) on \(text)")
+            #expect(
+                try schema(#"{"minLength": \#(limit)}"#).isValid(.string(text)) == (count >= limit),
+                "minLength \(limit) on \(text)")
+        }
+        let integer = try schema(#"{"type": "integer"}"#)
+        for (text, whole) in [("-0", true), ("12", true), ("1E2", true), ("1E-2", false)] {
+            #expect(integer.isValid(try value(text)) == whole, "\(text)")
+        }
+    }
+
     @Test("each violation says where in the value, which keyword where in the schema, and why")
     func located() throws {
         let schema = try schema(

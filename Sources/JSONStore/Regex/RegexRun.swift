@@ -11,6 +11,26 @@ struct RegexRun: Sendable {
         let set: RegexSet
         let min: Int
         let max: Int
+        /// The set's ASCII members, bit `c` for code point `c`: most text is ASCII, and a
+        /// bit is read without walking the set's ranges.
+        let ascii: (low: UInt64, high: UInt64)
+
+        init(set: RegexSet, min: Int, max: Int) {
+            self.set = set
+            self.min = min
+            self.max = max
+            var bits: (low: UInt64, high: UInt64) = (0, 0)
+            for code in UInt32(0)..<128 where set.contains(code) {
+                if code < 64 { bits.low |= 1 << code } else { bits.high |= 1 << (code - 64) }
+            }
+            ascii = bits
+        }
+
+        func contains(_ code: UInt32) -> Bool {
+            if code < 64 { return ascii.low & (1 << code) != 0 }
+            if code < 128 { return ascii.high & (1 << (code - 64)) != 0 }
+            return set.contains(code)
+        }
     }
 
     let steps: [Step]
@@ -58,15 +78,19 @@ struct RegexRun: Sendable {
     func matches<Text: RandomAccessCollection>(_ text: Text) -> Bool
     where Text.Element == UInt32 {
         var position = text.startIndex
-        for step in steps {
-            var count = 0
-            while count < step.max, position != text.endIndex, step.set.contains(text[position]) {
-                count += 1
-                position = text.index(after: position)
+        return steps.withUnsafeBufferPointer { steps in
+            for step in steps.indices {
+                var count = 0
+                while count < steps[step].max, position != text.endIndex,
+                    steps[step].contains(text[position])
+                {
+                    count += 1
+                    position = text.index(after: position)
+                }
+                if count < steps[step].min { return false }
             }
-            if count < step.min { return false }
+            return !toEnd || position == text.endIndex
         }
-        return !toEnd || position == text.endIndex
     }
 
     /// Whether no code point is in both: only told of plain ranges (a negated set or a

@@ -11,6 +11,8 @@ struct SchemaNames: Sendable {
     /// The names and their subschemas, in the schema's order.
     let entries: [(name: String, node: Int)]
     private let index: [String: Int]?
+    /// Each name's length in UTF-8 bytes.
+    private let lengths: [Int]
 
     init(_ entries: [(String, Int)]) {
         var seen: [String: Int] = [:]
@@ -24,13 +26,19 @@ struct SchemaNames: Sendable {
             }
         }
         self.entries = unique
+        lengths = unique.map(\.name.utf8.count)
         index = unique.count > Self.scanned ? seen : nil
     }
 
     /// The subschema of `name`, if it is declared.
     subscript(name: String) -> Int? {
         if let index { return index[name].map { entries[$0].node } }
-        for entry in entries where entry.name == name { return entry.node }
+        // Compared only where the lengths agree: two short names that differ went to the
+        // standard library's slow comparison, a call each.
+        let length = name.utf8.count
+        for (k, entry) in entries.enumerated() where lengths[k] == length && entry.name == name {
+            return entry.node
+        }
         return nil
     }
 

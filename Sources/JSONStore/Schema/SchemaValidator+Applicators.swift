@@ -57,7 +57,7 @@ extension SchemaValidator {
             evaluated.merge(first)
             return true
         case .not(let target):
-            guard quietly(target, value) == nil, abandoned == nil else {
+            guard quietly(target, value) == nil, !gaveUp else {
                 fail(node, "not", "matches the schema it must not")
                 return false
             }

@@ -1,105 +1,135 @@
 extension SchemaValidator {
     /// Checks a validation keyword (one that applies no subschema).
+    ///
+    /// Switched on the keyword alone, the value's kind matched inside: a switch on the
+    /// pair copied both, a retain and release of each per keyword of every item.
     mutating func assert(_ keyword: SchemaKeyword, of node: Int, _ value: JSONValue) -> Bool {
-        let name = keyword.name
-        var problem: String?
-        switch (keyword, value) {
-        case (.type(let types), _):
-            if !types.contains(where: { Self.value(value, is: $0) }) {
-                let names = types.map(\.rawValue).joined(separator: " or ")
-                problem = "\(Self.describe(value)) is not of type \(names)"
-            }
-        case (.enumeration(let allowed), _):
-            if !allowed.contains(value) {
-                let shown = allowed.values.prefix(5).map(Self.describe).joined(separator: ", ")
-                problem =
-                    "\(Self.describe(value)) is not one of \(shown)\(allowed.values.count > 5 ? ", …" : "")"
-            }
-        case (.constant(let expected), _):
-            if !SchemaEquality.equal(expected, value) {
-                problem = "\(Self.describe(value)) is not \(Self.describe(expected))"
-            }
-        case (.multipleOf(let divisor), .number(let number)):
-            let fallback = (number.doubleValue, divisor.doubleValue)
-            if !SchemaNumber(number).isMultiple(of: SchemaNumber(divisor), fallback: fallback) {
-                problem = "\(number) is not a multiple of \(divisor)"
-            }
-        case (.maximum(let bound), .number(let number)):
-            if JSONNumber.compareValues(number, bound) > 0 {
-                problem = "\(number) is greater than the maximum \(bound)"
-            }
-        case (.exclusiveMaximum(let bound), .number(let number)):
-            if JSONNumber.compareValues(number, bound) >= 0 {
-                problem = "\(number) is not less than the exclusive maximum \(bound)"
-            }
-        case (.minimum(let bound), .number(let number)):
-            if JSONNumber.compareValues(number, bound) < 0 {
-                problem = "\(number) is less than the minimum \(bound)"
-            }
-        case (.exclusiveMinimum(let bound), .number(let number)):
-            if JSONNumber.compareValues(number, bound) <= 0 {
-                problem = "\(number) is not greater than the exclusive minimum \(bound)"
-            }
-        case (.maxLength(let limit), .string(let string)):
+        guard let problem = problem(keyword, value) else { return true }
+        fail(node, keyword.name, problem)
+        return false
+    }
+
+    /// What is wrong with `value` by `keyword`, or `nil` when it holds.
+    private func problem(_ keyword: SchemaKeyword, _ value: JSONValue) -> String? {
+        switch keyword {
+        case .type(let types):
+            if types.contains(where: { Self.value(value, is: $0) }) { return nil }
+            let names = types.map(\.rawValue).joined(separator: " or ")
+            return "\(Self.describe(value)) is not of type \(names)"
+        case .enumeration(let allowed):
+            if allowed.contains(value) { return nil }
+            let shown = allowed.values.prefix(5).map(Self.describe).joined(separator: ", ")
+            return
+                "\(Self.describe(value)) is not one of \(shown)\(allowed.values.count > 5 ? ", …" : "")"
+        case .constant(let expected):
+            if SchemaEquality.equal(expected, value) { return nil }
+            return "\(Self.describe(value)) is not \(Self.describe(expected))"
+        case .multipleOf, .maximum, .exclusiveMaximum, .minimum, .exclusiveMinimum:
+            guard case .number(let number) = value else { return nil }
+            return problem(keyword, number)
+        case .maxLength(let limit):
+            // A code point takes one to four bytes of UTF-8: the byte count, known at
+            // once, mostly settles it.
+            guard case .string(let string) = value, string.utf8.count > limit else { return nil }
             let length = Self.codePoints(string)
-            if length > limit { problem = "\(length) characters, more than maxLength \(limit)" }
-        case (.minLength(let limit), .string(let string)):
+            return length > limit ? "\(length) characters, more than maxLength \(limit)" : nil
+        case .minLength(let limit):
+            guard case .string(let string) = value, string.utf8.count / 4 < limit else {
+                return nil
+            }
             let length = Self.codePoints(string)
-            if length < limit { problem = "\(length) characters, fewer than minLength \(limit)" }
-        case (.pattern(let pattern), .string(let string)):
+            return length < limit ? "\(length) characters, fewer than minLength \(limit)" : nil
+        case .pattern(let pattern):
+            guard case .string(let string) = value else { return nil }
             switch pattern.matches(string) {
-            case true?: break
+            case true?: return nil
             case false?:
-                problem = "\(Self.describe(value)) does not match the pattern \(pattern.source)"
+                return "\(Self.describe(value)) does not match the pattern \(pattern.source)"
             case nil:
-                problem =
+                return
                     "the pattern \(pattern.source) gave up after \(ECMARegex.stepLimit) steps on this value"
             }
-        case (.maxItems(let limit), .array(let array)):
-            if array.count > limit {
-                problem = "\(array.count) elements, more than maxItems \(limit)"
+        case .maxItems, .minItems, .uniqueItems:
+            guard case .array(let array) = value else { return nil }
+            return problem(keyword, array)
+        case .maxProperties, .minProperties, .required, .dependentRequired:
+            guard case .object(let object) = value else { return nil }
+            return problem(keyword, object)
+        case .format(let format):
+            if format.accepts(value) { return nil }
+            return "\(Self.describe(value)) is not a valid \(format.rawValue)"
+        default:
+            return nil
+        }
+    }
+
+    private func problem(_ keyword: SchemaKeyword, _ number: JSONNumber) -> String? {
+        switch keyword {
+        case .multipleOf(let divisor):
+            let fallback = (number.doubleValue, divisor.doubleValue)
+            if SchemaNumber(number).isMultiple(of: SchemaNumber(divisor), fallback: fallback) {
+                return nil
             }
-        case (.minItems(let limit), .array(let array)):
-            if array.count < limit {
-                problem = "\(array.count) elements, fewer than minItems \(limit)"
-            }
-        case (.uniqueItems, .array(let array)):
-            if let (first, second) = SchemaEquality.firstDuplicate(in: array) {
-                problem = "elements \(first) and \(second) are equal"
-            }
-        case (.maxProperties(let limit), .object(let object)):
+            return "\(number) is not a multiple of \(divisor)"
+        case .maximum(let bound):
+            return JSONNumber.compareValues(number, bound) > 0
+                ? "\(number) is greater than the maximum \(bound)" : nil
+        case .exclusiveMaximum(let bound):
+            return JSONNumber.compareValues(number, bound) >= 0
+                ? "\(number) is not less than the exclusive maximum \(bound)" : nil
+        case .minimum(let bound):
+            return JSONNumber.compareValues(number, bound) < 0
+                ? "\(number) is less than the minimum \(bound)" : nil
+        case .exclusiveMinimum(let bound):
+            return JSONNumber.compareValues(number, bound) <= 0
+                ? "\(number) is not greater than the exclusive minimum \(bound)" : nil
+        default:
+            return nil
+        }
+    }
+
+    private func problem(_ keyword: SchemaKeyword, _ array: [JSONValue]) -> String? {
+        switch keyword {
+        case .maxItems(let limit):
+            return array.count > limit
+                ? "\(array.count) elements, more than maxItems \(limit)" : nil
+        case .minItems(let limit):
+            return array.count < limit
+                ? "\(array.count) elements, fewer than minItems \(limit)" : nil
+        case .uniqueItems:
+            guard let (first, second) = SchemaEquality.firstDuplicate(in: array) else { return nil }
+            return "elements \(first) and \(second) are equal"
+        default:
+            return nil
+        }
+    }
+
+    private func problem(_ keyword: SchemaKeyword, _ object: JSONObject) -> String? {
+        switch keyword {
+        case .maxProperties(let limit):
             let count = Set(object.keys).count
-            if count > limit { problem = "\(count) members, more than maxProperties \(limit)" }
-        case (.minProperties(let limit), .object(let object)):
+            return count > limit ? "\(count) members, more than maxProperties \(limit)" : nil
+        case .minProperties(let limit):
             let count = Set(object.keys).count
-            if count < limit { problem = "\(count) members, fewer than minProperties \(limit)" }
-        case (.required(let names), .object(let object)):
+            return count < limit ? "\(count) members, fewer than minProperties \(limit)" : nil
+        case .required(let names):
+            guard names.contains(where: { object[$0] == nil }) else { return nil }
             let missing = names.filter { object[$0] == nil }
-            if !missing.isEmpty {
-                let list = missing.map { "\"\($0)\"" }.joined(separator: ", ")
-                problem =
-                    missing.count == 1
-                    ? "the member \(list) is missing" : "the members \(list) are missing"
-            }
-        case (.dependentRequired(let dependencies), .object(let object)):
+            let list = missing.map { "\"\($0)\"" }.joined(separator: ", ")
+            return missing.count == 1
+                ? "the member \(list) is missing" : "the members \(list) are missing"
+        case .dependentRequired(let dependencies):
             for (name, required) in dependencies where object[name] != nil {
                 let missing = required.filter { object[$0] == nil }
                 if !missing.isEmpty {
                     let list = missing.map { "\"\($0)\"" }.joined(separator: ", ")
-                    problem = "\"\(name)\" requires \(list)"
-                    break
+                    return "\"\(name)\" requires \(list)"
                 }
             }
-        case (.format(let format), _):
-            if !format.accepts(value) {
-                problem = "\(Self.describe(value)) is not a valid \(format.rawValue)"
-            }
+            return nil
         default:
-            break
+            return nil
         }
-        guard let problem else { return true }
-        fail(node, name, problem)
-        return false
     }
 
     static func value(_ value: JSONValue, is type: SchemaType) -> Bool {
@@ -108,7 +138,12 @@ extension SchemaValidator {
             (.number, .number), (.string, .string):
             return true
         case (.integer, .number(let number)):
-            return SchemaNumber(number).isInteger
+            // Digits alone (the common case) are whole; a fraction or an exponent is
+            // worked out exactly.
+            return number.text.utf8.allSatisfy {
+                $0 != UInt8(ascii: ".") && $0 | 0x20 != UInt8(ascii: "e")
+            }
+                || SchemaNumber(number).isInteger
         default:
             return false
         }

@@ -39,7 +39,12 @@ struct SchemaValidator {
     private var depth = 0
     /// Set when the check gave up (`depthLimit`): every evaluation fails from then on,
     /// and this is the one violation reported.
-    private(set) var abandoned: SchemaViolation?
+    private(set) var abandoned: SchemaViolation? {
+        didSet { gaveUp = abandoned != nil }
+    }
+    /// Whether `abandoned` is set: tested on entering every node, where a test of the
+    /// optional violation copied it.
+    private(set) var gaveUp = false
 
     init(program: SchemaProgram) {
         self.program = program
@@ -48,9 +53,10 @@ struct SchemaValidator {
 
     /// Checks `value` against node `node`; its annotations, or `nil` when it fails.
     mutating func evaluate(_ node: Int, _ value: JSONValue) -> Evaluated? {
-        if abandoned != nil { return nil }
-        let schema = program.nodes[node]
-        if let boolean = schema.boolean {
+        if gaveUp { return nil }
+        // The node's parts read one by one: a copy of the whole node retained and released
+        // its keywords and its pointer for every subschema of every item.
+        if let boolean = program.nodes[node].boolean {
             if !boolean { fail(node, nil, "no value is allowed here") }
             return boolean ? Evaluated() : nil
         }
@@ -63,15 +69,20 @@ struct SchemaValidator {
                 message: "the schema applies itself more than \(Self.depthLimit) levels deep")
             return nil
         }
-        let entered = scope.last != schema.resource
-        if entered { scope.append(schema.resource) }
+        let resource = program.nodes[node].resource
+        let entered = scope.last != resource
+        if entered { scope.append(resource) }
         defer { if entered { scope.removeLast() } }
         var evaluated = Evaluated()
         var valid = true
-        for keyword in schema.keywords {
-            if !check(keyword, of: node, value, &evaluated) {
+        // Each keyword passed from the buffer as it is: read out of the array, each was
+        // copied (the retains and releases of its payload) for every item.
+        let keywords = program.nodes[node].keywords
+        keywords.withUnsafeBufferPointer { keywords in
+            for index in keywords.indices
+            where !check(keywords[index], of: node, value, &evaluated) {
                 valid = false
-                if !collecting { return nil }
+                if !collecting { return }
             }
         }
         return valid ? evaluated : nil
