@@ -36,11 +36,13 @@ extension JSONStore {
     package func forEachChunk(
         of size: Int = 4_096, applyingSchema: Bool = true, _ body: (_ items: [Item]) throws -> Void
     ) throws -> [InvalidFile] {
-        let schema = applyingSchema ? enforcedSchema : nil
         if let remote {
-            guard let schema else { return try remote.forEachChunk(of: size, reader: reader, body) }
             var broken: [InvalidFile] = []
-            var invalid = try remote.forEachChunk(of: size, reader: reader) { items in
+            var invalid = try remote.forEachChunk(of: size, reader: reader) { items, document in
+                // The schema of the listing's own revision: a schema put between reading it
+                // and reading the items is not applied to items it never saw.
+                let state = applyingSchema ? schemas.state(of: document, file: schemaFile) : nil
+                guard let schema = state?.schema, schema.isEnforced else { return try body(items) }
                 try body(
                     items.filter { item in
                         let file = remote.location(of: item.id)
@@ -54,6 +56,7 @@ extension JSONStore {
             invalid.sort { UTF8Key.less($0.name, $1.name) }
             return invalid
         }
+        let schema = applyingSchema ? enforcedSchema : nil
         let dir = try openDirectory()
         defer { dir.close() }
         let listing = try listing(of: dir)

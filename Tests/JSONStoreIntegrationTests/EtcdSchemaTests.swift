@@ -35,7 +35,19 @@ extension EtcdTests.Live {
         #expect(await f.recorder.wait { $0.results.invalid.isEmpty })
         #expect(f.recorder.current.results.first?["rank"] == 12)
         #expect(f.recorder.current.updates.count == before + 1)
+        // A load applies the schema of the revision it lists, whoever put it.
+        #expect(try f.store.load().invalid.isEmpty)
+        try await f.ctl(
+            "put", "tasks/.jsonstore/schema.json",
+            String(decoding: Self.schema(maximum: 5), as: UTF8.self))
+        let loaded = try f.store.load()
+        #expect(loaded.items.isEmpty)
+        #expect(loaded.invalid.map(\.name) == ["a.json"])
+        #expect(loaded.invalid.first?.error.code == .schemaViolation)
+        #expect(await f.recorder.wait { $0.results.invalid.map(\.name) == ["a.json"] })
         // A schema broken by another program: reported, the last valid one in force.
+        try f.store.setSchema(Self.schema(maximum: 20))
+        #expect(await f.recorder.wait { $0.results.invalid.isEmpty })
         try await f.ctl("put", "tasks/.jsonstore/schema.json", "{not json")
         #expect(
             await f.recorder.wait {

@@ -18,12 +18,14 @@ package protocol RemoteBackend: Sendable {
     /// the list view shows a person (`JSONStore._fileBytes`).
     func rawValue(of id: String, limit: Int) throws(StoreError) -> (bytes: [UInt8], etag: String)?
 
-    /// Every item in id order, a chunk at a time, read as one consistent snapshot.
+    /// Every item in id order, a chunk at a time, read as one consistent snapshot, with the
+    /// schema document of that same snapshot (`nil` when it had none).
     ///
     /// - Returns: what is not a valid item (values that do not parse, keys that are not
     ///   ids), sorted by name.
     func forEachChunk(
-        of size: Int, reader: JSONReader, _ body: (_ items: [Item]) throws -> Void
+        of size: Int, reader: JSONReader,
+        _ body: (_ items: [Item], _ schemaDocument: [UInt8]?) throws -> Void
     ) throws -> [InvalidFile]
 
     /// The whole store as it was at `revision`, to resume an observation from: the list a

@@ -93,7 +93,8 @@ final class EtcdBackend: RemoteBackend {
     }
 
     func forEachChunk(
-        of size: Int, reader: JSONReader, _ body: (_ items: [Item]) throws -> Void
+        of size: Int, reader: JSONReader,
+        _ body: (_ items: [Item], _ schemaDocument: [UInt8]?) throws -> Void
     ) throws -> [InvalidFile] {
         let listing = try self.listing(reader: reader)
         var invalid = Array(listing.badNames.values)
@@ -110,7 +111,7 @@ final class EtcdBackend: RemoteBackend {
                 case .missing: continue
                 }
             }
-            try body(items)
+            try body(items, listing.schemaDocument)
         }
         invalid.sort { UTF8Key.less($0.name, $1.name) }
         return invalid
