@@ -1,0 +1,58 @@
+import Glibc
+
+/// What `stat` says of a file's identity and its last change, compared exactly to tell a
+/// file untouched since it was read, as git's index does: the device and inode, the size,
+/// and the modification and change times in nanoseconds.
+///
+/// The change time is the one no program can put back (`utimensat` sets the modification
+/// time, and changes the change time doing it), so a rewrite of the same size with its
+/// modification time restored still differs.
+struct FileSignature: Sendable, Hashable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    /// The modification time, nanoseconds since the epoch.
+    var modified: Int64
+    /// The change time (of the contents or the inode), nanoseconds since the epoch.
+    var changed: Int64
+
+    init(device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.modified = modified
+        self.changed = changed
+    }
+
+    init(_ buf: stat) {
+        device = UInt64(buf.st_dev)
+        inode = UInt64(buf.st_ino)
+        size = Int64(buf.st_size)
+        modified = WallClock.nanoseconds(buf.st_mtim)
+        changed = WallClock.nanoseconds(buf.st_ctim)
+    }
+
+    /// Whether a file that had this signature when it was read, a look that began at
+    /// `start` (`WallClock.fileTime()`), can be trusted to be unchanged while it keeps
+    /// it: only when both its times are before `start`.
+    ///
+    /// A file changed again in the same tick as the look would keep its times and, at the
+    /// same size, its signature: git's "racy clean" case. Any change after `start` stamps
+    /// the file with a change time at or after `start`, so a signature whose times are
+    /// before it cannot be kept by one; the others are read again.
+    func isSettled(before start: Int64) -> Bool {
+        modified < start && changed < start
+    }
+}
+
+extension FileDescriptor {
+    /// The signature of the entry `name` in this directory, not following a final
+    /// symbolic link; `nil` when it has none (gone).
+    ///
+    /// The corresponding C function is `fstatat` with `AT_SYMLINK_NOFOLLOW`.
+    func signature(of name: String) -> FileSignature? {
+        var buf = stat()
+        guard Syscall.fstatat(rawValue, name, &buf, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+        return FileSignature(buf)
+    }
+}
