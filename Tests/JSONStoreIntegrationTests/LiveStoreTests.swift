@@ -317,8 +317,10 @@ struct LiveStoreTests {
         let states = StateRecorder(temp.store)
         let recorder = ChangeRecorder()
         let token = temp.store.observe(on: DispatchQueue(label: "o"), recorder.callback)
-        #expect(await recorder.wait { $0.initialCount == 1 })
-        #expect(await recorder.wait { _ in states.states.last == .live })
+        // 20,000 files, enough for several progress reports: under ThreadSanitizer on a
+        // busy machine their load has taken over 20 s, the default wait.
+        #expect(await recorder.wait(timeout: 180) { $0.initialCount == 1 })
+        #expect(await recorder.wait(timeout: 60) { _ in states.states.last == .live })
         let seen = states.states
         #expect(seen.first?.name == "loading")
         #expect(seen.contains(.loading(done: 0, total: 20_000)))
