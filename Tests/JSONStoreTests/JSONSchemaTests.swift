@@ -58,6 +58,28 @@ struct JSONSchemaTests {
         }
     }
 
+    @Test("declared names match members by their bytes, however many are declared")
+    func namesByBytes() throws {
+        // `é` precomposed is declared; a member `e` + U+0301 is another name (RFC 8259 §8.3,
+        // as the store's members are), found by a scan among few names or a hash among many.
+        for extra in [0, 20] {
+            let names = ["\u{E9}"] + (0..<extra).map { "n\($0)" }
+            let properties = names.map { #""\#($0)": {"type": "integer"}"# }.joined(separator: ", ")
+            let strict = try schema(
+                #"{"properties": {\#(properties)}, "additionalProperties": false}"#)
+            #expect(strict.isValid(try value(#"{"\#u{E9}": 1}"#)), "\(names.count) names")
+            #expect(!strict.isValid(try value(#"{"e\#u{301}": 1}"#)), "\(names.count) names")
+            let typed = try schema(#"{"properties": {\#(properties)}}"#)
+            #expect(!typed.isValid(try value(#"{"\#u{E9}": "one"}"#)), "\(names.count) names")
+            #expect(typed.isValid(try value(#"{"e\#u{301}": "one"}"#)), "\(names.count) names")
+        }
+        // unevaluatedProperties tells the two apart too.
+        let unevaluated = try schema(
+            #"{"properties": {"\#u{E9}": true}, "unevaluatedProperties": false}"#)
+        #expect(unevaluated.isValid(try value(#"{"\#u{E9}": 1}"#)))
+        #expect(!unevaluated.isValid(try value(#"{"\#u{E9}": 1, "e\#u{301}": 2}"#)))
+    }
+
     @Test("each violation says where in the value, which keyword where in the schema, and why")
     func located() throws {
         let schema = try schema(

@@ -10,35 +10,28 @@ struct SchemaNames: Sendable {
 
     /// The names and their subschemas, in the schema's order.
     let entries: [(name: String, node: Int)]
-    private let index: [String: Int]?
-    /// Each name's length in UTF-8 bytes.
-    private let lengths: [Int]
+    private let index: [UTF8Key: Int]?
 
     init(_ entries: [(String, Int)]) {
-        var seen: [String: Int] = [:]
+        var seen: [UTF8Key: Int] = [:]
         var unique: [(name: String, node: Int)] = []
         for (name, node) in entries {
-            if let at = seen[name] {
+            if let at = seen[UTF8Key(name)] {
                 unique[at].node = node  // a repeated name: the last one counts
             } else {
-                seen[name] = unique.count
+                seen[UTF8Key(name)] = unique.count
                 unique.append((name, node))
             }
         }
         self.entries = unique
-        lengths = unique.map(\.name.utf8.count)
         index = unique.count > Self.scanned ? seen : nil
     }
 
-    /// The subschema of `name`, if it is declared.
+    /// The subschema of `name`, if it is declared: matched by UTF-8 bytes, as members are
+    /// (`UTF8Key`), so `é` and `e` with U+0301 are two names whichever way they are found.
     subscript(name: String) -> Int? {
-        if let index { return index[name].map { entries[$0].node } }
-        // Compared only where the lengths agree: two short names that differ went to the
-        // standard library's slow comparison, a call each.
-        let length = name.utf8.count
-        for (k, entry) in entries.enumerated() where lengths[k] == length && entry.name == name {
-            return entry.node
-        }
+        if let index { return index[UTF8Key(name)].map { entries[$0].node } }
+        for entry in entries where UTF8Key.equal(entry.name, name) { return entry.node }
         return nil
     }
 

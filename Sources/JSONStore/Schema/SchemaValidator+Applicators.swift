@@ -162,7 +162,7 @@ extension SchemaValidator {
         var valid = true
         let tracks = program.tracksProperties
         func member(_ target: Int, _ entry: JSONObject.Member, _ evaluated: inout Evaluated) {
-            if tracks { evaluated.properties.insert(entry.key) }
+            if tracks { evaluated.properties.insert(UTF8Key(entry.key)) }
             if evaluate(target, entry.value, at: entry.key) == nil { valid = false }
         }
         switch keyword {
@@ -182,7 +182,7 @@ extension SchemaValidator {
             for entry in object where !named.contains(entry.key) {
                 if patterns.contains(where: { matches($0, entry.key, node) }) { continue }
                 if program.nodes[target].boolean == false {
-                    if tracks { evaluated.properties.insert(entry.key) }
+                    if tracks { evaluated.properties.insert(UTF8Key(entry.key)) }
                     refuse(entry.key, target, among: named.names)
                     valid = false
                 } else {
@@ -196,9 +196,9 @@ extension SchemaValidator {
                 if !collecting { return false }
             }
         case .unevaluatedProperties(let target):
-            for entry in object where !evaluated.properties.contains(entry.key) {
+            for entry in object where !evaluated.properties.contains(UTF8Key(entry.key)) {
                 if program.nodes[target].boolean == false {
-                    evaluated.properties.insert(entry.key)
+                    evaluated.properties.insert(UTF8Key(entry.key))
                     refuse(entry.key, target, among: declaredProperties(of: node))
                     valid = false
                 } else {

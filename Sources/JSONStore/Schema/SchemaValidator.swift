@@ -8,7 +8,7 @@
 struct SchemaValidator {
     /// What a node evaluated of the value it checked, for `unevaluated*` beside it.
     struct Evaluated {
-        var properties: Set<String> = []
+        var properties: Set<UTF8Key> = []
         /// Elements before this index evaluated (`prefixItems`).
         var prefix = 0
         /// Every element evaluated (`items`, `unevaluatedItems`).

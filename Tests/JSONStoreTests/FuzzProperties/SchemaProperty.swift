@@ -8,7 +8,8 @@
 // An input is a schema and an instance, split at the first NUL byte (none: the schema is
 // checked against itself). A schema that is refused says why, at a line and column inside
 // it; one that compiles checks the instance the same way twice, `isValid` agrees with
-// `validate`, and each violation names a place the instance has and a keyword location.
+// `validate`, and each violation names a place the instance has and a keyword location
+// (a pointer, after its resource's URI when that is not the root's).
 
 /// Checks the validator's properties on `bytes`.
 ///
@@ -42,8 +43,14 @@ func schemaProperty(_ bytes: UnsafeBufferPointer<UInt8>) throws(PropertyFailure)
         try require(
             resolves(violation.instancePath, in: instance),
             "\(violation.instancePath) is not a place in the instance")
+        // A pointer in the root's resource, or in an embedded one after its URI
+        // (`https://example.com/item#/type`).
+        let pointer =
+            violation.keywordLocation.split(
+                separator: "#", maxSplits: 1, omittingEmptySubsequences: false
+            ).last.map(String.init) ?? ""
         try require(
-            violation.keywordLocation.isEmpty || violation.keywordLocation.hasPrefix("/"),
+            pointer.isEmpty || pointer.hasPrefix("/"),
             "keyword location \(violation.keywordLocation)")
         try require(!violation.message.isEmpty, "a violation without a message")
     }
