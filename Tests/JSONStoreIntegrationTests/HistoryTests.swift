@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import TestSupport
 import Testing
 
@@ -84,6 +85,33 @@ struct HistoryTests {
         #expect(entries.map(\.isLate) == [false, true, false])
         #expect(entries[1].changes.map(\.path) == ["/title"])
         #expect(entries[0].changes.map(\.path) == ["/status"])
+    }
+
+    @Test("a file dated past 2262 (nanoseconds beyond Int64) is written over and recorded")
+    func farFutureTime() throws {
+        let temp = try TemporaryStore()
+        try temp.store.put("tea", ["title": "Make tea"])
+        try temp.writeFile("tea.json", "{\"title\": \"Make green tea\"}\n")
+        // 2300-01-01, as `touch -d` sets it: its nanoseconds overflowed and trapped.
+        var times = [
+            timespec(tv_sec: 10_413_792_000, tv_nsec: 0),
+            timespec(tv_sec: 10_413_792_000, tv_nsec: 0),
+        ]
+        #expect(utimensat(AT_FDCWD, temp.path + "/tea.json", &times, 0) == 0)
+        try temp.store.update("tea") { $0["status"] = "done" }
+        let entries = try temp.store.history(of: "tea")
+        #expect(entries.map(\.isLate) == [false, true, false])
+        #expect(entries[1].changes.map(\.path) == ["/title"])
+        let signature = try #require(
+            FileDescriptor.openDirectory(temp.path).closeAfter { $0.signature(of: "tea.json") })
+        #expect(signature.size > 0)
+        var limits = [
+            timespec(tv_sec: .max, tv_nsec: 999_999_999), timespec(tv_sec: .min, tv_nsec: 0),
+        ]
+        #expect(WallClock.nanoseconds(limits[0]) == .max)
+        #expect(WallClock.nanoseconds(limits[1]) == .min)
+        limits[0].tv_sec = 9_223_372_036
+        #expect(WallClock.nanoseconds(limits[0]) == .max)
     }
 
     @Test("modifications keep the whole value every so often; any version rebuilds")

@@ -11,9 +11,14 @@ enum WallClock {
         return now
     }
 
-    /// `time` in nanoseconds since the epoch.
+    /// `time` in nanoseconds since the epoch, held at `Int64`'s bounds beyond them (past
+    /// the year 2262 either way): file times come from anyone (`touch -d 2300-01-01`),
+    /// and such a file must not stop the store.
     static func nanoseconds(_ time: timespec) -> Int64 {
-        Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+        let (scaled, overflow) = Int64(time.tv_sec).multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return time.tv_sec < 0 ? .min : .max }
+        let (sum, past) = scaled.addingReportingOverflow(Int64(time.tv_nsec))
+        return past ? (time.tv_nsec < 0 ? .min : .max) : sum
     }
 
     /// The seconds from `time` to now: negative when `time` is in the future (a file
