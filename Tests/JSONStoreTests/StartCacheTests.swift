@@ -20,7 +20,8 @@ struct StartCacheTests {
         }
         return StartCache(
             directory: here, lookedAt: 1_764_000_001_000_000_000,
-            stamp: JournalStamp(revision: 41, journalID: "9f3a0c1d2e3f4a5b6c7d"), entries: entries)
+            stamp: JournalStamp(revision: 41, journalID: "9f3a0c1d2e3f4a5b6c7d"),
+            entries: entries.sorted { UTF8Key.less($0.name, $1.name) })
     }
 
     @Test("a cache reads back as it was written, with and without a journal stamp")
@@ -30,7 +31,7 @@ struct StartCacheTests {
         var bare = cache(0)
         bare.stamp = nil
         #expect(try StartCache(decoding: bare.encoded(), for: here) == bare)
-        #expect(written.signatures["item-7.json"]?.inode == 107)
+        #expect(written.signatures[UTF8Key("item-7.json")]?.inode == 107)
     }
 
     @Test("another directory's cache, or another format's, is refused for what it is")
@@ -66,20 +67,74 @@ struct StartCacheTests {
         }
     }
 
-    @Test("lengths beyond the file, with a valid checksum, are refused without a crash")
-    func hostileLengths() throws {
-        // A count of entries and a name length far beyond the file, checksummed as if
-        // written so: what a hostile or buggy writer leaves.
+    /// `body` sealed with its checksum, as a writer would: what decoding checks after the
+    /// checksum is reached.
+    func sealed(_ body: [UInt8]) -> [UInt8] {
+        var bytes = body
+        withUnsafeBytes(of: Fingerprint(body).hash.littleEndian) { bytes.append(contentsOf: $0) }
+        return bytes
+    }
+
+    /// A cache's body (no checksum) with `count` entries written by hand after its header.
+    func body(count: UInt64, entries: [UInt8]) -> [UInt8] {
         let header = cache(0).encoded().dropLast(16)  // up to the entry count
-        for tail in [
-            [UInt8](repeating: 0xFF, count: 8),  // 2^64 - 1 entries
-            [1, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0x7F],  // one entry, a 2 GiB name
-        ] {
-            var bytes = Array(header) + tail
-            withUnsafeBytes(of: Fingerprint(bytes).hash.littleEndian) {
-                bytes.append(contentsOf: $0)
+        return Array(header) + withUnsafeBytes(of: count.littleEndian, Array.init) + entries
+    }
+
+    func le<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
+        withUnsafeBytes(of: value.littleEndian, Array.init)
+    }
+
+    /// One entry as the encoder writes it, its parts given.
+    func entry(name: [UInt8], size: UInt64? = nil, bytes: [UInt8] = Array("{}".utf8)) -> [UInt8] {
+        let fingerprint = Fingerprint(bytes)
+        var out = le(UInt32(name.count)) + name
+        for field in [UInt64(1), 2, 3, 4, 5] { out += le(field) }
+        out += le(size ?? UInt64(fingerprint.size)) + le(fingerprint.hash)
+        return out + le(UInt32(bytes.count)) + bytes
+    }
+
+    @Test("sealed but wrong inside: each refused as damage, with what is wrong")
+    func sealedDamage() throws {
+        let good = entry(name: Array("a.json".utf8))
+        // The encoder's own entry, by hand: the fixture is right.
+        #expect(throws: Never.self) {
+            try StartCache(decoding: sealed(body(count: 1, entries: good)), for: here)
+        }
+        // What is wrong, the reason it is refused for, the body.
+        let cases: [(String, String, [UInt8])] = [
+            ("more entries than it holds", "counts more", body(count: UInt64.max, entries: good)),
+            (
+                "a name longer than the file", "cut short",
+                body(count: 1, entries: le(UInt32(0x7FFF_FFFF)) + good.dropFirst(4))
+            ),
+            ("an item cut short", "cut short", body(count: 1, entries: Array(good.dropLast(1)))),
+            (
+                "a name that is not UTF-8", "not UTF-8",
+                body(count: 1, entries: entry(name: [0x61, 0xFF]))
+            ),
+            (
+                "bytes that are not the fingerprint's", "not the bytes",
+                body(count: 1, entries: entry(name: [0x61], size: 3))
+            ),
+            ("bytes after the last entry", "follow", body(count: 1, entries: good + [0])),
+            (
+                "entries out of order", "not in order",
+                body(count: 2, entries: entry(name: [0x62]) + entry(name: [0x61]))
+            ),
+            ("an entry twice", "not in order", body(count: 2, entries: good + good)),
+        ]
+        for (what, reason, body) in cases {
+            do {
+                _ = try StartCache(decoding: sealed(body), for: here)
+                Issue.record("\(what): decoded")
+            } catch {
+                guard case .damaged(let why) = error else {
+                    Issue.record("\(what): \(error)")
+                    continue
+                }
+                #expect(why.contains(reason), "\(what): \(why)")
             }
-            #expect(throws: StartCache.Refusal.self) { try StartCache(decoding: bytes, for: here) }
         }
     }
 }

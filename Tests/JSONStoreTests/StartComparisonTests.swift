@@ -9,15 +9,18 @@ import Testing
 /// earlier look, from each file's `stat` alone, on real files.
 @Suite("A second start: what changed since a look")
 struct StartComparisonTests {
-    /// Waits until the clock file times come from has passed every time of `names`, so
-    /// that a look begun now finds them settled.
-    func settle(_ names: [String], in dir: FileDescriptor) throws {
+    /// Begins a look at `dir` once every time of `names` is past: the stamp of a marker
+    /// file, which a file system that keeps coarse times may give the same tick as the
+    /// files written just before (then they would all be read again).
+    func look(after names: [String], in dir: FileDescriptor) throws -> Int64 {
         let latest =
-            names.compactMap { dir.signature(of: $0) }.map { max($0.modified, $0.changed) }
-            .max() ?? 0
+            names.compactMap { dir.signature(of: $0) }.map { max($0.modified, $0.changed) }.max()
+            ?? 0
         let deadline = Date().addingTimeInterval(5)
-        while WallClock.fileTime() <= latest {
-            try #require(Date() < deadline, "the file clock did not pass \(latest)")
+        while true {
+            let start = try dir.stamp(".look")
+            if start > latest { return start }
+            try #require(Date() < deadline, "the file system's clock did not pass \(latest)")
             usleep(1_000)
         }
     }
@@ -29,24 +32,23 @@ struct StartComparisonTests {
         let dir = try FileDescriptor.openDirectory(temp.path)
         defer { dir.close() }
         let names = ["a.json", "b.json", "c.json", "d.json"]
-        try settle(names, in: dir)
-        let start = WallClock.fileTime()
-        var known: [String: FileSignature] = [:]
+        let start = try look(after: names, in: dir)
+        var known: [UTF8Key: FileSignature] = [:]
         for name in names {
             let signature = try #require(dir.signature(of: name))
-            known[name] = signature
+            known[UTF8Key(name)] = signature
         }
 
         // b: the same size, another value, its modification time put back.
         try temp.writeFile("b.json", #"{"v": 2}"#)
-        let old = known["b.json"]!.modified
+        let old = known[UTF8Key("b.json")]!.modified
         var times = [
             timespec(tv_sec: Int(old / 1_000_000_000), tv_nsec: Int(old % 1_000_000_000)),
             timespec(tv_sec: Int(old / 1_000_000_000), tv_nsec: Int(old % 1_000_000_000)),
         ]
         #expect(utimensat(AT_FDCWD, temp.path + "/b.json", &times, 0) == 0)
         #expect(dir.signature(of: "b.json")?.modified == old)
-        #expect(dir.signature(of: "b.json")?.size == known["b.json"]!.size)
+        #expect(dir.signature(of: "b.json")?.size == known[UTF8Key("b.json")]!.size)
         // c removed, d replaced by a rename of the same bytes, e new.
         try FileManager.default.removeItem(atPath: temp.path + "/c.json")
         try temp.writeFile("d.tmp", #"{"v": 1}"#)
@@ -67,7 +69,7 @@ struct StartComparisonTests {
         let dir = try FileDescriptor.openDirectory(temp.path)
         defer { dir.close() }
         let signature = try #require(dir.signature(of: "a.json"))
-        let known = ["a.json": signature]
+        let known = [UTF8Key("a.json"): signature]
         // The look began in the tick the file was last stamped: a change later in that
         // tick would have left the signature as it is, so the file is not trusted.
         let racy = StartComparison(["a.json"], in: dir, known: known, lookedAt: signature.changed)
@@ -77,20 +79,42 @@ struct StartComparisonTests {
         #expect(settled.unchanged == ["a.json"])
     }
 
-    @Test("a change after a look begins is stamped at or after the look's start (this file system)")
+    @Test("a change after a look begins is stamped at or after the look's stamp (this file system)")
     func clockOrder() throws {
-        // What `isSettled` rests on, checked on the machine's own file system and clock:
-        // a finer clock than the file times' would fail this now and then.
+        // What `isSettled` rests on, checked on the machine's own file system: the stamp
+        // and the files share its clock and its precision.
         let temp = try TemporaryStore()
         try temp.writeFile("a.json", "{}")
         let dir = try FileDescriptor.openDirectory(temp.path)
         defer { dir.close() }
         for round in 0..<500 {
-            let start = WallClock.fileTime()
+            let start = try dir.stamp(".look")
             try temp.writeFile("a.json", "{\"round\": \(round)}")
             let signature = try #require(dir.signature(of: "a.json"))
             #expect(signature.changed >= start, "round \(round)")
             #expect(signature.modified >= start, "round \(round)")
         }
+    }
+
+    @Test("two names that are one String (é and e + U+0301) are two files: one gone is told")
+    func namesByBytes() throws {
+        let temp = try TemporaryStore()
+        let (composed, decomposed) = ("caf\u{E9}.json", "cafe\u{301}.json")
+        try temp.writeFile(composed, "{}")
+        try temp.writeFile(decomposed, "{}")
+        let dir = try FileDescriptor.openDirectory(temp.path)
+        defer { dir.close() }
+        let start = try look(after: [composed, decomposed], in: dir)
+        var known: [UTF8Key: FileSignature] = [:]
+        for name in [composed, decomposed] {
+            let signature = try #require(dir.signature(of: name))
+            known[UTF8Key(name)] = signature
+        }
+        #expect(known.count == 2)
+        unlink(temp.path + "/" + decomposed)
+        let comparison = StartComparison([composed], in: dir, known: known, lookedAt: start)
+        #expect(comparison.unchanged == [composed])
+        #expect(comparison.gone == [decomposed])
+        #expect(comparison.gone.first?.utf8.count == decomposed.utf8.count)
     }
 }

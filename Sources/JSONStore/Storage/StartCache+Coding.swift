@@ -8,7 +8,8 @@ extension StartCache {
             withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
         }
         func put(_ bytes: some Collection<UInt8>) {
-            put(UInt32(bytes.count))
+            // An item is at most `Options.maxFileSize`, far below 4 GiB.
+            put(UInt32(clamping: bytes.count))
             out.append(contentsOf: bytes)
         }
         put(StartCache.format)
@@ -59,9 +60,9 @@ extension StartCache {
         let journal = try reader.text()
         stamp = revision < 0 ? nil : JournalStamp(revision: Int(revision), journalID: journal)
         let count = try reader.read(UInt64.self)
-        // Each entry takes at least 60 bytes: a count beyond that is damage, not a reason
+        // Each entry takes at least 64 bytes: a count beyond that is damage, not a reason
         // to reserve room.
-        guard count <= UInt64(reader.end - reader.offset) / 60 else {
+        guard count <= UInt64(reader.end - reader.offset) / 64 else {
             throw .damaged("it counts more entries than it holds")
         }
         entries = []
@@ -78,6 +79,9 @@ extension StartCache {
             let fingerprint = Fingerprint(item)
             guard UInt64(fingerprint.size) == size, fingerprint.hash == hash else {
                 throw .damaged("the entry \(name) is not the bytes it names")
+            }
+            if let last = entries.last, !UTF8Key.less(last.name, name) {
+                throw .damaged("its entries are not in order")
             }
             entries.append(
                 Entry(name: name, signature: signature, fingerprint: fingerprint, bytes: item))

@@ -37,16 +37,17 @@ struct StartCache: Sendable, Equatable {
     static let magic = Array("jsonstore start\n".utf8)
 
     var directory: Directory
-    /// When the look began, on the clock file times are stamped from
-    /// (`WallClock.fileTime()`): entries not settled before it are read again.
+    /// When the look began, as the store's file system stamped it
+    /// (`FileDescriptor.stamp`): entries not settled before it are read again.
     var lookedAt: Int64
     /// The journal revision the entries agree with, and which journal (`nil`: none kept).
     var stamp: JournalStamp?
-    /// The files, sorted by name.
+    /// The files, sorted by name (their bytes), each once.
     var entries: [Entry]
 
     /// The signatures by name, as `StartComparison` takes them.
-    var signatures: [String: FileSignature] {
-        Dictionary(entries.map { ($0.name, $0.signature) }, uniquingKeysWith: { _, last in last })
+    var signatures: [UTF8Key: FileSignature] {
+        Dictionary(
+            entries.map { (UTF8Key($0.name), $0.signature) }, uniquingKeysWith: { _, last in last })
     }
 }

@@ -15,14 +15,15 @@ struct StartComparison: Sendable, Equatable {
     var gone: [String] = []
 
     /// Compares the files `names` of `directory` with `known`, the signatures an earlier
-    /// look recorded, that look having begun at `start` (`WallClock.fileTime()`).
+    /// look recorded by name (its bytes), that look having begun at `start`
+    /// (`FileDescriptor.stamp`).
     init(
-        _ names: [String], in directory: FileDescriptor, known: [String: FileSignature],
+        _ names: [String], in directory: FileDescriptor, known: [UTF8Key: FileSignature],
         lookedAt start: Int64
     ) {
         var seen = 0
         for name in names {
-            guard let recorded = known[name] else {
+            guard let recorded = known[UTF8Key(name)] else {
                 toRead.append(name)
                 continue
             }
@@ -34,8 +35,9 @@ struct StartComparison: Sendable, Equatable {
             }
         }
         if seen < known.count {
-            let present = Set(names)
-            gone = known.keys.filter { !present.contains($0) }.sorted()
+            // By bytes: `é` and `e` + U+0301 are two files.
+            let present = Set(names.map(UTF8Key.init))
+            gone = known.keys.filter { !present.contains($0) }.sorted().map(\.string)
         }
     }
 }

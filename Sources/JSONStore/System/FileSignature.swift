@@ -32,14 +32,18 @@ struct FileSignature: Sendable, Hashable {
         changed = WallClock.nanoseconds(buf.st_ctim)
     }
 
-    /// Whether a file that had this signature when it was read, a look that began at
-    /// `start` (`WallClock.fileTime()`), can be trusted to be unchanged while it keeps
-    /// it: only when both its times are before `start`.
+    /// Whether a file that had this signature when it was read, by a look that began at
+    /// `start`, can be trusted to be unchanged while it keeps it: only when both its times
+    /// are before `start`.
     ///
-    /// A file changed again in the same tick as the look would keep its times and, at the
-    /// same size, its signature: git's "racy clean" case. Any change after `start` stamps
-    /// the file with a change time at or after `start`, so a signature whose times are
-    /// before it cannot be kept by one; the others are read again.
+    /// `start` is the change time of a file the look stamped first, on the same file system
+    /// (`FileDescriptor.stamp`): its clock and its precision, as git takes its index's time.
+    /// A file changed again in the tick it was read in would keep its times and, at the
+    /// same size, its signature: git's "racy clean" case. Any change after the stamp is
+    /// stamped at or after it, so a signature whose times are before it cannot be kept by
+    /// one; the others are read again. A write under way as the look began (an mmap, a
+    /// write stamped at its start) and a clock set back are the cases this cannot see, as
+    /// for git.
     func isSettled(before start: Int64) -> Bool {
         modified < start && changed < start
     }
@@ -54,5 +58,22 @@ extension FileDescriptor {
         var buf = stat()
         guard Syscall.fstatat(rawValue, name, &buf, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
         return FileSignature(buf)
+    }
+}
+
+extension FileDescriptor {
+    /// Stamps the file `name` in this directory (made when missing) with the time now, as
+    /// its file system keeps time, and returns that time: the start of a look, in the
+    /// clock and at the precision the files it compares are stamped with.
+    ///
+    /// The corresponding C functions are `openat`, `futimens` and `fstat`.
+    func stamp(_ name: String) throws(Errno) -> Int64 {
+        let file = try FileDescriptor.open(
+            name, relativeTo: self, flags: O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK)
+        defer { file.close() }
+        _ = try valueOrErrno { Syscall.futimensNow(file.rawValue) }
+        var buf = stat()
+        _ = try valueOrErrno { Syscall.fstat(file.rawValue, &buf) }
+        return FileSignature(buf).changed
     }
 }

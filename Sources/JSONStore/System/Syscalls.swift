@@ -43,6 +43,7 @@ enum Syscall {
         systemSyncFileRange(fd, offset, count, flags)
     }
     static func fstat(_ fd: CInt, _ buf: inout stat) -> CInt { Glibc.fstat(fd, &buf) }
+    static func futimensNow(_ fd: CInt) -> CInt { Glibc.futimens(fd, nil) }
     static func fstatat(_ dir: CInt, _ path: String, _ buf: inout stat, _ flags: CInt) -> CInt {
         Glibc.fstatat(dir, path, &buf, flags)
     }

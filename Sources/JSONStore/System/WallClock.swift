@@ -55,16 +55,3 @@ extension WallClock {
         while Syscall.nanosleep(&left, &rest) != 0 && errno == EINTR { left = rest }
     }
 }
-
-extension WallClock {
-    /// The time file times are stamped from now, in nanoseconds since the epoch: the
-    /// kernel's coarse real-time clock, never later than the time a file changed after
-    /// this call is stamped with (a finer clock can be).
-    ///
-    /// The corresponding C function is `clock_gettime` with `CLOCK_REALTIME_COARSE`.
-    static func fileTime() -> Int64 {
-        var now = timespec()
-        _ = Syscall.clockGettime(CLOCK_REALTIME_COARSE, &now)
-        return nanoseconds(now)
-    }
-}
