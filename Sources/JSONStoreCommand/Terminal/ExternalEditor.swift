@@ -2,8 +2,8 @@ import Glibc
 import JSONStore
 
 /// The editor the list view opens a file in: `$VISUAL`, else `$EDITOR`, else `vi`, run
-/// through `/bin/sh` (so `code --wait` works) in the foreground, with the signals this
-/// program ignores set back to their defaults for it.
+/// through `/bin/sh` (so `code --wait` works) in the foreground, every signal unblocked
+/// and at its default action, whatever the thread that starts it has.
 enum ExternalEditor {
     /// The editor's command line, as the environment gives it.
     static func command(environment: [String: String]) -> String {
@@ -33,7 +33,12 @@ enum ExternalEditor {
             sigaddset(&defaults, signal)
         }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
+        // The list view spawns from Dispatch's threads, which block every signal but the
+        // crash ones: the editor would start with Ctrl-C, SIGTERM and resizes blocked.
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         var pid = pid_t()
         let started = posix_spawn(&pid, "/bin/sh", nil, &attributes, &argv, environ)
         guard started == 0 else { return .failure(Errno(rawValue: started)) }
