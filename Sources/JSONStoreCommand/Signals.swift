@@ -4,8 +4,8 @@ import Synchronization
 
 /// Signals handled as events on a queue rather than by interrupting whatever runs.
 ///
-/// A handler of our own forwards each signal, as one byte, down a pipe whose other end a
-/// dispatch source reads. Dispatch's signal sources were used before, and lost signals:
+/// A handler of our own notes each signal in a bit and wakes, with a byte down a pipe, the
+/// dispatch source that reads the pipe's other end. Dispatch's signal sources were used before, and lost signals:
 /// Dispatch installs its own handler only once its event thread has registered the
 /// source, a moment after `resume()`, and until then a signal went to whatever was set in
 /// the meantime (`SIG_IGN`, which also throws a pending one away). `dispatchMain()` waits
@@ -19,6 +19,11 @@ enum Signals {
     }
 
     private static let handlers = Mutex<[Int32: Handler]>([:])
+
+    /// The signals raised since the reader last looked, bit `n` for signal `n`: set by the
+    /// handler, so a signal is never lost to a full pipe, and each is handled once however
+    /// many times it came meanwhile, as a dispatch source coalesces them.
+    private static let raised = Atomic<UInt64>(0)
 
     /// The pipe the signal handler writes to: both ends non-blocking and closed on exec.
     /// A `let`, set up before any handler is installed, so the handler only reads it.
@@ -39,9 +44,11 @@ enum Signals {
         let source = DispatchSource.makeReadSource(
             fileDescriptor: pipe.read, queue: DispatchQueue(label: "jsonstore.signals"))
         source.setEventHandler {
+            // The bytes only wake the reader; which signals came is in `raised`.
             var bytes = [UInt8](repeating: 0, count: 64)
-            let count = read(pipe.read, &bytes, bytes.count)
-            for number in bytes.prefix(max(count, 0)).map(Int32.init) {
+            _ = read(pipe.read, &bytes, bytes.count)
+            let bits = raised.exchange(0, ordering: .sequentiallyConsistent)
+            for number in Int32(1)..<64 where bits & (1 << UInt64(number)) != 0 {
                 guard let handler = handlers.withLock({ $0[number] }) else { continue }
                 handler.queue.async { handler.body(number) }
             }
@@ -50,7 +57,8 @@ enum Signals {
         return source
     }()
 
-    /// Calls `handler` on `queue` for each of `signals`; their default actions are off.
+    /// Calls `handler` on `queue` for each of `signals`; their default actions are off. A
+    /// signal has one handler: handling it again replaces the first.
     ///
     /// A signal that came earlier, while blocked, is pending: the calling thread unblocks
     /// the signals once the handler is in place, so it is delivered then, and handled.
@@ -65,7 +73,10 @@ enum Signals {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { number in
                 let saved = errno
-                var byte = UInt8(truncatingIfNeeded: number)
+                if number > 0, number < 64 {
+                    Signals.raised.bitwiseOr(1 << UInt64(number), ordering: .sequentiallyConsistent)
+                }
+                var byte: UInt8 = 1
                 _ = write(Signals.pipe.write, &byte, 1)
                 errno = saved
             }
