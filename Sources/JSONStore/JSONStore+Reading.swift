@@ -41,8 +41,9 @@ extension JSONStore {
             var invalid = try remote.forEachChunk(of: size, reader: reader) { items, document in
                 // The schema of the listing's own revision: a schema put between reading it
                 // and reading the items is not applied to items it never saw.
-                let state = applyingSchema ? schemas.state(of: document, file: schemaFile) : nil
-                guard let schema = state?.schema, schema.isEnforced else { return try body(items) }
+                guard applyingSchema,
+                    let schema = schemas.state(of: document, file: schemaFile).enforced
+                else { return try body(items) }
                 try body(
                     items.filter { item in
                         let file = remote.location(of: item.id)

@@ -50,8 +50,7 @@ extension JSONStore {
 
     /// The schema reads apply now: the one in force, when it is enforced (`strict`).
     var enforcedSchema: StoreSchema? {
-        guard let schema = schemaState().schema, schema.isEnforced else { return nil }
-        return schema
+        schemaState().enforced
     }
 }
 

@@ -28,7 +28,7 @@ struct ECMARegex: Sendable {
         let ascii = copy.withUTF8 { bytes in
             bytes.allSatisfy { $0 < 0x80 } ? run.matches(bytes.lazy.map { UInt32($0) }) : nil
         }
-        return ascii ?? run.matches(Self.codePoints(of: string))
+        return ascii ?? run.matches(string.unicodeScalars.map(\.value))
     }
 
     /// Whether the pattern is one `RegexRun` matches.

@@ -16,10 +16,11 @@ struct SchemaNames: Sendable {
         var seen: [UTF8Key: Int] = [:]
         var unique: [(name: String, node: Int)] = []
         for (name, node) in entries {
-            if let at = seen[UTF8Key(name)] {
+            let key = UTF8Key(name)
+            if let at = seen[key] {
                 unique[at].node = node  // a repeated name: the last one counts
             } else {
-                seen[UTF8Key(name)] = unique.count
+                seen[key] = unique.count
                 unique.append((name, node))
             }
         }

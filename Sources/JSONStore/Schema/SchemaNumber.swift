@@ -121,5 +121,11 @@ extension Int {
 extension JSONNumber {
     /// Whether the value is a whole number, exactly as JSON Schema's `integer` has it:
     /// `1.0` and `1e2` are, `1.5` and `1e-2` are not.
-    public var isWhole: Bool { SchemaNumber(self).isInteger }
+    ///
+    /// Digits alone (the common case) are whole at once; a fraction or an exponent is
+    /// worked out exactly.
+    public var isWhole: Bool {
+        text.utf8.allSatisfy { $0 != UInt8(ascii: ".") && $0 | 0x20 != UInt8(ascii: "e") }
+            || SchemaNumber(self).isInteger
+    }
 }

@@ -115,16 +115,13 @@ extension SchemaValidator {
         case .required(let names):
             guard names.contains(where: { object[$0] == nil }) else { return nil }
             let missing = names.filter { object[$0] == nil }
-            let list = missing.map { "\"\($0)\"" }.joined(separator: ", ")
+            let list = Self.quoted(missing)
             return missing.count == 1
                 ? "the member \(list) is missing" : "the members \(list) are missing"
         case .dependentRequired(let dependencies):
             for (name, required) in dependencies where object[name] != nil {
                 let missing = required.filter { object[$0] == nil }
-                if !missing.isEmpty {
-                    let list = missing.map { "\"\($0)\"" }.joined(separator: ", ")
-                    return "\"\(name)\" requires \(list)"
-                }
+                if !missing.isEmpty { return "\"\(name)\" requires \(Self.quoted(missing))" }
             }
             return nil
         default:
@@ -138,15 +135,15 @@ extension SchemaValidator {
             (.number, .number), (.string, .string):
             return true
         case (.integer, .number(let number)):
-            // Digits alone (the common case) are whole; a fraction or an exponent is
-            // worked out exactly.
-            return number.text.utf8.allSatisfy {
-                $0 != UInt8(ascii: ".") && $0 | 0x20 != UInt8(ascii: "e")
-            }
-                || SchemaNumber(number).isInteger
+            return number.isWhole
         default:
             return false
         }
+    }
+
+    /// Member names for a message: `"title", "status"`.
+    private static func quoted(_ names: [String]) -> String {
+        names.map { "\"\($0)\"" }.joined(separator: ", ")
     }
 
     /// A short form of a value for a message: scalars as JSON, containers by kind.

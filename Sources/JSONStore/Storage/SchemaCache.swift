@@ -11,6 +11,9 @@ package final class SchemaCache: Sendable {
         package var schema: StoreSchema?
         /// Why the document is not the schema in force, when it is there but broken.
         package var problem: StoreError?
+
+        /// The schema in force when it is enforced (`strict`): the one reads apply.
+        package var enforced: StoreSchema? { schema?.isEnforced == true ? schema : nil }
     }
 
     private struct Compiled: Sendable {

@@ -30,8 +30,7 @@ extension LiveEngine {
             reducer.advance(to: changes.revision)
             let now = Self.now()
             for (id, outcome) in changes.items {
-                let checked = schema?.applied(
-                    to: outcome, bytes: nil, file: configuration.remote?.location(of: id) ?? id)
+                let checked = schema?.applied(to: outcome, bytes: nil, file: location(of: id))
                 _ = reducer.fileRead(id, checked ?? outcome, at: now, missingIsGone: true)
             }
             for (name, file) in changes.badNames { reducer.badName(name, file) }
@@ -61,7 +60,7 @@ extension LiveEngine {
     func checkAgainstSchema(_ listing: inout SourceListing) {
         let file = configuration.remote?.schemaLocation ?? Self.schemaName.string
         let state = configuration.schemas.state(of: listing.schemaDocument, file: file)
-        schema = state.schema?.isEnforced == true ? state.schema : nil
+        schema = state.enforced
         if let problem = state.problem {
             listing.badNames[Self.schemaName] = InvalidFile(
                 name: Self.schemaName.string, id: nil, error: problem)
@@ -70,8 +69,12 @@ extension LiveEngine {
         for index in listing.outcomes.indices {
             let id = listing.ids[index]
             listing.outcomes[index] = schema.applied(
-                to: listing.outcomes[index], bytes: nil,
-                file: configuration.remote?.location(of: id) ?? id)
+                to: listing.outcomes[index], bytes: nil, file: location(of: id))
         }
+    }
+
+    /// Where the store keeps `id`, for an error: its key.
+    private func location(of id: String) -> String {
+        configuration.remote?.location(of: id) ?? id
     }
 }

@@ -18,7 +18,7 @@ extension LiveEngine {
         } catch {
             state = SchemaCache.State(schema: configuration.schemas.lastValid, problem: error)
         }
-        let enforced = state.schema?.isEnforced == true ? state.schema : nil
+        let enforced = state.enforced
         let changed = enforced?.fingerprint != schema?.fingerprint
         schema = enforced
         let problem = state.problem.map {
