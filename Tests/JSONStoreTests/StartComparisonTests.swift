@@ -25,6 +25,16 @@ struct StartComparisonTests {
         }
     }
 
+    /// What a look records: each of `names`' signatures, by its bytes.
+    func signatures(of names: [String], in dir: FileDescriptor) throws -> [UTF8Key: FileSignature] {
+        var known: [UTF8Key: FileSignature] = [:]
+        for name in names {
+            let signature = try #require(dir.signature(of: name))
+            known[UTF8Key(name)] = signature
+        }
+        return known
+    }
+
     @Test("untouched files are used; rewritten (time put back), replaced, new, removed are not")
     func changedSince() throws {
         let temp = try TemporaryStore()
@@ -33,11 +43,7 @@ struct StartComparisonTests {
         defer { dir.close() }
         let names = ["a.json", "b.json", "c.json", "d.json"]
         let start = try look(after: names, in: dir)
-        var known: [UTF8Key: FileSignature] = [:]
-        for name in names {
-            let signature = try #require(dir.signature(of: name))
-            known[UTF8Key(name)] = signature
-        }
+        let known = try signatures(of: names, in: dir)
 
         // b: the same size, another value, its modification time put back.
         try temp.writeFile("b.json", #"{"v": 2}"#)
@@ -105,11 +111,7 @@ struct StartComparisonTests {
         let dir = try FileDescriptor.openDirectory(temp.path)
         defer { dir.close() }
         let start = try look(after: [composed, decomposed], in: dir)
-        var known: [UTF8Key: FileSignature] = [:]
-        for name in [composed, decomposed] {
-            let signature = try #require(dir.signature(of: name))
-            known[UTF8Key(name)] = signature
-        }
+        let known = try signatures(of: [composed, decomposed], in: dir)
         #expect(known.count == 2)
         unlink(temp.path + "/" + decomposed)
         let comparison = StartComparison([composed], in: dir, known: known, lookedAt: start)
