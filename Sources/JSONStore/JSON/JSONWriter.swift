@@ -51,7 +51,8 @@ public enum JSONWriter {
     }
 
     /// Appends `item`'s object to `out`, its `"id"` first when the file has none, as
-    /// `item.object` would be written but without making that object.
+    /// `item.object` would be written but without making that object: straight from the
+    /// item's bytes (`rewrite`).
     ///
     /// - Parameters:
     ///   - pretty: pretty-printed, nested at `indent` levels, without a trailing newline;
@@ -60,10 +61,13 @@ public enum JSONWriter {
         _ item: Item, to out: inout [UInt8], pretty: Bool = false, indent: Int = 0,
         escapingUnicodeLineBreaks: Bool = false
     ) {
-        let id = item.members["id"] == nil ? item.id : nil
-        writeObject(
-            item.members, id: id, into: &out, indent: indent, pretty: pretty,
-            strict: escapingUnicodeLineBreaks)
+        item.bytes.withUnsafeBytes { raw in
+            let bytes = raw.assumingMemoryBound(to: UInt8.self)
+            let id = MemberScan.valueRange(of: "id", in: bytes) == nil ? item.id : nil
+            rewrite(
+                bytes, id: id, into: &out, indent: indent, pretty: pretty,
+                strict: escapingUnicodeLineBreaks)
+        }
     }
 
     private static func write(
@@ -118,7 +122,7 @@ public enum JSONWriter {
         out.append(UInt8(ascii: "}"))
     }
 
-    private static func newline(_ out: inout [UInt8], _ indent: Int, _ pretty: Bool) {
+    static func newline(_ out: inout [UInt8], _ indent: Int, _ pretty: Bool) {
         guard pretty else { return }
         out.append(0x0A)
         out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
@@ -134,24 +138,29 @@ public enum JSONWriter {
     /// `strict`, also U+007F to U+009F, U+2028, U+2029 and the bidi controls, everything
     /// `Display.isUnsafe` names). Runs of bytes that need no
     /// escape are copied whole.
-    private static func writeString(_ s: String, into out: inout [UInt8], strict: Bool) {
+    static func writeString(_ s: String, into out: inout [UInt8], strict: Bool) {
+        UTF8Key.withBytes(s) { writeString(bytes: $0, into: &out, strict: strict) }
+    }
+
+    /// `writeString` of the string whose UTF-8 is `bytes`.
+    static func writeString(
+        bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8], strict: Bool
+    ) {
         out.append(UInt8(ascii: "\""))
-        UTF8Key.withBytes(s) { bytes in
-            var start = 0
-            var i = 0
-            while i < bytes.count {
-                let (width, scalar) = escape(in: bytes, at: i, strict: strict)
-                guard width > 0 else {
-                    i += 1
-                    continue
-                }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
-                writeEscape(scalar, into: &out, strict: strict)
-                i += width
-                start = i
+        var start = 0
+        var i = 0
+        while i < bytes.count {
+            let (width, scalar) = escape(in: bytes, at: i, strict: strict)
+            guard width > 0 else {
+                i += 1
+                continue
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+            writeEscape(scalar, into: &out, strict: strict)
+            i += width
+            start = i
         }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         out.append(UInt8(ascii: "\""))
     }
 

@@ -10,35 +10,48 @@
 public struct Item: Sendable, Hashable, Identifiable {
     /// The id: the file name without `.json`.
     public let id: String
-    /// The members as the file has them: `"id"` only when the file has it. The store holds
-    /// every item this way, a member fewer each (the id is in the name already).
-    package let members: JSONObject
+    /// The file's bytes: all the store keeps of the item's value, its members made from
+    /// them on access (issue 28: a million items in a fifth of the memory a tree of values
+    /// took).
+    let bytes: ItemBytes
     /// The fingerprint of the file's bytes, to tell real edits from touches.
     let fingerprint: Fingerprint
     /// The store's revision of this value where the store has one (etcd's `mod_revision`);
     /// 0 in a directory.
     package let revision: Int64
 
-    init(id: String, object: JSONObject, fingerprint: Fingerprint, revision: Int64 = 0) {
+    /// The item `id` whose file holds `bytes`, an object the store's reader has read.
+    init(id: String, bytes: ItemBytes, fingerprint: Fingerprint, revision: Int64 = 0) {
         self.id = id
-        self.revision = revision
-        members = object
+        self.bytes = bytes
         self.fingerprint = fingerprint
+        self.revision = revision
     }
+
+    /// The item `id` with the members of `object`, kept as their compact JSON text.
+    init(id: String, object: JSONObject, fingerprint: Fingerprint, revision: Int64 = 0) {
+        self.init(
+            id: id, bytes: ItemBytes(JSONWriter.compact(.object(object))),
+            fingerprint: fingerprint, revision: revision)
+    }
+
+    /// The members as the file has them: `"id"` only when the file has it. Made from the
+    /// bytes on each access: read it once, or one member with the subscript.
+    package var members: JSONObject { bytes.object }
 
     /// The object, with `"id"` filled in first from the file name when the file has none.
     ///
-    /// Made on access when the file has no `"id"`: to read one member, use the subscript.
+    /// Made on access: to read one member, use the subscript.
     public var object: JSONObject {
-        guard members["id"] == nil else { return members }
-        var object = members
-        object.setFirst("id", .string(id))
+        var object = bytes.object
+        if object["id"] == nil { object.setFirst("id", .string(id)) }
         return object
     }
 
-    /// The member `key` (`"id"` is always there).
+    /// The member `key` (`"id"` is always there), read from the bytes without making the
+    /// other members.
     public subscript(key: String) -> JSONValue? {
-        if let value = members[key] { return value }
+        if let value = bytes.member(key) { return value }
         return UTF8Key.equal(key, "id") ? .string(id) : nil
     }
 
@@ -54,7 +67,8 @@ public struct Item: Sendable, Hashable, Identifiable {
     /// Equal when the ids have the same bytes and the objects and fingerprints are equal.
     public static func == (a: Item, b: Item) -> Bool {
         UTF8Key.equal(a.id, b.id) && a.fingerprint == b.fingerprint
-            && (a.members == b.members || a.object == b.object)
+            && (ItemBytes.same(a.bytes, b.bytes) || a.members == b.members
+                || a.object == b.object)
     }
 
     public func hash(into hasher: inout Hasher) {

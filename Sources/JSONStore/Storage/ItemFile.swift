@@ -186,9 +186,9 @@ package enum ItemFile {
         _ bytes: [UInt8], id: String, file: String, reader: JSONReader, revision: Int64 = 0,
         schema: StoreSchema? = nil
     ) -> Outcome {
-        let value: JSONValue
+        let value: JSONValue  // hollow: the item keeps the bytes, its members made on access
         do {
-            value = try reader.read(bytes)
+            value = try reader.check(bytes)
         } catch {
             if let line = conflictMarkerLine(bytes) {
                 return .invalid(
@@ -200,7 +200,7 @@ package enum ItemFile {
             }
             return .invalid(.syntax(error, file: file, id: id))
         }
-        guard case .object(let object) = value else {
+        guard case .object = value else {
             return .invalid(
                 StoreError(
                     code: .invalidItem,
@@ -208,7 +208,8 @@ package enum ItemFile {
                         "an item file must hold a JSON object, this one holds \(article(value.typeName))",
                     file: file, id: id))
         }
-        if let member = object["id"] {  // else the item makes it from the name on demand
+        let kept = ItemBytes(bytes)
+        if let member = kept.member("id") {  // else the item makes it from the name on demand
             guard member == .string(id) else {
                 return .invalid(
                     StoreError(
@@ -219,7 +220,7 @@ package enum ItemFile {
             }
         }
         let item = Item(
-            id: id, object: object, fingerprint: Fingerprint(bytes), revision: revision)
+            id: id, bytes: kept, fingerprint: Fingerprint(bytes), revision: revision)
         guard let schema else { return .item(item) }
         return schema.applied(to: .item(item), bytes: bytes, file: file)
     }

@@ -53,7 +53,6 @@ package struct StoreSchema: Sendable {
 
     /// What the schema checks of `item`: its members less `"id"`.
     package static func checked(_ item: Item) -> JSONValue {
-        guard item.members["id"] != nil else { return .object(item.members) }
         var members = item.members
         _ = members.removeValue(forKey: "id")
         return .object(members)
@@ -62,7 +61,12 @@ package struct StoreSchema: Sendable {
     /// Every way `item` breaks the schema, located in `bytes` (the file it was read from)
     /// when they are given.
     package func violations(of item: Item, bytes: [UInt8]? = nil) -> [SchemaViolation] {
-        let value = Self.checked(item)
+        violations(ofChecked: Self.checked(item), bytes: bytes)
+    }
+
+    /// Every way `value` (what `checked` gives of an item) breaks the schema, located in
+    /// `bytes` when they are given.
+    private func violations(ofChecked value: JSONValue, bytes: [UInt8]?) -> [SchemaViolation] {
         guard let bytes else { return schema.validate(value) }
         return schema.locatedViolations(of: value, in: bytes)
     }
@@ -70,8 +74,9 @@ package struct StoreSchema: Sendable {
     /// The error of an item that breaks the schema, `nil` when it holds: the first
     /// violation is the message and the place, every one of them is in `violations`.
     package func error(of item: Item, bytes: [UInt8]?, file: String) -> StoreError? {
-        guard !schema.isValid(Self.checked(item)) else { return nil }
-        return Self.error(violations(of: item, bytes: bytes), file: file, id: item.id)
+        let value = Self.checked(item)
+        guard !schema.isValid(value) else { return nil }
+        return Self.error(violations(ofChecked: value, bytes: bytes), file: file, id: item.id)
     }
 
     /// `violations` each located in `bytes`, a document of the value they are about (a

@@ -8,7 +8,9 @@
 //
 // A valid input reads back to the same value through both writers, and the reader reads
 // what the writers write; an invalid input gives an error whose offset, line and column
-// lie inside the input.
+// lie inside the input. An object kept as its bytes (`ItemBytes`, what the store keeps of
+// an item) gives the same members, and each member found without reading the others
+// (`MemberScan`) is the value the reader read.
 
 /// Checks the reader's properties on `bytes`.
 ///
@@ -42,5 +44,41 @@ func readerProperty(_ bytes: UnsafeBufferPointer<UInt8>) throws(PropertyFailure)
             )
         }
         try require(again == value, "round trip changed the value")
+    }
+    if case .object(let object) = value { try compactItemProperty(object, bytes) }
+}
+
+/// The store's compact item of `bytes`, an object the reader read as `object`, gives that
+/// object back, whole and a member at a time.
+private func compactItemProperty(_ object: JSONObject, _ bytes: UnsafeBufferPointer<UInt8>)
+    throws(PropertyFailure)
+{
+    let kept = ItemBytes(UnsafeRawBufferPointer(bytes))
+    try require(kept.object == object, "the kept bytes read back as another object")
+    for member in object.members {
+        try require(
+            kept.member(member.key) == member.value,
+            "member \(member.key.debugDescription) read alone differs")
+    }
+    for absent in ["", "id", "\u{0}", "zz-absent"] where object[absent] == nil {
+        try require(kept.member(absent) == nil, "absent member \(absent.debugDescription) found")
+    }
+    try rewriteProperty(Item(id: "x\u{2028}é", bytes: kept, fingerprint: Fingerprint([])))
+}
+
+/// An item written straight from its bytes is what writing its object gives.
+func rewriteProperty(_ item: Item) throws(PropertyFailure) {
+    for strict in [false, true] {
+        var compact: [UInt8] = []
+        JSONWriter.appendItem(item, to: &compact, escapingUnicodeLineBreaks: strict)
+        try require(
+            compact == JSONWriter.compact(.object(item.object), escapingUnicodeLineBreaks: strict),
+            "the compact rewrite of the bytes differs (strict: \(strict))")
+        var pretty: [UInt8] = []
+        JSONWriter.appendItem(item, to: &pretty, pretty: true, escapingUnicodeLineBreaks: strict)
+        pretty.append(0x0A)
+        try require(
+            pretty == JSONWriter.pretty(.object(item.object), escapingUnicodeLineBreaks: strict),
+            "the pretty rewrite of the bytes differs (strict: \(strict))")
     }
 }

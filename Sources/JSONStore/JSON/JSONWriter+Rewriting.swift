@@ -1,0 +1,127 @@
+extension JSONWriter {
+    /// Writes the JSON text `bytes`, known to be valid (an item's bytes), as the writer
+    /// would write the value it holds, without making that value: strings are escaped
+    /// again (copied when they have no escape), numbers and literals copied, containers
+    /// laid out anew. With `id`, the outermost value, an object, gets a member `"id": id`
+    /// first.
+    ///
+    /// Iterative, with a stack of the open containers, so nesting is bounded by memory,
+    /// not by the thread's stack.
+    static func rewrite(
+        _ bytes: UnsafeBufferPointer<UInt8>, id: String?, into out: inout [UInt8], indent: Int,
+        pretty: Bool, strict: Bool
+    ) {
+        var i = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+        var open: [Bool] = []  // whether each open container is an object
+        var id = id
+        func skipWhitespace() {
+            while i < bytes.count,
+                bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D
+                    || bytes[i] == 0x09
+            {
+                i += 1
+            }
+        }
+        /// Writes the key at `i` and the colon after it, at the next line of its object.
+        func key() {
+            newline(&out, indent + open.count, pretty)
+            skipWhitespace()
+            string()
+            skipWhitespace()
+            i += 1  // the colon
+            out.append(UInt8(ascii: ":"))
+            if pretty { out.append(UInt8(ascii: " ")) }
+        }
+        func string() {
+            let start = i
+            var end = i + 1
+            var escaped = false
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
+                if bytes[end] == UInt8(ascii: "\\") {
+                    escaped = true
+                    end += 1
+                }
+                end += 1
+            }
+            end = min(end + 1, bytes.count)
+            i = end
+            guard escaped else {
+                let inner = start + 1..<max(start + 1, end - 1)
+                return writeString(
+                    bytes: UnsafeBufferPointer(rebasing: bytes[inner]), into: &out, strict: strict)
+            }
+            let text = (try? JSONReader().read(UnsafeBufferPointer(rebasing: bytes[start..<end])))?
+                .stringValue
+            writeString(text ?? "", into: &out, strict: strict)
+        }
+        value: while true {
+            skipWhitespace()
+            guard i < bytes.count else { return }
+            switch bytes[i] {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let isObject = bytes[i] == UInt8(ascii: "{")
+                i += 1
+                skipWhitespace()
+                let empty =
+                    i < bytes.count
+                    && (bytes[i] == UInt8(ascii: "}") || bytes[i] == UInt8(ascii: "]"))
+                if let given = id {
+                    id = nil
+                    out.append(UInt8(ascii: "{"))
+                    open.append(true)
+                    newline(&out, indent + 1, pretty)
+                    writeString("id", into: &out, strict: strict)
+                    out.append(UInt8(ascii: ":"))
+                    if pretty { out.append(UInt8(ascii: " ")) }
+                    writeString(given, into: &out, strict: strict)
+                    guard empty else {
+                        out.append(UInt8(ascii: ","))
+                        key()
+                        continue value
+                    }
+                } else if empty {
+                    out.append(contentsOf: isObject ? "{}".utf8 : "[]".utf8)
+                    i += 1
+                    break
+                } else {
+                    out.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+                    open.append(isObject)
+                    if isObject { key() } else { newline(&out, indent + open.count, pretty) }
+                    continue value
+                }
+            case UInt8(ascii: "\""):
+                string()
+            default:
+                let start = i
+                while i < bytes.count {
+                    switch bytes[i] {
+                    case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A,
+                        0x0D, 0x09:
+                        break
+                    default:
+                        i += 1
+                        continue
+                    }
+                    break
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+            }
+            // After a value: the next one of its container, or the container's end.
+            while let isObject = open.last {
+                skipWhitespace()
+                guard i < bytes.count else { return }
+                if bytes[i] == UInt8(ascii: ",") {
+                    i += 1
+                    out.append(UInt8(ascii: ","))
+                    if isObject { key() } else { newline(&out, indent + open.count, pretty) }
+                    continue value
+                }
+                i += 1
+                open.removeLast()
+                newline(&out, indent + open.count, pretty)
+                out.append(isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+            }
+            return
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Glibc
+
+/// An item's bytes as its file has them: what the store keeps of an item, its members made
+/// from them on access.
+///
+/// The bytes are a range of a `ByteChunk`, shared by every copy of the item and every
+/// version of the store that holds it; a chunk holds one item's bytes or, for a load,
+/// many items' (`ByteChunk.Packer`), so an item costs its bytes and these 16 bytes, not a
+/// heap object of its own. The bytes are valid JSON, an object, by construction: they
+/// were read by the store's reader or written by `JSONWriter`.
+struct ItemBytes: Sendable {
+    // Never written after it is filled (`ByteChunk`).
+    nonisolated(unsafe) private let chunk: ByteChunk
+    private let offset: UInt32
+    /// The number of bytes.
+    let count: UInt32
+
+    /// A copy of `bytes` in a chunk of their own.
+    init(_ bytes: UnsafeRawBufferPointer) {
+        self.init(chunk: ByteChunk.holding(bytes), offset: 0, count: UInt32(bytes.count))
+    }
+
+    /// A copy of `bytes` in a chunk of their own.
+    init(_ bytes: [UInt8]) {
+        self = bytes.withUnsafeBytes { ItemBytes($0) }
+    }
+
+    /// The bytes at `offset` in `chunk`.
+    init(chunk: ByteChunk, offset: UInt32, count: UInt32) {
+        self.chunk = chunk
+        self.offset = offset
+        self.count = count
+    }
+
+    /// Calls `body` with the bytes, valid only during the call.
+    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try chunk.withUnsafeBytes { whole in
+            try body(UnsafeRawBufferPointer(rebasing: whole[Int(offset)..<Int(offset + count)]))
+        }
+    }
+
+    /// The bytes as an array.
+    var array: [UInt8] { withUnsafeBytes { Array($0) } }
+
+    /// Whether `a` and `b` are the same bytes.
+    static func same(_ a: ItemBytes, _ b: ItemBytes) -> Bool {
+        guard a.count == b.count else { return false }
+        if a.chunk === b.chunk && a.offset == b.offset { return true }
+        return a.withUnsafeBytes { x in
+            b.withUnsafeBytes { y in
+                x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0
+            }
+        }
+    }
+
+    /// The reader that reads the bytes again: no limits, since they passed the store's.
+    private static let reader = JSONReader(maxDepth: .max, maxSize: .max)
+
+    /// The members, made afresh.
+    var object: JSONObject {
+        let value = withUnsafeBytes { raw in
+            try? Self.reader.read(raw.assumingMemoryBound(to: UInt8.self))
+        }
+        assert(value?.objectValue != nil, "an item's bytes hold an object")
+        return value?.objectValue ?? JSONObject()
+    }
+
+    /// The value of the member `key`, read without making the others.
+    func member(_ key: String) -> JSONValue? {
+        withUnsafeBytes { raw in
+            let bytes = raw.assumingMemoryBound(to: UInt8.self)
+            guard let range = MemberScan.valueRange(of: key, in: bytes) else { return nil }
+            return try? Self.reader.read(UnsafeBufferPointer(rebasing: bytes[range]))
+        }
+    }
+
+    /// Whether the object has a member `key`.
+    func hasMember(_ key: String) -> Bool {
+        withUnsafeBytes { raw in
+            MemberScan.valueRange(of: key, in: raw.assumingMemoryBound(to: UInt8.self)) != nil
+        }
+    }
+}
