@@ -62,6 +62,11 @@ public final class JSONStore: Sendable {
         /// (`.jsonstore/journal/`): every change by any program, for `history(of:)` and
         /// `jsonstore log`.
         public var keepsHistory = true
+        /// Whether a directory store's observers keep a start cache (`.jsonstore/start`):
+        /// what the files held when they last looked, so that the next start reads only
+        /// the files changed since. Written in the background by observers, never by a
+        /// one-shot read or a write.
+        public var keepsStartCache = true
         /// How long the history keeps a change, in seconds (90 days): older ones are
         /// pruned, a file of them (4 MiB) at a time, oldest first.
         public var historyMaxAge: Double = 90 * 86_400
@@ -145,7 +150,8 @@ public final class JSONStore: Sendable {
                 fallbackDelay: options.unclosedFileDelay,
                 reattachInterval: options.reattachInterval, gitHoldLimit: options.gitHoldLimit,
                 parallelAbove: options.parallelLoadThreshold,
-                recorder: history.map(HistoryRecorder.init), schemas: schemas))
+                recorder: history.map(HistoryRecorder.init), schemas: schemas,
+                keepsStartCache: options.keepsStartCache))
         if options.createDirectory {
             do {
                 try FileDescriptor.makeDirectory(directory, permissions: 0o755)

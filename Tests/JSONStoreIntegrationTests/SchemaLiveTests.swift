@@ -135,6 +135,7 @@ struct SchemaLiveTests {
     func folderMadeLater(polling: Bool) async throws {
         var options = JSONStore.Options()
         options.keepsHistory = false
+        options.keepsStartCache = false
         if polling { options.watchMode = .polling(interval: 0.05) }
         let f = try LiveFixture(options: options)
         #expect(await f.started())

@@ -93,4 +93,19 @@ struct ItemBytesTests {
         #expect(ItemBytes.same(a, b))
         #expect(!ItemBytes.same(a, c))
     }
+
+    @Test("packed items read back as they were, across chunks, a large one on its own")
+    func packed() throws {
+        var packer = ByteChunk.Packer(chunkSize: 64)
+        let texts = (0..<20).map { #"{"n":\#($0)}"# } + [String(repeating: " ", count: 40) + "{}"]
+        let packed = texts.map { text in
+            Array(text.utf8).withUnsafeBytes { packer.pack($0) }
+        }
+        for (text, bytes) in zip(texts, packed) {
+            #expect(bytes.array == Array(text.utf8))
+            #expect(try bytes.object == JSONReader().read(text).objectValue)
+        }
+        #expect(ItemBytes.same(packed[0], ItemBytes(Array(texts[0].utf8))))
+        #expect(!ItemBytes.same(packed[0], packed[1]))
+    }
 }

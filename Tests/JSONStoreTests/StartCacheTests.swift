@@ -12,26 +12,30 @@ struct StartCacheTests {
         let entries = (0..<count).map { k in
             let bytes = Array(#"{"title": "item \#(k)", "é": [1, 2.5e3]}"#.utf8)
             return StartCache.Entry(
-                name: "item-\(k).json",
+                id: "item-\(k)",
                 signature: FileSignature(
                     device: 2049, inode: UInt64(100 + k), size: Int64(bytes.count),
                     modified: 1_764_000_000_123_456_789 + Int64(k), changed: -Int64(k)),
-                fingerprint: Fingerprint(bytes), bytes: bytes)
+                fingerprint: Fingerprint(bytes), bytes: ItemBytes(bytes))
         }
         return StartCache(
             directory: here, lookedAt: 1_764_000_001_000_000_000,
             stamp: JournalStamp(revision: 41, journalID: "9f3a0c1d2e3f4a5b6c7d"),
-            entries: entries.sorted { UTF8Key.less($0.name, $1.name) })
+            entries: entries.sorted { UTF8Key.less($0.id, $1.id) })
     }
 
     @Test("a cache reads back as it was written, with and without a journal stamp")
     func roundTrip() throws {
-        let written = cache(50)
+        var written = cache(50)
+        #expect(try StartCache(decoding: written.encoded(), for: here) == written)
+        written.position = Journal.Position(segment: .init(first: 1_000_001), offset: 8_123)
+        written.terms = Fingerprint(Array("{}".utf8))
         #expect(try StartCache(decoding: written.encoded(), for: here) == written)
         var bare = cache(0)
         bare.stamp = nil
         #expect(try StartCache(decoding: bare.encoded(), for: here) == bare)
-        #expect(written.signatures[UTF8Key("item-7.json")]?.inode == 107)
+        #expect(written.entry("item-7")?.signature.inode == 107)
+        #expect(written.entry("item-7x") == nil && written.entry("") == nil)
     }
 
     @Test("another directory's cache, or another format's, is refused for what it is")
@@ -105,12 +109,12 @@ struct StartCacheTests {
         let cases: [(String, String, [UInt8])] = [
             ("more entries than it holds", "counts more", body(count: UInt64.max, entries: good)),
             (
-                "a name longer than the file", "cut short",
+                "an id longer than the file", "cut short",
                 body(count: 1, entries: le(UInt32(0x7FFF_FFFF)) + good.dropFirst(4))
             ),
             ("an item cut short", "cut short", body(count: 1, entries: Array(good.dropLast(1)))),
             (
-                "a name that is not UTF-8", "not UTF-8",
+                "an id that is not UTF-8", "not UTF-8",
                 body(count: 1, entries: entry(name: [0x61, 0xFF]))
             ),
             (

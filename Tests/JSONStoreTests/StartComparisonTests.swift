@@ -35,6 +35,29 @@ struct StartComparisonTests {
         return known
     }
 
+    /// The comparison of the files `names` with what `known` recorded of them by name, as
+    /// names: what is unchanged, what to read, what is gone.
+    func compare(
+        _ names: [String], in dir: FileDescriptor, known: [UTF8Key: FileSignature],
+        lookedAt start: Int64
+    )
+        -> (unchanged: [String], toRead: [String], gone: [String])
+    {
+        func id(_ name: String) -> String { String(name.dropLast(".json".count)) }
+        let ids = names.map(id).sorted(by: UTF8Key.less)
+        let entries = known.map { name, signature in
+            StartCache.Entry(
+                id: id(name.string), signature: signature, fingerprint: Fingerprint([UInt8]()),
+                bytes: ItemBytes([UInt8]()))
+        }.sorted { UTF8Key.less($0.id, $1.id) }
+        let comparison = StartComparison(ids, in: dir, entries: entries, lookedAt: start)
+        return (
+            comparison.unchanged.map { ItemID.fileName(ids[$0.id]) },
+            comparison.toRead.map { ItemID.fileName(ids[$0]) },
+            comparison.gone.map { ItemID.fileName(entries[$0].id) }
+        )
+    }
+
     @Test("untouched files are used; rewritten (time put back), replaced, new, removed are not")
     func changedSince() throws {
         let temp = try TemporaryStore()
@@ -62,7 +85,7 @@ struct StartComparisonTests {
         try temp.writeFile("e.json", #"{"v": 1}"#)
 
         let now = ["a.json", "b.json", "d.json", "e.json"]
-        let comparison = StartComparison(now, in: dir, known: known, lookedAt: start)
+        let comparison = compare(now, in: dir, known: known, lookedAt: start)
         #expect(comparison.unchanged == ["a.json"])
         #expect(comparison.toRead == ["b.json", "d.json", "e.json"])
         #expect(comparison.gone == ["c.json"])
@@ -78,10 +101,10 @@ struct StartComparisonTests {
         let known = [UTF8Key("a.json"): signature]
         // The look began in the tick the file was last stamped: a change later in that
         // tick would have left the signature as it is, so the file is not trusted.
-        let racy = StartComparison(["a.json"], in: dir, known: known, lookedAt: signature.changed)
+        let racy = compare(["a.json"], in: dir, known: known, lookedAt: signature.changed)
         #expect(racy.toRead == ["a.json"])
         let later = max(signature.changed, signature.modified) + 1
-        let settled = StartComparison(["a.json"], in: dir, known: known, lookedAt: later)
+        let settled = compare(["a.json"], in: dir, known: known, lookedAt: later)
         #expect(settled.unchanged == ["a.json"])
     }
 
@@ -114,7 +137,7 @@ struct StartComparisonTests {
         let known = try signatures(of: [composed, decomposed], in: dir)
         #expect(known.count == 2)
         unlink(temp.path + "/" + decomposed)
-        let comparison = StartComparison([composed], in: dir, known: known, lookedAt: start)
+        let comparison = compare([composed], in: dir, known: known, lookedAt: start)
         #expect(comparison.unchanged == [composed])
         #expect(comparison.gone == [decomposed])
         #expect(comparison.gone.first?.utf8.count == decomposed.utf8.count)

@@ -54,10 +54,12 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)' "$@"
 # stats NAME VALUES...: "NAME: median M (min-max)"
 stats() { local name=$1; shift; echo "$name: median $(spread_of "$@")"; }
 
-# follow_json_run DIR PATIENCE and view_run DIR PATIENCE: "SECONDS MIB", the time from the
-# start to `list --follow --json`'s initial event (to the list view's first frame, in a
-# pseudo-terminal) and the process's peak RSS then. Each runs in a subshell, `$(...)`, whose
-# EXIT trap stops what it started, failure included.
+# follow_json_run DIR PATIENCE [CACHED] and view_run DIR PATIENCE: "SECONDS MIB", the time
+# from the start to `list --follow --json`'s initial event (to the list view's first frame,
+# in a pseudo-terminal) and the process's peak RSS then. With CACHED, the follower is kept
+# until it has written its start cache (`.jsonstore/start`, newer than its start), for the
+# next start. Each runs in a subshell, `$(...)`, whose EXIT trap stops what it started,
+# failure included.
 follow_json_run() {
     local out=$dir/follow.out start
     run_pid=""  # not local: the subshell's EXIT trap may run after the function has returned
@@ -68,8 +70,71 @@ follow_json_run() {
     wait_for '"invalid"' "$out" "$2" || return 1
     local seconds; seconds=$(python3 -c "print(round($(date +%s.%N) - $start, 2))")
     sleep 0.5
-    echo "$seconds $(awk '/VmHWM/{print int($2/1024)}' "/proc/$run_pid/status")"
+    local mib; mib=$(awk '/VmHWM/{print int($2/1024)}' "/proc/$run_pid/status")
+    if [ -n "${3:-}" ]; then
+        local cache=$1/.jsonstore/start deadline=$(( $(date +%s) + $2 ))
+        until [ -f "$cache" ] && python3 -c "import os,sys; sys.exit(0 if os.stat('$cache').st_mtime > $start else 1)"; do
+            [ "$(date +%s)" -lt "$deadline" ] || { echo "bench: no start cache in $2 s" >&2; return 1; }
+            sleep 0.1
+        done
+    fi
+    echo "$seconds $mib"
     kill "$run_pid"; wait "$run_pid" 2>/dev/null || true
+}
+
+# edit_stopped DIR ROUND: edits made while nothing runs, as a second start must find them:
+# 1 % of the files rewritten (half of them at the same size, both times put back), 0.5 %
+# deleted and as many new ones made.
+edit_stopped() {
+    python3 - "$1" "$2" <<'PY'
+import os, sys
+d, r = sys.argv[1], int(sys.argv[2])
+names = sorted(n for n in os.listdir(d) if n.endswith(".json"))
+n = len(names)
+step = max(1, n // max(1, n // 100))
+for k, name in enumerate(names[r % step::step]):
+    p = os.path.join(d, name)
+    st = os.stat(p)
+    text = open(p).read()
+    if k % 2:
+        open(p, "w").write(text.replace("plants", "PLANTS") if "plants" in text else text.replace("PLANTS", "plants"))
+        os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))
+    else:
+        open(p, "w").write(text.replace("\n}", ',\n  "edited": %d\n}' % r))
+for name in names[(r + 1) % (2 * step)::2 * step]:
+    if os.path.exists(os.path.join(d, name)):
+        os.remove(os.path.join(d, name))
+for k in range(max(1, n // 200)):
+    with open(os.path.join(d, "new-%d-%06d.json" % (r, k)), "w") as f:
+        f.write('{"title": "made while nothing ran", "round": %d}\n' % r)
+PY
+}
+
+# A follower's second start, from the start cache its first start wrote, against a first
+# start without one (the cache removed), alternating; before each second start,
+# `edit_stopped`'s edits. Target: the second start's initial event in at most a quarter of
+# the first's time.
+bench_start() {
+    local store=$dir/store; make_store "$store" "$items"
+    local patience=$(( 120 + items / 10000 ))
+    local first=() second=() firstmem=() secondmem=() s m
+    for r in $(seq 1 "$runs"); do
+        rm -f "$store/.jsonstore/start"
+        read -r s m <<< "$(follow_json_run "$store" "$patience" cached)"
+        first+=("$s"); firstmem+=("$m")
+        edit_stopped "$store" "$r"
+        read -r s m <<< "$(follow_json_run "$store" "$patience")"
+        second+=("$s"); secondmem+=("$m")
+    done
+    echo "items: $items; before each second start 1 % rewritten (half at the same size, times put back), 0.5 % deleted, 0.5 % new"
+    stats "first start, no cache: to the initial event (s)" "${first[@]}"
+    stats "second start, from the cache: to the initial event (s)" "${second[@]}"
+    stats "first start: peak RSS (MiB)" "${firstmem[@]}"
+    stats "second start: peak RSS (MiB)" "${secondmem[@]}"
+    local f s2; f=$(median_of "${first[@]}"); s2=$(median_of "${second[@]}")
+    row "second start from the cache, $items items" "$(spread_of "${second[@]}") s" \
+        "first start: $f s ($(python3 -c "print(round($s2 / $f, 2))")x)" "<= 0.25x" \
+        "$(verdict "$s2 <= 0.25 * $f")"
 }
 
 view_run() {  # view_run DIR PATIENCE [LIST-OPTIONS]

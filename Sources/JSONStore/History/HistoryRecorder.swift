@@ -16,8 +16,8 @@ import Dispatch
 final class HistoryRecorder: Sendable {
     /// What the recorder tells the pipeline.
     enum Report: Sendable {
-        /// The journal records the published version `version` exactly at `stamp`.
-        case stamped(version: Int, JournalStamp)
+        /// The journal records the published version `version` exactly at `base`'s stamp.
+        case stamped(version: Int, StoreHistory.StampBase)
         /// The journal could not be written (or read): changes are delivered with this
         /// follower's tokens, and recorded once it can be.
         case failed(StoreError)
@@ -35,6 +35,11 @@ final class HistoryRecorder: Sendable {
         var source = HistoryEntry.Source.otherProgram
         /// A watcher's first look at the whole store, to compare with the journal.
         var loaded = false
+        /// When that look started from a start cache: the stamp its entries agree with,
+        /// and the ids that differ from them (read again, new or gone).
+        var loadBase: StoreHistory.StampBase?
+        var loadChanged: Set<UTF8Key> = []
+        var loadPrevious: [UTF8Key: Item] = [:]
         /// The version the watcher published last, to stamp.
         var snapshot: StoreSnapshot?
         var scheduled = false
@@ -75,10 +80,24 @@ final class HistoryRecorder: Sendable {
 
     /// A watcher loaded the store: what differs from the journal was changed while nothing
     /// watched, and is recorded as seen late.
-    func loaded(_ snapshot: StoreSnapshot) {
+    ///
+    /// - Parameters:
+    ///   - base: where the start cache the load began from agrees with the journal; then
+    ///     only `changed`, the ids that differ from the cache, and what the journal has
+    ///     after `base` are compared, not the whole journal.
+    ///   - previous: the cache's versions of the changed items, recorded at `base`.
+    func loaded(
+        _ snapshot: StoreSnapshot, since base: StoreHistory.StampBase? = nil,
+        changed: Set<UTF8Key> = [], previous: [UTF8Key: Item] = [:]
+    ) {
         schedule {
             $0.loaded = true
             $0.snapshot = snapshot
+            if let base {
+                $0.loadBase = base
+                $0.loadChanged = changed
+                $0.loadPrevious = previous
+            }
         }
     }
 
@@ -131,7 +150,17 @@ final class HistoryRecorder: Sendable {
             return pending
         }
         var state = stamping.withLock { $0 }
-        if work.loaded { state = Stamping(loadPending: true, generation: state.generation) }
+        var loadedIDs: [String] = []
+        if work.loaded {
+            if let base = work.loadBase, history.continues(from: base) {
+                // The cache's stamp is this journal's: only what differs since is compared.
+                state = Stamping(
+                    base: base, changed: work.loadChanged, generation: state.generation)
+                loadedIDs = work.loadChanged.map(\.string)
+            } else {
+                state = Stamping(loadPending: true, generation: state.generation)
+            }
+        }
         if let snapshot = work.snapshot { state.snapshot = snapshot }
         guard let snapshot = state.snapshot else { return }
         state.changed.formUnion(work.seen)
@@ -143,6 +172,10 @@ final class HistoryRecorder: Sendable {
                 try history.recordUnrecorded(.loaded(snapshot), seen: .late)
                 state.loadPending = false
             }
+            if !loadedIDs.isEmpty {
+                try history.recordUnrecorded(
+                    .ids(loadedIDs, previous: work.loadPrevious), seen: .late)
+            }
             var ids = work.ids
             var seen = work.seen
             for id in state.recheck where seen.insert(UTF8Key(id)).inserted { ids.append(id) }
@@ -153,7 +186,7 @@ final class HistoryRecorder: Sendable {
             switch try history.check(snapshot, changed: state.changed, since: state.base) {
             case .stamped(let end):
                 let next = Stamping(snapshot: snapshot, base: end, generation: state.generation)
-                return report(.stamped(version: snapshot.version, end.stamp), keeping: next)
+                return report(.stamped(version: snapshot.version, end), keeping: next)
             case .differs(let ids, let end):
                 // What differs is compared again from where this look ended.
                 (state.base, state.changed, state.recheck) = (end, Set(ids.map(UTF8Key.init)), ids)

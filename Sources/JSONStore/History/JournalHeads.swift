@@ -100,6 +100,21 @@ struct JournalHeads: Sendable {
         }
     }
 
+    /// Finds the heads of `ids` with one read of the journal up to where the heads were
+    /// caught up, instead of a lookup each: for many ids at once (what a start from its
+    /// cache found changed). Call it right after `catchUp`; `head(of:in:)` then knows them.
+    mutating func readHeads(of ids: Set<UTF8Key>, in journal: Journal) {
+        guard !isComplete else { return }
+        let wanted = ids.filter { known[$0] == nil }
+        guard !wanted.isEmpty, position != nil else { return }
+        let end = lastRevision
+        var found = JournalHeads()  // as `readAll` finds them, for these ids only
+        _ = journal.read(JournalLine.Head.self) { line in
+            if line.revision <= end, wanted.contains(UTF8Key(line.id)) { found.apply(line) }
+        }
+        for key in wanted { known[key] = found.known[key] ?? .some(nil) }
+    }
+
     /// The ids of the items that exist as the journal last recorded them (after `readAll`).
     var existing: [String] {
         known.compactMap { $0.value?.exists == true ? $0.key.string : nil }

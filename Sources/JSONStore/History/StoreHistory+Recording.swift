@@ -91,12 +91,19 @@ extension StoreHistory {
         }
     }
 
+    /// How many items' heads are looked up one by one; more are found in one read.
+    static let lookupsAtMost = 32
+
     /// The ids of `scope` to read, with the versions a watcher knew of them.
     private func candidates(
         _ scope: Scope, _ heads: inout JournalHeads, _ dir: FileDescriptor
     ) throws(StoreError) -> (ids: [String], previous: [UTF8Key: Item]) {
         switch scope {
         case .ids(let ids, let previous):
+            // Many at once (a start's changes): their heads in one read, not one each.
+            if ids.count > Self.lookupsAtMost {
+                heads.readHeads(of: Set(ids.map(UTF8Key.init)), in: journal)
+            }
             return (ids, previous)
         case .everything:
             heads.readAll(journal)

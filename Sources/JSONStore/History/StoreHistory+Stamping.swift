@@ -68,6 +68,7 @@ extension StoreHistory {
                 snapshot.entries.forEach { id, _ in ids.insert(id) }
                 for id in heads.existing { ids.insert(UTF8Key(id)) }
             }
+            if !whole, ids.count > Self.lookupsAtMost { heads.readHeads(of: ids, in: journal) }
             var differing: [String] = []
             for key in ids {
                 let entry = snapshot.entries[key]
@@ -78,6 +79,13 @@ extension StoreHistory {
             }
             return differing.isEmpty ? .stamped(end) : .differs(differing, end)
         }
+    }
+
+    /// Whether the journal goes on from `base`: the same journal, with the segment `base`
+    /// points into still there (not pruned), so what was appended since can be read.
+    func continues(from base: StampBase) -> Bool {
+        guard let id = journal.journalID(), base.stamp.isOf(id) else { return false }
+        return journal.segments().contains(base.position.segment)
     }
 
     /// Where the heads stopped, as a stamp; `nil` without a journal.

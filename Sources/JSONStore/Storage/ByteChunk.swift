@@ -22,3 +22,41 @@ final class ByteChunk: ManagedBuffer<Void, UInt8> {
         }
     }
 }
+
+extension ByteChunk {
+    /// Packs many items' bytes into shared chunks, one after another: an item then costs
+    /// its bytes, not an allocation of its own. What a start takes from its cache is packed
+    /// so, and the cache's file, names and signatures with it, is let go.
+    ///
+    /// A chunk lives while any item in it does, so a store whose items are all rewritten
+    /// but one keeps that one's chunk: at most the bytes that were loaded.
+    struct Packer {
+        private var chunk: ByteChunk?
+        private var used = 0
+        /// The size of each chunk; an item larger than a quarter of it has its own.
+        let chunkSize: Int
+
+        init(chunkSize: Int = 1 << 20) {
+            self.chunkSize = chunkSize
+        }
+
+        /// A copy of `bytes`, packed after the ones before.
+        mutating func pack(_ bytes: UnsafeRawBufferPointer) -> ItemBytes {
+            guard bytes.count <= chunkSize / 4 else { return ItemBytes(bytes) }
+            if chunk == nil || used + bytes.count > chunkSize {
+                chunk = unsafeDowncast(
+                    ByteChunk.create(minimumCapacity: chunkSize) { _ in }, to: ByteChunk.self)
+                used = 0
+            }
+            let chunk = chunk!
+            chunk.withUnsafeMutablePointerToElements { start in
+                if let base = bytes.baseAddress {
+                    UnsafeMutableRawPointer(start + used).copyMemory(
+                        from: base, byteCount: bytes.count)
+                }
+            }
+            defer { used += bytes.count }
+            return ItemBytes(chunk: chunk, offset: UInt32(used), count: UInt32(bytes.count))
+        }
+    }
+}

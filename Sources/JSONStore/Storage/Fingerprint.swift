@@ -34,6 +34,11 @@ struct Fingerprint: Sendable, Hashable, CustomStringConvertible {
         hash = h
     }
 
+    /// The fingerprint of `size` bytes that hash to `hash`, as recorded.
+    init(size: Int, hash: UInt64) {
+        (self.size, self.hash) = (size, hash)
+    }
+
     /// The fingerprint of `bytes`.
     init(_ bytes: [UInt8]) {
         self = bytes.withUnsafeBytes { Fingerprint($0) }

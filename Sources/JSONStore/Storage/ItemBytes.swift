@@ -8,7 +8,7 @@ import Glibc
 /// many items' (`ByteChunk.Packer`), so an item costs its bytes and these 16 bytes, not a
 /// heap object of its own. The bytes are valid JSON, an object, by construction: they
 /// were read by the store's reader or written by `JSONWriter`.
-struct ItemBytes: Sendable {
+struct ItemBytes: Sendable, Equatable {
     // Never written after it is filled (`ByteChunk`).
     nonisolated(unsafe) private let chunk: ByteChunk
     private let offset: UInt32
@@ -41,6 +41,8 @@ struct ItemBytes: Sendable {
 
     /// The bytes as an array.
     var array: [UInt8] { withUnsafeBytes { Array($0) } }
+
+    static func == (a: ItemBytes, b: ItemBytes) -> Bool { same(a, b) }
 
     /// Whether `a` and `b` are the same bytes.
     static func same(_ a: ItemBytes, _ b: ItemBytes) -> Bool {

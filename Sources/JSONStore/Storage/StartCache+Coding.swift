@@ -3,7 +3,8 @@ extension StartCache {
     /// the entries, and a checksum of everything before it; integers little-endian.
     func encoded() -> [UInt8] {
         var out = StartCache.magic
-        out.reserveCapacity(entries.reduce(128) { $0 + $1.name.utf8.count + $1.bytes.count + 72 })
+        out.reserveCapacity(
+            entries.reduce(160) { $0 + $1.id.utf8.count + Int($1.bytes.count) + 72 })
         func put<T: FixedWidthInteger>(_ value: T) {
             withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
         }
@@ -18,9 +19,13 @@ extension StartCache {
         put(lookedAt)
         put(Int64(stamp?.revision ?? -1))
         put(Array((stamp?.journal ?? "").utf8))
+        put(Int64(position?.segment.first ?? -1))
+        put(Int64(position?.offset ?? 0))
+        put(Int64(terms?.size ?? -1))
+        put(terms?.hash ?? 0)
         put(UInt64(entries.count))
         for entry in entries {
-            put(Array(entry.name.utf8))
+            put(Array(entry.id.utf8))
             put(entry.signature.device)
             put(entry.signature.inode)
             put(entry.signature.size)
@@ -28,7 +33,7 @@ extension StartCache {
             put(entry.signature.changed)
             put(UInt64(entry.fingerprint.size))
             put(entry.fingerprint.hash)
-            put(entry.bytes)
+            entry.bytes.withUnsafeBytes { put($0) }
         }
         put(Fingerprint(out).hash)
         return out
@@ -39,6 +44,8 @@ extension StartCache {
     /// - Throws: `Refusal`, saying why it is not used.
     init(decoding bytes: [UInt8], for directory: Directory) throws(Refusal) {
         var reader = Reader(bytes: bytes)
+        // Entries are ranges of the file's bytes, at offsets of 32 bits.
+        guard bytes.count < Int(UInt32.max) else { throw .damaged("it is larger than 4 GiB") }
         guard bytes.count >= StartCache.magic.count + 8,
             Array(bytes.prefix(StartCache.magic.count)) == StartCache.magic
         else { throw .damaged("not a start cache") }
@@ -59,6 +66,13 @@ extension StartCache {
         let revision = try reader.read(Int64.self)
         let journal = try reader.text()
         stamp = revision < 0 ? nil : JournalStamp(revision: Int(revision), journalID: journal)
+        let (segment, offset) = (try reader.read(Int64.self), try reader.read(Int64.self))
+        position =
+            segment < 0 || offset < 0
+            ? nil : Journal.Position(segment: .init(first: Int(segment)), offset: Int(offset))
+        let (termsSize, termsHash) = (try reader.read(Int64.self), try reader.read(UInt64.self))
+        terms = termsSize < 0 ? nil : Fingerprint(size: Int(termsSize), hash: termsHash)
+        let whole = bytes.withUnsafeBytes { ByteChunk.holding($0) }
         let count = try reader.read(UInt64.self)
         // Each entry takes at least 64 bytes: a count beyond that is damage, not a reason
         // to reserve room.
@@ -68,23 +82,24 @@ extension StartCache {
         entries = []
         entries.reserveCapacity(Int(count))
         for _ in 0..<count {
-            let name = try reader.text()
+            let id = try reader.text()
             let signature = FileSignature(
                 device: try reader.read(UInt64.self), inode: try reader.read(UInt64.self),
                 size: try reader.read(Int64.self), modified: try reader.read(Int64.self),
                 changed: try reader.read(Int64.self))
             let size = try reader.read(UInt64.self)
             let hash = try reader.read(UInt64.self)
-            let item = try reader.chunk()
-            let fingerprint = Fingerprint(item)
+            let (start, length) = try reader.span()
+            let item = ItemBytes(chunk: whole, offset: UInt32(start), count: UInt32(length))
+            let fingerprint = item.withUnsafeBytes { Fingerprint($0) }
             guard UInt64(fingerprint.size) == size, fingerprint.hash == hash else {
-                throw .damaged("the entry \(name) is not the bytes it names")
+                throw .damaged("the entry \(id) is not the bytes it names")
             }
-            if let last = entries.last, !UTF8Key.less(last.name, name) {
+            if let last = entries.last, !UTF8Key.less(last.id, id) {
                 throw .damaged("its entries are not in order")
             }
             entries.append(
-                Entry(name: name, signature: signature, fingerprint: fingerprint, bytes: item))
+                Entry(id: id, signature: signature, fingerprint: fingerprint, bytes: item))
         }
         guard reader.offset == reader.end else { throw .damaged("bytes follow its last entry") }
     }
@@ -115,17 +130,23 @@ extension StartCache {
             return integer(type)
         }
 
-        mutating func chunk() throws(Refusal) -> [UInt8] {
+        /// Where the next length-prefixed field starts, and its length.
+        mutating func span() throws(Refusal) -> (start: Int, count: Int) {
             let count = Int(try read(UInt32.self))
             guard end - offset >= count else { throw .damaged("it is cut short") }
             defer { offset += count }
-            return Array(bytes[offset..<offset + count])
+            return (offset, count)
+        }
+
+        mutating func chunk() throws(Refusal) -> [UInt8] {
+            let (start, count) = try span()
+            return Array(bytes[start..<start + count])
         }
 
         mutating func text() throws(Refusal) -> String {
             let raw = try chunk()
             guard let text = String(validating: raw, as: UTF8.self) else {
-                throw .damaged("a name is not UTF-8")
+                throw .damaged("an id is not UTF-8")
             }
             return text
         }

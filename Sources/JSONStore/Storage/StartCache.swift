@@ -9,10 +9,18 @@
 struct StartCache: Sendable, Equatable {
     /// One file as the look read it.
     struct Entry: Sendable, Equatable {
-        var name: String
+        /// The item's id (its file is `ItemID.fileName(id)`): entries are in the order of
+        /// their ids' bytes, a listing's order, so a start walks both together.
+        var id: String
         var signature: FileSignature
         var fingerprint: Fingerprint
-        var bytes: [UInt8]
+        /// The item's bytes: decoded, a range of the cache file's own bytes.
+        var bytes: ItemBytes
+
+        /// The item, its bytes copied out of the cache's.
+        var item: Item {
+            Item(id: id, bytes: bytes.withUnsafeBytes { ItemBytes($0) }, fingerprint: fingerprint)
+        }
     }
 
     /// The store directory's own device and inode: a cache copied with its directory, or
@@ -40,14 +48,23 @@ struct StartCache: Sendable, Equatable {
     /// When the look began, as the store's file system stamped it
     /// (`FileDescriptor.stamp`): entries not settled before it are read again.
     var lookedAt: Int64
-    /// The journal revision the entries agree with, and which journal (`nil`: none kept).
+    /// The journal revision the entries agree with, and which journal (`nil`: none kept),
+    /// with the place after its entry, where a look at what was appended since begins.
     var stamp: JournalStamp?
-    /// The files, sorted by name (their bytes), each once.
+    var position: Journal.Position?
+    /// The terms the entries were read under (the reader's limits, the schema in force:
+    /// `terms(reader:schema:)`): under others, every file is read again.
+    var terms: Fingerprint?
+    /// The files, sorted by their ids' bytes, each once.
     var entries: [Entry]
 
-    /// The signatures by name, as `StartComparison` takes them.
-    var signatures: [UTF8Key: FileSignature] {
-        Dictionary(
-            entries.map { (UTF8Key($0.name), $0.signature) }, uniquingKeysWith: { _, last in last })
+    /// The entry of `id`, found by its bytes in the sorted entries.
+    func entry(_ id: String) -> Entry? {
+        var (low, high) = (0, entries.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if UTF8Key.less(entries[middle].id, id) { low = middle + 1 } else { high = middle }
+        }
+        return low < entries.count && UTF8Key.equal(entries[low].id, id) ? entries[low] : nil
     }
 }

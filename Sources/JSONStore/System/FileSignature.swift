@@ -62,6 +62,15 @@ extension FileDescriptor {
 }
 
 extension FileDescriptor {
+    /// The signature of this open file; `nil` when `fstat` fails.
+    ///
+    /// The corresponding C function is `fstat`.
+    func signature() -> FileSignature? {
+        var buf = stat()
+        guard Syscall.fstat(rawValue, &buf) == 0 else { return nil }
+        return FileSignature(buf)
+    }
+
     /// Stamps the file `name` in this directory (made when missing) with the time now, as
     /// its file system keeps time, and returns that time: the start of a look, in the
     /// clock and at the precision the files it compares are stamped with.

@@ -45,7 +45,10 @@ extension LiveEngine {
                 timer.resume()
                 reporter = timer
             }
-            let outcomes = read(listing.ids, in: dir, progress: progress)
+            let outcomes =
+                starting
+                ? startOutcomes(listing.ids, in: dir, progress: progress)
+                : read(listing.ids, in: dir, progress: progress)
             reporter?.cancel()
             // Every file is read; what is left (the list built) is told by a full count.
             if starting { status.set(.loading(done: listing.ids.count, total: listing.ids.count)) }
@@ -64,12 +67,18 @@ extension LiveEngine {
         if starting {
             recordHistory()
             // What changed while nothing watched is found against the journal, apart.
-            configuration.recorder?.loaded(reducer.published)
+            configuration.recorder?.loaded(
+                reducer.published, since: startCache.base, changed: startCache.changed,
+                previous: startCache.previous)
             awaitStamp()
             startWaitingSubscriptions()
         }
         status.set(.live)
         publish()
+        // Without a journal there is no stamp to wait for: the cache of the load now.
+        if starting, configuration.recorder == nil {
+            startCacheStamped(version: reducer.published.version, nil)
+        }
     }
 
     // MARK: Incremental batches
@@ -152,7 +161,7 @@ extension LiveEngine {
     /// Reads `ids` with the store's reader, in parallel when there are many; with
     /// `keeping`, the bytes of the items read are kept in `recentBytes` (a batch's changed
     /// files, not a whole load), where a decoding error is located.
-    private func read(
+    func read(
         _ ids: [String], in dir: FileDescriptor, progress: ProgressCounter? = nil,
         keeping: Bool = false
     ) -> [ItemFile.Outcome] {

@@ -26,6 +26,8 @@ actor LiveEngine {
         var recorder: HistoryRecorder?
         /// The store's schemas, compiled once for the store and its pipeline.
         var schemas = SchemaCache()
+        /// Whether a directory's start reads from, and its pipeline writes, a start cache.
+        var keepsStartCache = true
     }
 
     /// Where the pipeline is in its life, with what that part of it holds.
@@ -101,6 +103,8 @@ actor LiveEngine {
     var life = 0
     /// The schema items are read with: the store's, when it is enforced.
     var schema: StoreSchema?
+    /// What a directory's start took from the start cache, and when it writes one.
+    var startCache = StartCachePlan()
     /// Subscriptions resuming from a journal revision whose store is being rebuilt.
     var resumesRebuilding: Set<ObjectIdentifier> = []
     /// The newest revision known to leave the published version as it is (etcd's
@@ -256,7 +260,11 @@ actor LiveEngine {
         }
         let forGit = watch.publishingForGit
         watch.publishingForGit = false
-        guard let previous else { return recorder.loaded(snapshot) }
+        guard let previous else {
+            return recorder.loaded(
+                snapshot, since: startCache.base, changed: startCache.changed,
+                previous: startCache.previous)
+        }
         var known: [UTF8Key: Item] = [:]
         for id in ids { if let item = previous.entries[id]?.item { known[id] = item } }
         recorder.changed(

@@ -1,0 +1,88 @@
+import Dispatch
+
+extension LiveEngine {
+    // MARK: The start cache (a directory)
+    //
+    // A start lists the directory and walks the cache with the listing, both in the order
+    // of the ids' bytes: a file whose signature is the one recorded, settled before the
+    // look that recorded it, is taken from the cache; every other one is read. The cache
+    // is written in the background after a version is stamped (at most every
+    // `StartCachePlan.interval` while the store changes), never on the edit path.
+
+    /// The outcomes of the files of `ids` (a listing, in order) for a first load: from the
+    /// start cache where a file is unchanged since, read where it is not.
+    func startOutcomes(_ ids: [String], in dir: FileDescriptor, progress: ProgressCounter)
+        -> [ItemFile.Outcome]
+    {
+        guard configuration.remote == nil, configuration.keepsStartCache,
+            let look = StartCache.beginLook(store: configuration.path),
+            let directory = StartCache.directory(of: dir)
+        else { return read(ids, in: dir, progress: progress) }
+        startCache.loadLook = look
+        let terms = StartCache.terms(reader: configuration.reader, schema: schema)
+        guard
+            let cache = StartCache.read(
+                store: configuration.path, directory: directory, terms: terms)
+        else { return read(ids, in: dir, progress: progress) }
+        let comparison = StartComparison(
+            ids, in: dir, entries: cache.entries, lookedAt: cache.lookedAt)
+        var outcomes = [ItemFile.Outcome](repeating: .missing, count: ids.count)
+        var packer = ByteChunk.Packer()
+        for (i, k) in comparison.unchanged {
+            let entry = cache.entries[k]
+            // Copied out of the cache's bytes, which are let go after the start.
+            let bytes = entry.bytes.withUnsafeBytes { packer.pack($0) }
+            outcomes[i] = .item(Item(id: ids[i], bytes: bytes, fingerprint: entry.fingerprint))
+        }
+        progress.add(comparison.unchanged.count)
+        let toRead = comparison.toRead
+        let fresh = read(toRead.map { ids[$0] }, in: dir, progress: progress)
+        for (n, i) in toRead.enumerated() { outcomes[i] = fresh[n] }
+        // What the recorder compares: the ids read and gone, with the cache's versions of
+        // them, which the journal recorded at the cache's stamp.
+        var changed: Set<UTF8Key> = []
+        var previous: [UTF8Key: Item] = [:]
+        for i in toRead { changed.insert(UTF8Key(ids[i])) }
+        for k in comparison.gone { changed.insert(UTF8Key(cache.entries[k].id)) }
+        for key in changed {
+            if let entry = cache.entry(key.string), entry.signature != .unknown {
+                previous[key] = entry.item
+            }
+        }
+        startCache.taken = ids.count - toRead.count
+        startCache.read = toRead.count
+        if let stamp = cache.stamp, let position = cache.position {
+            startCache.base = StoreHistory.StampBase(stamp: stamp, position: position)
+            startCache.changed = changed
+            startCache.previous = previous
+        }
+        return outcomes
+    }
+
+    /// A version was stamped at `base` (or, without a journal, loaded): writes the start
+    /// cache of it in the background, unless one is being written or was written lately.
+    func startCacheStamped(version: Int, _ base: StoreHistory.StampBase?) {
+        (startCache.base, startCache.changed, startCache.previous) = (nil, [], [:])
+        guard let loadLook = startCache.loadLook, !startCache.writing,
+            version > startCache.writtenVersion,
+            Self.now() - startCache.writtenAt >= StartCachePlan.interval
+        else { return }
+        let snapshot = history.last { $0.version == version } ?? reducer.published
+        guard snapshot.version == version else { return }
+        startCache.writing = true
+        let writer = StartCacheWriter(
+            store: configuration.path, snapshot: snapshot, loadLook: loadLook, base: base,
+            terms: StartCache.terms(reader: configuration.reader, schema: schema),
+            limit: configuration.reader.maxSize)
+        let life = self.life
+        DispatchQueue.global(qos: .utility).async { [weak self] in
+            writer.write()
+            self?.onPipeline { engine in
+                guard engine.life == life else { return }
+                engine.startCache.writing = false
+                engine.startCache.writtenVersion = version
+                engine.startCache.writtenAt = Self.now()
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Glibc
+
+/// Writes the start cache of one published version, in the background: each item with the
+/// signature its file has now, when the file is known to hold the version's bytes.
+///
+/// A file whose times are before the load's look has not changed since the load read it.
+/// One changed since is read again, after a look of the writer's own began: kept when it
+/// holds the version's bytes and was settled before that look. Every other id (changed
+/// again, invalid, gone) is written as one to read again, so a start knows it was there.
+struct StartCacheWriter: Sendable {
+    let store: String
+    let snapshot: StoreSnapshot
+    /// When the load that began the pipeline's knowledge started.
+    let loadLook: Int64
+    let base: StoreHistory.StampBase?
+    let terms: Fingerprint
+    /// The largest item file read.
+    let limit: Int
+
+    func write() {
+        guard let dir = try? FileDescriptor.openDirectory(store) else { return }
+        defer { dir.close() }
+        guard let directory = StartCache.directory(of: dir),
+            let look = StartCache.beginLook(store: store)
+        else { return }
+        let unknown = ItemBytes([UInt8]())
+        var entries: [StartCache.Entry] = []
+        entries.reserveCapacity(snapshot.entries.count)
+        snapshot.entries.forEach { key, entry in
+            var kept = StartCache.Entry(
+                id: key.string, signature: .unknown, fingerprint: Fingerprint([UInt8]()),
+                bytes: unknown)
+            if entry.error == nil, let item = entry.item,
+                let signature = signature(of: item, in: dir, look: look)
+            {
+                (kept.signature, kept.fingerprint, kept.bytes) =
+                    (signature, item.fingerprint, item.bytes)
+            }
+            entries.append(kept)
+        }
+        let cache = StartCache(
+            directory: directory, lookedAt: look, stamp: base?.stamp, position: base?.position,
+            terms: terms, entries: entries)
+        cache.write(store: store)
+    }
+
+    /// The signature of `item`'s file when the file is known to hold the item's bytes.
+    private func signature(of item: Item, in dir: FileDescriptor, look: Int64)
+        -> FileSignature?
+    {
+        let name = item.fileName
+        guard let now = dir.signature(of: name) else { return nil }
+        if now.isSettled(before: loadLook) { return now }
+        guard
+            let file = try? FileDescriptor.open(
+                name, relativeTo: dir, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+        else { return nil }
+        defer { file.close() }
+        guard let signature = file.signature(), signature.isSettled(before: look),
+            let bytes = try? file.readAll(sizeHint: Int(signature.size), limit: limit),
+            Fingerprint(bytes) == item.fingerprint
+        else { return nil }
+        return signature
+    }
+}
+
+extension FileSignature {
+    /// The signature of a file a start must read again: no file has it.
+    static let unknown = FileSignature(device: 0, inode: 0, size: -1, modified: 0, changed: 0)
+}

@@ -1,0 +1,187 @@
+import Dispatch
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+@testable import JSONStore
+
+/// A second start from the start cache: it reads only the files that changed while
+/// nothing ran, and its first results are exactly what a full read gives, whatever was
+/// done meanwhile (rewrites, deletions, new files, a same-size rewrite with its time put
+/// back, a file made invalid, a touch). Real directories, real files, real watchers.
+@Suite("The start cache, live")
+struct StartCacheLiveTests {
+    static let count = 40
+
+    /// A store of `count` items, observed once so that its start cache is written.
+    static func storeWithCache() async throws -> TemporaryStore {
+        let temp = try TemporaryStore()
+        for k in 0..<count {
+            try temp.writeFile(
+                String(format: "item-%02d.json", k),
+                "{\n  \"title\": \"item \(k)\",\n  \"n\": \(k)\n}\n")
+        }
+        let recorder = ChangeRecorder()
+        let token = temp.store.observe(.all, on: DispatchQueue(label: "first"), recorder.callback)
+        defer { token.invalidate() }
+        #expect(await recorder.wait { $0.initialCount == 1 })
+        let written = try await waitForCache(temp.path)
+        #expect(written?.entries.count == count)
+        return temp
+    }
+
+    /// The cache of the store at `path` once it is there and decodes (20 s at most).
+    static func waitForCache(_ path: String) async throws -> StartCache? {
+        try await blocking {
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline {
+                if let cache = readCache(path) { return cache }
+                usleep(10_000)
+            }
+            return nil
+        }
+    }
+
+    static func readCache(_ path: String) -> StartCache? {
+        guard let dir = try? FileDescriptor.openDirectory(path) else { return nil }
+        defer { dir.close() }
+        guard let directory = StartCache.directory(of: dir),
+            let bytes = try? PrivateFolder(store: path).read(StartCache.fileName)
+        else { return nil }
+        return try? StartCache(decoding: bytes, for: directory)
+    }
+
+    /// The first results of a new store value on `path` (a new pipeline, as a new process
+    /// has), with what its start took from the cache.
+    ///
+    /// - Parameter meanwhile: run while the observation lasts, with the store.
+    static func firstResults(
+        _ path: String, meanwhile: (JSONStore) async throws -> Void = { _ in }
+    ) async throws -> (Results<Item>, StartCachePlan) {
+        let store = try JSONStore(directory: path)
+        let recorder = ChangeRecorder()
+        let token = store.observe(.all, on: DispatchQueue(label: "second"), recorder.callback)
+        defer { token.invalidate() }
+        #expect(await recorder.wait { $0.initialCount == 1 })
+        let plan = await store.engine.startCache
+        try await meanwhile(store)
+        return (recorder.current.results, plan)
+    }
+
+    /// Items and invalid files as a full read of the files gives them.
+    static func expectFullRead(_ results: Results<Item>, _ path: String) throws {
+        let contents = try JSONStore(directory: path).load()
+        #expect(results.map(\.id) == contents.items.map(\.id))
+        #expect(Array(results) == contents.items)
+        #expect(results.map(\.object) == contents.items.map(\.object))
+        #expect(results.invalid.map(\.name) == contents.invalid.map(\.name))
+    }
+
+    @Test("edits made while nothing ran are all in the second start, which reads only them")
+    func editsWhileStopped() async throws {
+        let temp = try await Self.storeWithCache()
+        let recorded = HistoryWatchTests.journal(temp.store).count
+        let file = { (k: Int) in temp.path + String(format: "/item-%02d.json", k) }
+        // A rewrite of another size; a deletion; a new file; a file made invalid.
+        try temp.writeFile("item-01.json", "{\"title\": \"rewritten, longer than before\"}\n")
+        try FileManager.default.removeItem(atPath: file(2))
+        try temp.writeFile("item-99.json", "{\"title\": \"new\"}\n")
+        try temp.writeFile("item-04.json", "{\"title\": ")
+        // A rewrite of the same size with both its times put back.
+        var before = stat()
+        #expect(stat(file(3), &before) == 0)
+        try temp.writeFile("item-03.json", "{\n  \"title\": \"ITEM 3\",\n  \"n\": 3\n}\n")
+        var times = [before.st_atim, before.st_mtim]
+        #expect(utimensat(AT_FDCWD, file(3), &times, 0) == 0)
+        var after = stat()
+        #expect(stat(file(3), &after) == 0)
+        #expect(after.st_size == before.st_size && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
+        // Touched only: read again, the same item.
+        #expect(utimensat(AT_FDCWD, file(5), nil, 0) == 0)
+
+        let (results, plan) = try await Self.firstResults(temp.path) { store in
+            // The journal gets what changed while nothing ran, found late, from the
+            // cache's stamp on: not a look at the whole journal.
+            let late = try await HistoryWatchTests.waitForJournal(store) { entries in
+                Set(entries.dropFirst(recorded).map(\.id)).isSuperset(of: Self.changedLate)
+            }
+            let found = late.dropFirst(recorded)
+            #expect(found.allSatisfy { $0.isLate })
+            #expect(Set(found.map(\.id)) == Self.changedLate)
+            #expect(found.first { $0.id == "item-02" }?.kind == .deleted)
+            #expect(found.first { $0.id == "item-99" }?.kind == .created)
+            #expect(
+                found.first { $0.id == "item-03" }?.changes
+                    == [MemberChange(path: "/title", old: "item 3", new: "ITEM 3")])
+        }
+        try Self.expectFullRead(results, temp.path)
+        #expect(results[results.index(ofID: "item-03")!]["title"] == "ITEM 3")
+        #expect(results.error(for: "item-04") != nil)
+        #expect(results.index(ofID: "item-02") == nil)
+        // Read: 01, 03, 04, 05 and the new 99; the other 35 from the cache.
+        #expect(plan.read == 5)
+        #expect(plan.taken == Self.count - 5)
+    }
+
+    /// What `editsWhileStopped` changes that the journal records (not the invalid file, nor
+    /// the touch).
+    static let changedLate: Set<String> = ["item-01", "item-02", "item-03", "item-99"]
+
+    /// A store whose cache says of item 7 something its file does not: a start that takes
+    /// the item from the cache shows it. `lookedAt` changes the look's start.
+    static func storeWithFalseCache(lookedAt: ((StartCache.Entry) -> Int64)? = nil)
+        async throws -> TemporaryStore
+    {
+        let temp = try await storeWithCache()
+        var cache = try #require(readCache(temp.path))
+        let k = try #require(cache.entries.firstIndex { $0.id == "item-07" })
+        let told = Array("{\"title\":\"from the cache\"}".utf8)
+        cache.entries[k].bytes = ItemBytes(told)
+        cache.entries[k].fingerprint = Fingerprint(told)
+        if let lookedAt { cache.lookedAt = lookedAt(cache.entries[k]) }
+        cache.write(store: temp.path)
+        return temp
+    }
+
+    @Test("a file whose signature is the one recorded is taken from the cache, not read")
+    func trustedWhenUnchanged() async throws {
+        let temp = try await Self.storeWithFalseCache()
+        let (results, plan) = try await Self.firstResults(temp.path)
+        #expect(results[results.index(ofID: "item-07")!]["title"] == "from the cache")
+        #expect(plan.read == 0)
+    }
+
+    @Test("a file changed in the tick its look began is read again (git's racy case)")
+    func racyIsRead() async throws {
+        // The look began when item 7 last changed: it may have changed again in that tick.
+        let temp = try await Self.storeWithFalseCache { $0.signature.changed }
+        let (results, plan) = try await Self.firstResults(temp.path)
+        #expect(results[results.index(ofID: "item-07")!]["title"] == "item 7")
+        #expect(plan.read >= 1)
+    }
+
+    @Test("a damaged cache, or one of other terms, is ignored: every file read, then rewritten")
+    func damagedIgnored() async throws {
+        let temp = try await Self.storeWithCache()
+        let folder = PrivateFolder(store: temp.path)
+        var bytes = try #require(try folder.read(StartCache.fileName))
+        bytes[bytes.count / 2] ^= 0xFF
+        try folder.replace(StartCache.fileName, with: bytes)
+        try temp.writeFile("item-01.json", "{\"title\": \"changed\"}\n")
+        let (results, plan) = try await Self.firstResults(temp.path) { _ in
+            // Written again by that start, and whole.
+            let again = try await Self.waitForCache(temp.path)
+            #expect(again?.entries.count == Self.count)
+        }
+        try Self.expectFullRead(results, temp.path)
+        #expect(plan.taken == 0)
+
+        // A schema put in force since: the cache's items were not checked by it.
+        try folder.replace(
+            StoreSchema.fileName, with: Array(#"{"required": ["n"]}"#.utf8))
+        let (checked, underSchema) = try await Self.firstResults(temp.path)
+        #expect(underSchema.taken == 0)
+        #expect(checked.error(for: "item-01") != nil)
+    }
+}
