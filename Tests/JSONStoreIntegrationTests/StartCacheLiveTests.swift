@@ -124,6 +124,50 @@ struct StartCacheLiveTests {
         #expect(plan.taken == Self.count - 5)
     }
 
+    /// Whether the cache of the store at `path` keeps, for every id, the journal's head at
+    /// its stamp as the journal itself gives it (nothing was appended since).
+    static func expectJournalHeads(_ path: String, store: JSONStore) throws {
+        let cache = try #require(readCache(path))
+        let journal = try #require(store.history?.journal)
+        #expect(cache.headsComplete)
+        #expect(cache.stamp?.revision == journal.end()?.lastRevision)
+        var ids = Set(cache.entries.map(\.id))
+        _ = journal.read { ids.insert($0.id) }
+        for id in ids {
+            let head = cache.entry(id)?.head ?? .none
+            #expect(head == StartCache.Head(.some(journal.head(of: id))), "\(id)")
+        }
+    }
+
+    @Test("the cache keeps the journal's heads; one written after a start from it does too")
+    func headsKept() async throws {
+        let temp = try await Self.storeWithCache()
+        try Self.expectJournalHeads(temp.path, store: temp.store)
+        try temp.writeFile("item-01.json", "{\"title\": \"changed while stopped\"}\n")
+        try FileManager.default.removeItem(atPath: temp.path + "/item-02.json")
+        try temp.writeFile("item-77.json", "{\"title\": \"new\"}\n")
+        let before = try #require(Self.readCache(temp.path))
+        let path = temp.path
+        _ = try await Self.firstResults(path) { store in
+            // That start's own cache: written once its first version is stamped.
+            let again = try await blocking { () -> StartCache? in
+                let deadline = Date().addingTimeInterval(20)
+                while Date() < deadline {
+                    if let cache = Self.readCache(path), cache.lookedAt != before.lookedAt {
+                        return cache
+                    }
+                    usleep(10_000)
+                }
+                return nil
+            }
+            #expect(again != nil)
+            try Self.expectJournalHeads(path, store: store)
+            // The deleted item is kept as the journal's, without a file.
+            #expect(again?.entry("item-02")?.signature == .absent)
+            #expect(again?.entry("item-77")?.signature.size == 17)
+        }
+    }
+
     /// What `editsWhileStopped` changes that the journal records (not the invalid file, nor
     /// the touch).
     static let changedLate: Set<String> = ["item-01", "item-02", "item-03", "item-99"]

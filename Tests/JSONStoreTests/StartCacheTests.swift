@@ -30,6 +30,15 @@ struct StartCacheTests {
         #expect(try StartCache(decoding: written.encoded(), for: here) == written)
         written.position = Journal.Position(segment: .init(first: 1_000_001), offset: 8_123)
         written.terms = Fingerprint(Array("{}".utf8))
+        written.headsComplete = true
+        written.entries[1].head = .none
+        written.entries[2].head = .head(
+            JournalHeads.Head(
+                revision: 1_234, kind: .modified, fingerprint: Fingerprint([1, 2]),
+                sinceKeyframe: 7, wholeAt: 1_200))
+        written.entries[3].head = .head(
+            JournalHeads.Head(
+                revision: 99, kind: .deleted, fingerprint: nil, sinceKeyframe: 0, wholeAt: 99))
         #expect(try StartCache(decoding: written.encoded(), for: here) == written)
         var bare = cache(0)
         bare.stamp = nil
@@ -95,7 +104,7 @@ struct StartCacheTests {
         var out = le(UInt32(name.count)) + name
         for field in [UInt64(1), 2, 3, 4, 5] { out += le(field) }
         out += le(size ?? UInt64(fingerprint.size)) + le(fingerprint.hash)
-        return out + le(UInt32(bytes.count)) + bytes
+        return out + le(UInt32(bytes.count)) + bytes + [0]  // its head: unknown
     }
 
     @Test("sealed but wrong inside: each refused as damage, with what is wrong")
@@ -127,6 +136,14 @@ struct StartCacheTests {
                 body(count: 2, entries: entry(name: [0x62]) + entry(name: [0x61]))
             ),
             ("an entry twice", "not in order", body(count: 2, entries: good + good)),
+            ("a head of no known tag", "tagged", body(count: 1, entries: good.dropLast() + [7])),
+            (
+                "a head of no known kind", "no kind",
+                body(
+                    count: 1,
+                    entries: good.dropLast() + [2] + le(Int64(1)) + [9]
+                        + Array(repeating: 0, count: 32))
+            ),
         ]
         for (what, reason, body) in cases {
             do {

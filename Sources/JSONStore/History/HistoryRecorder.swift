@@ -16,8 +16,9 @@ import Dispatch
 final class HistoryRecorder: Sendable {
     /// What the recorder tells the pipeline.
     enum Report: Sendable {
-        /// The journal records the published version `version` exactly at `base`'s stamp.
-        case stamped(version: Int, StoreHistory.StampBase)
+        /// The journal records the published version `version` exactly at `base`'s stamp;
+        /// with the heads then, when they were asked for (`captureHeads`).
+        case stamped(version: Int, StoreHistory.StampBase, StoreHistory.StampHeads?)
         /// The journal could not be written (or read): changes are delivered with this
         /// follower's tokens, and recorded once it can be.
         case failed(StoreError)
@@ -40,6 +41,8 @@ final class HistoryRecorder: Sendable {
         var loadBase: StoreHistory.StampBase?
         var loadChanged: Set<UTF8Key> = []
         var loadPrevious: [UTF8Key: Item] = [:]
+        /// The journal's heads of the changed items at `loadBase`, as the cache kept them.
+        var loadHeads: [UTF8Key: JournalHeads.Head?] = [:]
         /// The version the watcher published last, to stamp.
         var snapshot: StoreSnapshot?
         var scheduled = false
@@ -60,6 +63,8 @@ final class HistoryRecorder: Sendable {
         var retryDelay = 0.0
         var retryScheduled = false
         var failing = false
+        /// Whether the next stamp's report carries the heads.
+        var capturingHeads = false
         /// One more for every `stop`: a turn under way when the watcher stopped keeps
         /// nothing.
         var generation = 0
@@ -86,9 +91,12 @@ final class HistoryRecorder: Sendable {
     ///     only `changed`, the ids that differ from the cache, and what the journal has
     ///     after `base` are compared, not the whole journal.
     ///   - previous: the cache's versions of the changed items, recorded at `base`.
+    ///   - heads: the journal's heads of the changed items at `base`, as the cache kept
+    ///     them (those it knew).
     func loaded(
         _ snapshot: StoreSnapshot, since base: StoreHistory.StampBase? = nil,
-        changed: Set<UTF8Key> = [], previous: [UTF8Key: Item] = [:]
+        changed: Set<UTF8Key> = [], previous: [UTF8Key: Item] = [:],
+        heads: [UTF8Key: JournalHeads.Head?] = [:]
     ) {
         schedule {
             $0.loaded = true
@@ -97,8 +105,14 @@ final class HistoryRecorder: Sendable {
                 $0.loadBase = base
                 $0.loadChanged = changed
                 $0.loadPrevious = previous
+                $0.loadHeads = heads
             }
         }
+    }
+
+    /// The next stamp's report carries the journal's heads then, for a start cache.
+    func captureHeads() {
+        stamping.withLock { $0.capturingHeads = true }
     }
 
     /// A watcher published `snapshot`, changing `ids` (made by `source`), having known
@@ -155,10 +169,14 @@ final class HistoryRecorder: Sendable {
             if let base = work.loadBase, history.continues(from: base) {
                 // The cache's stamp is this journal's: only what differs since is compared.
                 state = Stamping(
-                    base: base, changed: work.loadChanged, generation: state.generation)
+                    base: base, changed: work.loadChanged, capturingHeads: state.capturingHeads,
+                    generation: state.generation)
                 loadedIDs = work.loadChanged.map(\.string)
+                history.seedHeads(work.loadHeads, from: base)
             } else {
-                state = Stamping(loadPending: true, generation: state.generation)
+                state = Stamping(
+                    loadPending: true, capturingHeads: state.capturingHeads,
+                    generation: state.generation)
             }
         }
         if let snapshot = work.snapshot { state.snapshot = snapshot }
@@ -183,10 +201,13 @@ final class HistoryRecorder: Sendable {
                 try history.recordUnrecorded(
                     .ids(ids, previous: work.previous), seen: .live(work.source))
             }
-            switch try history.check(snapshot, changed: state.changed, since: state.base) {
-            case .stamped(let end):
+            switch try history.check(
+                snapshot, changed: state.changed, since: state.base,
+                capturingHeads: state.capturingHeads)
+            {
+            case .stamped(let end, let heads):
                 let next = Stamping(snapshot: snapshot, base: end, generation: state.generation)
-                return report(.stamped(version: snapshot.version, end), keeping: next)
+                return report(.stamped(version: snapshot.version, end, heads), keeping: next)
             case .differs(let ids, let end):
                 // What differs is compared again from where this look ended.
                 (state.base, state.changed, state.recheck) = (end, Set(ids.map(UTF8Key.init)), ids)

@@ -33,6 +33,9 @@ struct JournalHeads: Sendable {
     private(set) var lastRevision = 0
     /// Whether every item's head is known (after `readAll`).
     private(set) var isComplete = false
+    /// The revision after which every entry's item is known here (0 after `readAll`): an
+    /// item not known has had no entry since. What a start cache may add to them.
+    private(set) var coveredAfter: Int?
     /// The newest entries taken in, oldest first (a bounded few): which items changed after
     /// a recent revision, without reading the journal again.
     private var recent: [(revision: Int, id: UTF8Key)] = []
@@ -65,7 +68,16 @@ struct JournalHeads: Sendable {
         let end = journal.end()
         (position, lastRevision) = (end?.position, end?.lastRevision ?? 0)
         journalID = journal.journalID()
+        coveredAfter = lastRevision
     }
+
+    /// Every item with an entry after `revision` is known here now (a look compared them).
+    mutating func cover(after revision: Int) {
+        coveredAfter = min(coveredAfter ?? revision, revision)
+    }
+
+    /// The heads known, by id (a copy, for a start cache).
+    var knownHeads: [UTF8Key: Head?] { known }
 
     /// The items of the entries after `revision` up to the last one read, when the recent
     /// entries reach back that far; `nil` when they do not (read the journal then).
@@ -95,6 +107,7 @@ struct JournalHeads: Sendable {
         self = JournalHeads()
         let report = journal.read(JournalLine.Head.self) { apply($0) }
         (journalID, position, isComplete) = (report.journalID, report.end, true)
+        coveredAfter = 0
         if let first = journal.segments().last?.first {
             lastRevision = max(lastRevision, first - 1)
         }
@@ -110,6 +123,23 @@ struct JournalHeads: Sendable {
         let end = lastRevision
         var found = JournalHeads()  // as `readAll` finds them, for these ids only
         _ = journal.read(JournalLine.Head.self) { line in
+            if line.revision <= end, wanted.contains(UTF8Key(line.id)) { found.apply(line) }
+        }
+        for key in wanted { known[key] = found.known[key] ?? .some(nil) }
+    }
+
+    /// Takes in `recorded`, the heads a start cache kept as the journal had them at `base`,
+    /// brought up to where these heads are with what the journal has after `base` (what was
+    /// appended while nothing ran): the items a start found changed, with no lookup each.
+    mutating func seed(
+        _ recorded: [UTF8Key: Head?], from base: Journal.Position, in journal: Journal
+    ) {
+        let wanted = Set(recorded.keys.filter { known[$0] == nil })
+        guard !wanted.isEmpty, position != nil else { return }
+        let end = lastRevision
+        var found = JournalHeads()
+        for key in wanted { found.known[key] = recorded[key] }
+        _ = journal.read(JournalLine.Head.self, from: base) { line in
             if line.revision <= end, wanted.contains(UTF8Key(line.id)) { found.apply(line) }
         }
         for key in wanted { known[key] = found.known[key] ?? .some(nil) }

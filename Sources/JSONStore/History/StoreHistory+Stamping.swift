@@ -6,10 +6,19 @@ extension StoreHistory {
         var position: Journal.Position
     }
 
+    /// The heads as a stamp found them, for a start cache: every head known, and the
+    /// revision after which every item with an entry is among them
+    /// (`JournalHeads.coveredAfter`).
+    struct StampHeads: Sendable {
+        var known: [UTF8Key: JournalHeads.Head?]
+        var coveredAfter: Int?
+    }
+
     /// What a look at the journal found of a published version.
     enum StampCheck: Sendable {
-        /// The journal at this revision holds exactly what the version shows.
-        case stamped(StampBase)
+        /// The journal at this revision holds exactly what the version shows; with the
+        /// heads then, when they were asked for.
+        case stamped(StampBase, StampHeads?)
         /// The journal holds other versions of these items (the files changed again since
         /// the version was read, or another process recorded what this watcher has not
         /// published yet), as it ended then: the next look compares them, and what
@@ -29,11 +38,12 @@ extension StoreHistory {
     /// A file that is invalid now holds no version the journal records (it keeps the last
     /// valid one): it is taken as recorded.
     func check(
-        _ snapshot: StoreSnapshot, changed: Set<UTF8Key>, since base: StampBase?
+        _ snapshot: StoreSnapshot, changed: Set<UTF8Key>, since base: StampBase?,
+        capturingHeads: Bool = false
     ) throws(StoreError) -> StampCheck {
-        if let found = try check(snapshot, changed, base) { return found }
+        if let found = try check(snapshot, changed, base, capturingHeads) { return found }
         try beginJournal()  // none yet: an empty store has revisions of a journal too
-        guard let found = try check(snapshot, changed, base) else {
+        guard let found = try check(snapshot, changed, base, capturingHeads) else {
             throw StoreError(code: .io, message: "the journal is gone", file: store)
         }
         return found
@@ -41,7 +51,8 @@ extension StoreHistory {
 
     /// `check`, or `nil` when there is no journal.
     private func check(
-        _ snapshot: StoreSnapshot, _ changed: Set<UTF8Key>, _ base: StampBase?
+        _ snapshot: StoreSnapshot, _ changed: Set<UTF8Key>, _ base: StampBase?,
+        _ capturingHeads: Bool
     ) throws(StoreError) -> StampCheck? {
         try withCurrentHeads { heads throws(StoreError) -> StampCheck? in
             guard var end = Self.end(of: heads) else { return nil }
@@ -77,7 +88,13 @@ extension StoreHistory {
                 let recorded = head?.exists == true ? head?.fingerprint : nil
                 if recorded != entry?.item?.fingerprint { differing.append(key.string) }
             }
-            return differing.isEmpty ? .stamped(end) : .differs(differing, end)
+            // Every item with an entry after the base was compared: it is known now.
+            if !whole, let base { heads.cover(after: base.stamp.revision) }
+            guard differing.isEmpty else { return .differs(differing, end) }
+            let captured =
+                capturingHeads
+                ? StampHeads(known: heads.knownHeads, coveredAfter: heads.coveredAfter) : nil
+            return .stamped(end, captured)
         }
     }
 
@@ -86,6 +103,15 @@ extension StoreHistory {
     func continues(from base: StampBase) -> Bool {
         guard let id = journal.journalID(), base.stamp.isOf(id) else { return false }
         return journal.segments().contains(base.position.segment)
+    }
+
+    /// Takes in the heads a start cache kept of the items a start found changed, as the
+    /// journal had them at `base` (`JournalHeads.seed`).
+    func seedHeads(_ recorded: [UTF8Key: JournalHeads.Head?], from base: StampBase) {
+        guard !recorded.isEmpty else { return }
+        _ = try? withCurrentHeads { heads throws(StoreError) in
+            heads.seed(recorded, from: base.position, in: journal)
+        }
     }
 
     /// Where the heads stopped, as a stamp; `nil` without a journal.

@@ -1,4 +1,7 @@
 extension StartCache {
+    /// A head's kind in the file, by its place here.
+    static let kinds: [HistoryEntry.Kind] = [.created, .modified, .deleted]
+
     /// The cache as its file holds it: a header (magic, format, directory, look, stamp),
     /// the entries, and a checksum of everything before it; integers little-endian.
     func encoded() -> [UInt8] {
@@ -23,6 +26,7 @@ extension StartCache {
         put(Int64(position?.offset ?? 0))
         put(Int64(terms?.size ?? -1))
         put(terms?.hash ?? 0)
+        put(UInt8(headsComplete ? 1 : 0))
         put(UInt64(entries.count))
         for entry in entries {
             put(Array(entry.id.utf8))
@@ -34,6 +38,18 @@ extension StartCache {
             put(UInt64(entry.fingerprint.size))
             put(entry.fingerprint.hash)
             entry.bytes.withUnsafeBytes { put($0) }
+            switch entry.head {
+            case .unknown: put(UInt8(0))
+            case .none: put(UInt8(1))
+            case .head(let head):
+                put(UInt8(2))
+                put(Int64(head.revision))
+                put(UInt8(StartCache.kinds.firstIndex(of: head.kind)!))
+                put(Int64(head.fingerprint?.size ?? -1))
+                put(head.fingerprint?.hash ?? 0)
+                put(Int64(head.sinceKeyframe))
+                put(Int64(head.wholeAt))
+            }
         }
         put(Fingerprint(out).hash)
         return out
@@ -72,6 +88,7 @@ extension StartCache {
             ? nil : Journal.Position(segment: .init(first: Int(segment)), offset: Int(offset))
         let (termsSize, termsHash) = (try reader.read(Int64.self), try reader.read(UInt64.self))
         terms = termsSize < 0 ? nil : Fingerprint(size: Int(termsSize), hash: termsHash)
+        headsComplete = try reader.read(UInt8.self) == 1
         let whole = bytes.withUnsafeBytes { ByteChunk.holding($0) }
         let count = try reader.read(UInt64.self)
         // Each entry takes at least 64 bytes: a count beyond that is damage, not a reason
@@ -99,7 +116,9 @@ extension StartCache {
                 throw .damaged("its entries are not in order")
             }
             entries.append(
-                Entry(id: id, signature: signature, fingerprint: fingerprint, bytes: item))
+                Entry(
+                    id: id, signature: signature, fingerprint: fingerprint, bytes: item,
+                    head: try reader.head()))
         }
         guard reader.offset == reader.end else { throw .damaged("bytes follow its last entry") }
     }
@@ -128,6 +147,26 @@ extension StartCache {
             guard end - offset >= MemoryLayout<T>.size else { throw .damaged("it is cut short") }
             defer { offset += MemoryLayout<T>.size }
             return integer(type)
+        }
+
+        /// An entry's journal head (`StartCache.Head`).
+        mutating func head() throws(Refusal) -> Head {
+            switch try read(UInt8.self) {
+            case 0: return .unknown
+            case 1: return .none
+            case 2:
+                let revision = try read(Int64.self)
+                let kind = Int(try read(UInt8.self))
+                let (size, hash) = (try read(Int64.self), try read(UInt64.self))
+                let (since, whole) = (try read(Int64.self), try read(Int64.self))
+                guard kind < StartCache.kinds.count else { throw .damaged("a head of no kind") }
+                return .head(
+                    JournalHeads.Head(
+                        revision: Int(revision), kind: StartCache.kinds[kind],
+                        fingerprint: size < 0 ? nil : Fingerprint(size: Int(size), hash: hash),
+                        sinceKeyframe: Int(since), wholeAt: Int(whole)))
+            case let other: throw .damaged("a head tagged \(other)")
+            }
         }
 
         /// Where the next length-prefixed field starts, and its length.

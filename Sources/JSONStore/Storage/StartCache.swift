@@ -17,9 +17,39 @@ struct StartCache: Sendable, Equatable {
         /// The item's bytes: decoded, a range of the cache file's own bytes.
         var bytes: ItemBytes
 
+        /// The journal's newest entry of the id at the cache's stamp.
+        var head: Head = .unknown
+
         /// The item, its bytes copied out of the cache's.
         var item: Item {
             Item(id: id, bytes: bytes.withUnsafeBytes { ItemBytes($0) }, fingerprint: fingerprint)
+        }
+    }
+
+    /// What the journal's newest entry of an id was at the cache's stamp: what a start
+    /// that finds the file changed records the change against, without looking it up.
+    enum Head: Sendable, Equatable {
+        /// Not known: a start that finds the file changed looks it up in the journal.
+        case unknown
+        /// The journal had no entry of it.
+        case none
+        case head(JournalHeads.Head)
+
+        /// As the heads keep it: `nil` when unknown, `.some(nil)` when none.
+        var recorded: JournalHeads.Head?? {
+            switch self {
+            case .unknown: nil
+            case .none: .some(nil)
+            case .head(let head): .some(head)
+            }
+        }
+
+        init(_ recorded: JournalHeads.Head??) {
+            switch recorded {
+            case nil: self = .unknown
+            case .some(nil): self = .none
+            case .some(.some(let head)): self = .head(head)
+            }
         }
     }
 
@@ -55,6 +85,9 @@ struct StartCache: Sendable, Equatable {
     /// The terms the entries were read under (the reader's limits, the schema in force:
     /// `terms(reader:schema:)`): under others, every file is read again.
     var terms: Fingerprint?
+    /// Whether every id the journal had an entry of at `stamp` is an entry (a deleted one
+    /// too, without a file): then an id with no entry had none in the journal.
+    var headsComplete = false
     /// The files, sorted by their ids' bytes, each once.
     var entries: [Entry]
 
@@ -67,4 +100,12 @@ struct StartCache: Sendable, Equatable {
         }
         return low < entries.count && UTF8Key.equal(entries[low].id, id) ? entries[low] : nil
     }
+}
+
+extension FileSignature {
+    /// The signature of a file a start must read again: no file has it.
+    static let unknown = FileSignature(device: 0, inode: 0, size: -1, modified: 0, changed: 0)
+    /// The signature of an id the journal knows that had no file (deleted): a file of it
+    /// now is new.
+    static let absent = FileSignature(device: 0, inode: 0, size: -2, modified: 0, changed: 0)
 }

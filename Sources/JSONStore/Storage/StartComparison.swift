@@ -15,7 +15,8 @@ struct StartComparison: Sendable {
     /// The positions in the listing of the files to read: new, changed, or not known to be
     /// settled.
     var toRead: [Int] = []
-    /// The positions in the cache of the ids the listing no longer has.
+    /// The positions in the cache of the ids the listing no longer has (that had a file:
+    /// not the journal's deleted ones, `FileSignature.absent`).
     var gone: [Int] = []
 
     /// Compares the files of `ids` (a listing, in the order of their bytes) in `directory`
@@ -28,7 +29,7 @@ struct StartComparison: Sendable {
         var k = 0
         for (i, id) in ids.enumerated() {
             while k < entries.count, UTF8Key.less(entries[k].id, id) {
-                gone.append(k)
+                if entries[k].signature != .absent { gone.append(k) }
                 k += 1
             }
             if k < entries.count, UTF8Key.equal(entries[k].id, id) {
@@ -43,6 +44,6 @@ struct StartComparison: Sendable {
             }
             toRead.append(i)
         }
-        gone.append(contentsOf: k..<entries.count)
+        gone.append(contentsOf: (k..<entries.count).filter { entries[$0].signature != .absent })
     }
 }

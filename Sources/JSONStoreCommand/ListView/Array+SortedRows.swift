@@ -19,20 +19,6 @@ extension Array where Element == Int {
 
     /// Two ascending arrays of distinct rows as one.
     static func merge(_ a: [Int], _ b: [Int]) -> [Int] {
-        guard !b.isEmpty else { return a }
-        var merged: [Int] = []
-        merged.reserveCapacity(a.count + b.count)
-        var i = 0
-        var j = 0
-        while i < a.count || j < b.count {
-            if j == b.count || (i < a.count && a[i] < b[j]) {
-                merged.append(a[i])
-                i += 1
-            } else {
-                merged.append(b[j])
-                j += 1
-            }
-        }
-        return merged
+        merging(a, b, by: <)
     }
 }

@@ -66,10 +66,12 @@ extension LiveEngine {
         }
         if starting {
             recordHistory()
+            // The first stamp brings the journal's heads, for the start cache.
+            if startCache.loadLook != nil { configuration.recorder?.captureHeads() }
             // What changed while nothing watched is found against the journal, apart.
             configuration.recorder?.loaded(
                 reducer.published, since: startCache.base, changed: startCache.changed,
-                previous: startCache.previous)
+                previous: startCache.previous, heads: startCache.heads)
             awaitStamp()
             startWaitingSubscriptions()
         }

@@ -57,10 +57,10 @@ extension LiveEngine {
     func recorded(_ report: HistoryRecorder.Report) {
         guard case .watching = phase else { return }
         switch report {
-        case .stamped(let version, let base):
+        case .stamped(let version, let base, let heads):
             let stamp = base.stamp
             stampsFailing = false
-            startCacheStamped(version: version, base)
+            startCacheStamped(version: version, base, heads: heads)
             if let i = history.lastIndex(where: { $0.version == version }) {
                 history[i].stamp = stamp
             }

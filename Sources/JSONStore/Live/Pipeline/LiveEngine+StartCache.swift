@@ -44,10 +44,17 @@ extension LiveEngine {
         var previous: [UTF8Key: Item] = [:]
         for i in toRead { changed.insert(UTF8Key(ids[i])) }
         for k in comparison.gone { changed.insert(UTF8Key(cache.entries[k].id)) }
+        var heads: [UTF8Key: JournalHeads.Head?] = [:]
         for key in changed {
-            if let entry = cache.entry(key.string), entry.signature != .unknown {
+            guard let entry = cache.entry(key.string) else {
+                // Not there at all: the journal had no entry of it, if the cache says so.
+                if cache.headsComplete { heads[key] = .some(nil) }
+                continue
+            }
+            if entry.signature != .unknown, entry.signature != .absent {
                 previous[key] = entry.item
             }
+            if let recorded = entry.head.recorded { heads[key] = recorded }
         }
         startCache.taken = ids.count - toRead.count
         startCache.read = toRead.count
@@ -55,24 +62,33 @@ extension LiveEngine {
             startCache.base = StoreHistory.StampBase(stamp: stamp, position: position)
             startCache.changed = changed
             startCache.previous = previous
+            startCache.heads = heads
         }
         return outcomes
     }
 
     /// A version was stamped at `base` (or, without a journal, loaded): writes the start
     /// cache of it in the background, unless one is being written or was written lately.
-    func startCacheStamped(version: Int, _ base: StoreHistory.StampBase?) {
+    /// With a journal, the cache keeps the heads a stamp found: when a cache is due and
+    /// this stamp brought none, the next one is asked for them.
+    func startCacheStamped(
+        version: Int, _ base: StoreHistory.StampBase?, heads: StoreHistory.StampHeads? = nil
+    ) {
         (startCache.base, startCache.changed, startCache.previous) = (nil, [], [:])
+        startCache.heads = [:]
         guard let loadLook = startCache.loadLook, !startCache.writing,
             version > startCache.writtenVersion,
             Self.now() - startCache.writtenAt >= StartCachePlan.interval
         else { return }
+        if let recorder = configuration.recorder, heads == nil {
+            return recorder.captureHeads()
+        }
         let snapshot = history.last { $0.version == version } ?? reducer.published
         guard snapshot.version == version else { return }
         startCache.writing = true
         let writer = StartCacheWriter(
             store: configuration.path, snapshot: snapshot, loadLook: loadLook, base: base,
-            terms: StartCache.terms(reader: configuration.reader, schema: schema),
+            heads: heads, terms: StartCache.terms(reader: configuration.reader, schema: schema),
             limit: configuration.reader.maxSize)
         let life = self.life
         DispatchQueue.global(qos: .utility).async { [weak self] in

@@ -263,7 +263,7 @@ actor LiveEngine {
         guard let previous else {
             return recorder.loaded(
                 snapshot, since: startCache.base, changed: startCache.changed,
-                previous: startCache.previous)
+                previous: startCache.previous, heads: startCache.heads)
         }
         var known: [UTF8Key: Item] = [:]
         for id in ids { if let item = previous.entries[id]?.item { known[id] = item } }

@@ -12,6 +12,8 @@ struct StartCachePlan: Sendable {
     /// The cache's items of the changed ids it held: what the journal recorded of them at
     /// `base`, so the recorder finds the changes without looking each one up.
     var previous: [UTF8Key: Item] = [:]
+    /// The journal's heads of those ids at `base`, as the cache kept them.
+    var heads: [UTF8Key: JournalHeads.Head?] = [:]
     /// How many files the start took from the cache and how many it read.
     var taken = 0
     var read = 0

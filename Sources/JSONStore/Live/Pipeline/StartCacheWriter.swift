@@ -13,6 +13,8 @@ struct StartCacheWriter: Sendable {
     /// When the load that began the pipeline's knowledge started.
     let loadLook: Int64
     let base: StoreHistory.StampBase?
+    /// The journal's heads at `base`'s stamp: each entry keeps its item's.
+    let heads: StoreHistory.StampHeads?
     let terms: Fingerprint
     /// The largest item file read.
     let limit: Int
@@ -26,10 +28,13 @@ struct StartCacheWriter: Sendable {
         let unknown = ItemBytes([UInt8]())
         var entries: [StartCache.Entry] = []
         entries.reserveCapacity(snapshot.entries.count)
+        var earlier = HeadsSince(
+            heads: heads, base: base,
+            cache: StartCache.read(store: store, directory: directory, terms: terms))
         snapshot.entries.forEach { key, entry in
             var kept = StartCache.Entry(
                 id: key.string, signature: .unknown, fingerprint: Fingerprint([UInt8]()),
-                bytes: unknown)
+                bytes: unknown, head: earlier.head(of: key))
             if entry.error == nil, let item = entry.item,
                 let signature = signature(of: item, in: dir, look: look)
             {
@@ -38,9 +43,20 @@ struct StartCacheWriter: Sendable {
             }
             entries.append(kept)
         }
-        let cache = StartCache(
+        // The ids the journal knows that have no item now (deleted, or invalid since they
+        // appeared), with their heads, in their places.
+        let others = earlier.others(notIn: snapshot).map { id, head in
+            StartCache.Entry(
+                id: id, signature: .absent, fingerprint: Fingerprint([UInt8]()), bytes: unknown,
+                head: head)
+        }
+        if !others.isEmpty {
+            entries = .merging(entries, others) { UTF8Key.less($0.id, $1.id) }
+        }
+        var cache = StartCache(
             directory: directory, lookedAt: look, stamp: base?.stamp, position: base?.position,
             terms: terms, entries: entries)
+        cache.headsComplete = earlier.isComplete
         cache.write(store: store)
     }
 
@@ -62,9 +78,4 @@ struct StartCacheWriter: Sendable {
         else { return nil }
         return signature
     }
-}
-
-extension FileSignature {
-    /// The signature of a file a start must read again: no file has it.
-    static let unknown = FileSignature(device: 0, inode: 0, size: -1, modified: 0, changed: 0)
 }
