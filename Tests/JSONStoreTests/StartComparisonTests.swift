@@ -39,7 +39,7 @@ struct StartComparisonTests {
     /// names: what is unchanged, what to read, what is gone.
     func compare(
         _ names: [String], in dir: FileDescriptor, known: [UTF8Key: FileSignature],
-        lookedAt start: Int64
+        lookedAt start: Int64, parallelAbove threshold: Int = 4096
     )
         -> (unchanged: [String], toRead: [String], gone: [String])
     {
@@ -50,7 +50,8 @@ struct StartComparisonTests {
                 id: id(name.string), signature: signature, fingerprint: Fingerprint([UInt8]()),
                 bytes: ItemBytes([UInt8]()))
         }.sorted { UTF8Key.less($0.id, $1.id) }
-        let comparison = StartComparison(ids, in: dir, entries: entries, lookedAt: start)
+        let comparison = StartComparison(
+            ids, in: dir, entries: entries, lookedAt: start, parallelAbove: threshold)
         return (
             comparison.unchanged.map { ItemID.fileName(ids[$0.id]) },
             comparison.toRead.map { ItemID.fileName(ids[$0]) },
@@ -85,10 +86,14 @@ struct StartComparisonTests {
         try temp.writeFile("e.json", #"{"v": 1}"#)
 
         let now = ["a.json", "b.json", "d.json", "e.json"]
-        let comparison = compare(now, in: dir, known: known, lookedAt: start)
-        #expect(comparison.unchanged == ["a.json"])
-        #expect(comparison.toRead == ["b.json", "d.json", "e.json"])
-        #expect(comparison.gone == ["c.json"])
+        // One thread, and the files' `fstatat`s on every core: the same answer.
+        for threshold in [4096, 1] {
+            let comparison = compare(
+                now, in: dir, known: known, lookedAt: start, parallelAbove: threshold)
+            #expect(comparison.unchanged == ["a.json"])
+            #expect(comparison.toRead == ["b.json", "d.json", "e.json"])
+            #expect(comparison.gone == ["c.json"])
+        }
     }
 
     @Test("a file stamped in the tick the look began is read again, whatever its signature")

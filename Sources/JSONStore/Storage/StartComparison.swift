@@ -24,8 +24,12 @@ struct StartComparison: Sendable {
     /// `start` (`FileDescriptor.stamp`).
     init(
         _ ids: [String], in directory: FileDescriptor, entries: [StartCache.Entry],
-        lookedAt start: Int64
+        lookedAt start: Int64, parallelAbove threshold: Int = 4096
     ) {
+        // First the walk, in order, pairing each listed id with its entry; then one
+        // `fstatat` a pair whose recorded signature was settled, on every core.
+        var pairs: [(id: Int, entry: Int)] = []
+        pairs.reserveCapacity(min(ids.count, entries.count))
         var k = 0
         for (i, id) in ids.enumerated() {
             while k < entries.count, UTF8Key.less(entries[k].id, id) {
@@ -33,17 +37,26 @@ struct StartComparison: Sendable {
                 k += 1
             }
             if k < entries.count, UTF8Key.equal(entries[k].id, id) {
-                let recorded = entries[k].signature
-                k += 1
-                if recorded.isSettled(before: start),
-                    directory.signature(of: ItemID.fileName(id)) == recorded
-                {
-                    unchanged.append((i, k - 1))
-                    continue
+                if entries[k].signature.isSettled(before: start) {
+                    pairs.append((i, k))
+                } else {
+                    toRead.append(i)
                 }
+                k += 1
+            } else {
+                toRead.append(i)
             }
-            toRead.append(i)
         }
         gone.append(contentsOf: (k..<entries.count).filter { entries[$0].signature != .absent })
+        let candidates = pairs
+        let same = ItemFile.parallelMap(candidates.count, parallelAbove: threshold, initial: false)
+        {
+            let (i, k) = candidates[$0]
+            return directory.signature(of: ItemID.fileName(ids[i])) == entries[k].signature
+        }
+        for (n, pair) in candidates.enumerated() {
+            if same[n] { unchanged.append(pair) } else { toRead.append(pair.id) }
+        }
+        toRead.sort()  // read in the listing's order
     }
 }
