@@ -118,14 +118,7 @@ struct JournalHeads: Sendable {
     /// cache found changed). Call it right after `catchUp`; `head(of:in:)` then knows them.
     mutating func readHeads(of ids: Set<UTF8Key>, in journal: Journal) {
         guard !isComplete else { return }
-        let wanted = ids.filter { known[$0] == nil }
-        guard !wanted.isEmpty, position != nil else { return }
-        let end = lastRevision
-        var found = JournalHeads()  // as `readAll` finds them, for these ids only
-        _ = journal.read(JournalLine.Head.self) { line in
-            if line.revision <= end, wanted.contains(UTF8Key(line.id)) { found.apply(line) }
-        }
-        for key in wanted { known[key] = found.known[key] ?? .some(nil) }
+        takeIn(ids.filter { known[$0] == nil }, reading: journal)
     }
 
     /// Takes in `recorded`, the heads a start cache kept as the journal had them at `base`,
@@ -135,11 +128,21 @@ struct JournalHeads: Sendable {
         _ recorded: [UTF8Key: Head?], from base: Journal.Position, in journal: Journal
     ) {
         let wanted = Set(recorded.keys.filter { known[$0] == nil })
+        takeIn(wanted, startingFrom: recorded, reading: journal, from: base)
+    }
+
+    /// Takes in the heads of `wanted`, items not known, from `recorded` (their heads at
+    /// `start`; none: found as `readAll` would) and the journal's entries of them from
+    /// `start` (nil: the beginning) up to where these heads are.
+    private mutating func takeIn(
+        _ wanted: Set<UTF8Key>, startingFrom recorded: [UTF8Key: Head?] = [:],
+        reading journal: Journal, from start: Journal.Position? = nil
+    ) {
         guard !wanted.isEmpty, position != nil else { return }
         let end = lastRevision
         var found = JournalHeads()
         for key in wanted { found.known[key] = recorded[key] }
-        _ = journal.read(JournalLine.Head.self, from: base) { line in
+        _ = journal.read(JournalLine.Head.self, from: start) { line in
             if line.revision <= end, wanted.contains(UTF8Key(line.id)) { found.apply(line) }
         }
         for key in wanted { known[key] = found.known[key] ?? .some(nil) }

@@ -11,17 +11,10 @@ extension JSONWriter {
         _ bytes: UnsafeBufferPointer<UInt8>, id: String?, into out: inout [UInt8], indent: Int,
         pretty: Bool, strict: Bool
     ) {
-        var i = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+        var i = MemberScan.start(of: bytes)
         var open: [Bool] = []  // whether each open container is an object
         var id = id
-        func skipWhitespace() {
-            while i < bytes.count,
-                bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D
-                    || bytes[i] == 0x09
-            {
-                i += 1
-            }
-        }
+        func skipWhitespace() { i = MemberScan.skipWhitespace(bytes, i) }
         /// Writes the key at `i` and the colon after it, at the next line of its object.
         func key() {
             newline(&out, indent + open.count, pretty)
@@ -34,16 +27,7 @@ extension JSONWriter {
         }
         func string() {
             let start = i
-            var end = i + 1
-            var escaped = false
-            while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
-                if bytes[end] == UInt8(ascii: "\\") {
-                    escaped = true
-                    end += 1
-                }
-                end += 1
-            }
-            end = min(end + 1, bytes.count)
+            let (end, escaped) = MemberScan.stringEnd(bytes, i)
             i = end
             guard escaped else {
                 let inner = start + 1..<max(start + 1, end - 1)
@@ -93,17 +77,7 @@ extension JSONWriter {
                 string()
             default:
                 let start = i
-                while i < bytes.count {
-                    switch bytes[i] {
-                    case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A,
-                        0x0D, 0x09:
-                        break
-                    default:
-                        i += 1
-                        continue
-                    }
-                    break
-                }
+                i = MemberScan.valueEnd(bytes, i)  // a number or a literal
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
             }
             // After a value: the next one of its container, or the container's end.

@@ -15,9 +15,7 @@ enum MemberScan {
     static func valueRange(of key: String, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
         var key = key
         return key.withUTF8 { wanted in
-            var i =
-                bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
-            i = skipWhitespace(bytes, i)
+            var i = skipWhitespace(bytes, start(of: bytes))
             guard i < bytes.count, bytes[i] == UInt8(ascii: "{") else { return nil }
             i += 1
             while true {
@@ -51,7 +49,12 @@ enum MemberScan {
         return UTF8Key.equal(text, String(decoding: wanted, as: UTF8.self))
     }
 
-    private static func skipWhitespace(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
+    /// Where the text begins: after a byte order mark, if it has one.
+    static func start(of bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+    }
+
+    static func skipWhitespace(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
         var i = start
         while i < bytes.count {
             switch bytes[i] {
@@ -64,7 +67,7 @@ enum MemberScan {
 
     /// The end of the string starting at `start` (past its closing quote), and whether it
     /// has an escape.
-    private static func stringEnd(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int)
+    static func stringEnd(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int)
         -> (end: Int, escaped: Bool)
     {
         var i = start + 1
@@ -82,7 +85,7 @@ enum MemberScan {
     }
 
     /// The end of the value starting at `start`.
-    private static func valueEnd(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
+    static func valueEnd(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
         guard start < bytes.count else { return start }
         switch bytes[start] {
         case UInt8(ascii: "\""):

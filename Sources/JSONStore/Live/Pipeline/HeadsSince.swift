@@ -7,11 +7,16 @@ struct HeadsSince {
     private let cache: StartCache?
     private var k = 0
 
-    init(heads: StoreHistory.StampHeads?, base: StoreHistory.StampBase?, cache: StartCache?) {
+    /// - Parameter cache: reads the last cache; called only when the heads leave some ids
+    ///   to it (not after a whole look at the journal).
+    init(
+        heads: StoreHistory.StampHeads?, base: StoreHistory.StampBase?,
+        cache readCache: () -> StartCache?
+    ) {
         self.heads = heads
         guard let heads, let covered = heads.coveredAfter, covered > 0, let base,
-            let cache, let stamp = cache.stamp, stamp.journal == base.stamp.journal,
-            stamp.revision >= covered
+            let cache = readCache(), let stamp = cache.stamp,
+            stamp.journal == base.stamp.journal, stamp.revision >= covered
         else {
             self.cache = nil
             return

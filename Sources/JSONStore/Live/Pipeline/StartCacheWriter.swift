@@ -28,9 +28,9 @@ struct StartCacheWriter: Sendable {
         let unknown = ItemBytes([UInt8]())
         var entries: [StartCache.Entry] = []
         entries.reserveCapacity(snapshot.entries.count)
-        var earlier = HeadsSince(
-            heads: heads, base: base,
-            cache: StartCache.read(store: store, directory: directory, terms: terms))
+        var earlier = HeadsSince(heads: heads, base: base) {
+            StartCache.read(store: store, directory: directory, terms: terms)
+        }
         snapshot.entries.forEach { key, entry in
             var kept = StartCache.Entry(
                 id: key.string, signature: .unknown, fingerprint: Fingerprint([UInt8]()),
