@@ -178,13 +178,14 @@ struct StartCacheLiveTests {
         async throws -> TemporaryStore
     {
         let temp = try await storeWithCache()
-        var cache = try #require(readCache(temp.path))
-        let k = try #require(cache.entries.firstIndex { $0.id == "item-07" })
+        let cache = try #require(readCache(temp.path))
+        var (header, entries) = (cache.header, Array(cache.entries))
+        let k = try #require(entries.firstIndex { $0.id == "item-07" })
         let told = Array("{\"title\":\"from the cache\"}".utf8)
-        cache.entries[k].bytes = ItemBytes(told)
-        cache.entries[k].fingerprint = Fingerprint(told)
-        if let lookedAt { cache.lookedAt = lookedAt(cache.entries[k]) }
-        cache.write(store: temp.path)
+        entries[k].bytes = ItemBytes(told)
+        entries[k].fingerprint = Fingerprint(told)
+        if let lookedAt { header.lookedAt = lookedAt(entries[k]) }
+        StartCache.write(store: temp.path, header: header, entries: entries)
         return temp
     }
 

@@ -40,22 +40,27 @@ struct StartComparisonTests {
     func compare(
         _ names: [String], in dir: FileDescriptor, known: [UTF8Key: FileSignature],
         lookedAt start: Int64, parallelAbove threshold: Int = 4096
-    )
+    ) throws
         -> (unchanged: [String], toRead: [String], gone: [String])
     {
         func id(_ name: String) -> String { String(name.dropLast(".json".count)) }
         let ids = names.map(id).sorted(by: UTF8Key.less)
-        let entries = known.map { name, signature in
+        let made = known.map { name, signature in
             StartCache.Entry(
                 id: id(name.string), signature: signature, fingerprint: Fingerprint([UInt8]()),
                 bytes: ItemBytes([UInt8]()))
         }.sorted { UTF8Key.less($0.id, $1.id) }
+        let header = StartCache.Header(
+            directory: StartCache.Directory(device: 1, inode: 1), lookedAt: start)
+        let entries = try StartCache(
+            decoding: StartCache.encoded(header, made), for: header.directory
+        ).entries
         let comparison = StartComparison(
             ids, in: dir, entries: entries, lookedAt: start, parallelAbove: threshold)
         return (
             comparison.unchanged.map { ItemID.fileName(ids[$0.id]) },
             comparison.toRead.map { ItemID.fileName(ids[$0]) },
-            comparison.gone.map { ItemID.fileName(entries[$0].id) }
+            comparison.gone.map { ItemID.fileName(entries.id(at: $0)) }
         )
     }
 
@@ -88,7 +93,7 @@ struct StartComparisonTests {
         let now = ["a.json", "b.json", "d.json", "e.json"]
         // One thread, and the files' `fstatat`s on every core: the same answer.
         for threshold in [4096, 1] {
-            let comparison = compare(
+            let comparison = try compare(
                 now, in: dir, known: known, lookedAt: start, parallelAbove: threshold)
             #expect(comparison.unchanged == ["a.json"])
             #expect(comparison.toRead == ["b.json", "d.json", "e.json"])
@@ -106,10 +111,10 @@ struct StartComparisonTests {
         let known = [UTF8Key("a.json"): signature]
         // The look began in the tick the file was last stamped: a change later in that
         // tick would have left the signature as it is, so the file is not trusted.
-        let racy = compare(["a.json"], in: dir, known: known, lookedAt: signature.changed)
+        let racy = try compare(["a.json"], in: dir, known: known, lookedAt: signature.changed)
         #expect(racy.toRead == ["a.json"])
         let later = max(signature.changed, signature.modified) + 1
-        let settled = compare(["a.json"], in: dir, known: known, lookedAt: later)
+        let settled = try compare(["a.json"], in: dir, known: known, lookedAt: later)
         #expect(settled.unchanged == ["a.json"])
     }
 
@@ -142,7 +147,7 @@ struct StartComparisonTests {
         let known = try signatures(of: [composed, decomposed], in: dir)
         #expect(known.count == 2)
         unlink(temp.path + "/" + decomposed)
-        let comparison = compare([composed], in: dir, known: known, lookedAt: start)
+        let comparison = try compare([composed], in: dir, known: known, lookedAt: start)
         #expect(comparison.unchanged == [composed])
         #expect(comparison.gone == [decomposed])
         #expect(comparison.gone.first?.utf8.count == decomposed.utf8.count)

@@ -37,6 +37,21 @@ enum AtomicFile {
     static func stage(
         _ bytes: [UInt8], permissions: mode_t, in directory: FileDescriptor, sync: Bool = true
     ) throws(Errno) -> String {
+        try stage(permissions: permissions, in: directory, sync: sync) { (fd) throws(Errno) in
+            try bytes.withUnsafeBytes { raw in
+                Result { () throws(Errno) in try fd.writeAll(raw) }
+            }.get()
+        }
+    }
+
+    /// Makes a new temp file in `directory` with `permissions`, has `write` write it, and
+    /// syncs it unless `sync` is false; nothing is left behind when this throws.
+    ///
+    /// - Returns: the temp file's name, to be renamed over the target.
+    static func stage(
+        permissions: mode_t, in directory: FileDescriptor, sync: Bool = true,
+        write: (FileDescriptor) throws(Errno) -> Void
+    ) throws(Errno) -> String {
         while true {
             let name = temporaryName()
             let fd: FileDescriptor
@@ -50,9 +65,7 @@ enum AtomicFile {
             }
             do throws(Errno) {
                 try fd.closeAfter { (fd) throws(Errno) in
-                    try bytes.withUnsafeBytes { raw in
-                        Result { () throws(Errno) in try fd.writeAll(raw) }
-                    }.get()
+                    try write(fd)
                     // O_CREAT's mode is filtered by the umask; the file's own mode wins.
                     try fd.setPermissions(permissions)
                     if sync { try fd.sync() }

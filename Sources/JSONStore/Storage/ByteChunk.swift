@@ -6,13 +6,32 @@
 final class ByteChunk: ManagedBuffer<Void, UInt8> {
     /// A chunk holding a copy of `bytes`, and nothing else.
     static func holding(_ bytes: UnsafeRawBufferPointer) -> ByteChunk {
-        let chunk = unsafeDowncast(
-            ByteChunk.create(minimumCapacity: max(bytes.count, 1)) { _ in }, to: ByteChunk.self)
+        let chunk = create(count: bytes.count)
         chunk.withUnsafeMutablePointerToElements { start in
             UnsafeMutableRawPointer(start).copyMemory(
                 from: bytes.baseAddress ?? UnsafeRawPointer(start), byteCount: bytes.count)
         }
         return chunk
+    }
+
+    /// A chunk of room for `count` bytes, to be filled before it is shared.
+    static func create(count: Int) -> ByteChunk {
+        unsafeDowncast(
+            ByteChunk.create(minimumCapacity: max(count, 1)) { _ in }, to: ByteChunk.self)
+    }
+
+    /// Calls `body` with the first `count` bytes of the chunk, to fill them; only before
+    /// the chunk is shared.
+    func withUnsafeMutableBytes<R, E: Error>(
+        count: Int, _ body: (UnsafeMutableRawBufferPointer) throws(E) -> R
+    ) throws(E) -> R {
+        precondition(count <= capacity)
+        let result = withUnsafeMutablePointerToElements { start in
+            Result { () throws(E) in
+                try body(UnsafeMutableRawBufferPointer(start: start, count: count))
+            }
+        }
+        return try result.get()
     }
 
     /// Calls `body` with every byte of the chunk.
@@ -44,8 +63,7 @@ extension ByteChunk {
         mutating func pack(_ bytes: UnsafeRawBufferPointer) -> ItemBytes {
             guard bytes.count <= chunkSize / 4 else { return ItemBytes(bytes) }
             if chunk == nil || used + bytes.count > chunkSize {
-                chunk = unsafeDowncast(
-                    ByteChunk.create(minimumCapacity: chunkSize) { _ in }, to: ByteChunk.self)
+                chunk = ByteChunk.create(count: chunkSize)
                 used = 0
             }
             let chunk = chunk!

@@ -1,193 +1,207 @@
 extension StartCache {
-    /// A head's kind in the file, by its place here.
-    static let kinds: [HistoryEntry.Kind] = [.created, .modified, .deleted]
+    /// Where a cache is read from: its file, or bytes in memory (tests).
+    enum Source {
+        case memory([UInt8])
+        case file(FileDescriptor, size: Int)
 
-    /// The cache as its file holds it: a header (magic, format, directory, look, stamp),
-    /// the entries, and a checksum of everything before it; integers little-endian.
-    func encoded() -> [UInt8] {
-        var out = StartCache.magic
-        out.reserveCapacity(
-            entries.reduce(160) { $0 + $1.id.utf8.count + Int($1.bytes.count) + 72 })
-        func put<T: FixedWidthInteger>(_ value: T) {
-            withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
-        }
-        func put(_ bytes: some Collection<UInt8>) {
-            // An item is at most `Options.maxFileSize`, far below 4 GiB.
-            put(UInt32(clamping: bytes.count))
-            out.append(contentsOf: bytes)
-        }
-        put(StartCache.format)
-        put(directory.device)
-        put(directory.inode)
-        put(lookedAt)
-        put(Int64(stamp?.revision ?? -1))
-        put(Array((stamp?.journal ?? "").utf8))
-        put(Int64(position?.segment.first ?? -1))
-        put(Int64(position?.offset ?? 0))
-        put(Int64(terms?.size ?? -1))
-        put(terms?.hash ?? 0)
-        put(UInt8(headsComplete ? 1 : 0))
-        put(UInt64(entries.count))
-        for entry in entries {
-            put(Array(entry.id.utf8))
-            put(entry.signature.device)
-            put(entry.signature.inode)
-            put(entry.signature.size)
-            put(entry.signature.modified)
-            put(entry.signature.changed)
-            put(UInt64(entry.fingerprint.size))
-            put(entry.fingerprint.hash)
-            entry.bytes.withUnsafeBytes { put($0) }
-            switch entry.head {
-            case .unknown: put(UInt8(0))
-            case .none: put(UInt8(1))
-            case .head(let head):
-                put(UInt8(2))
-                put(Int64(head.revision))
-                put(UInt8(StartCache.kinds.firstIndex(of: head.kind)!))
-                put(Int64(head.fingerprint?.size ?? -1))
-                put(head.fingerprint?.hash ?? 0)
-                put(Int64(head.sinceKeyframe))
-                put(Int64(head.wholeAt))
+        var size: Int {
+            switch self {
+            case .memory(let bytes): bytes.count
+            case .file(_, let size): size
             }
         }
-        put(Fingerprint(out).hash)
-        return out
+
+        /// Fills `buffer` with the bytes at `offset`, all of them.
+        func fill(_ buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(Refusal) {
+            guard offset >= 0, offset + buffer.count <= size else {
+                throw .damaged("it is cut short")
+            }
+            switch self {
+            case .memory(let bytes):
+                bytes.withUnsafeBytes {
+                    buffer.copyMemory(
+                        from: UnsafeRawBufferPointer(rebasing: $0[offset..<offset + buffer.count]))
+                }
+            case .file(let fd, _):
+                var done = 0
+                while done < buffer.count {
+                    let n = try? fd.read(
+                        into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]),
+                        at: offset + done)
+                    guard let n, n > 0 else { throw .damaged("it could not be read whole") }
+                    done += n
+                }
+            }
+        }
+
+        func bytes(count: Int, at offset: Int) throws(Refusal) -> [UInt8] {
+            var out = [UInt8](repeating: 0, count: count)
+            try out.withUnsafeMutableBytes { r in
+                Result { () throws(Refusal) in try fill(r, at: offset) }
+            }.get()
+            return out
+        }
     }
 
     /// The cache `bytes` hold, if it is one this build reads, of `directory`, whole.
     ///
     /// - Throws: `Refusal`, saying why it is not used.
     init(decoding bytes: [UInt8], for directory: Directory) throws(Refusal) {
-        var reader = Reader(bytes: bytes)
-        // Entries are ranges of the file's bytes, at offsets of 32 bits.
-        guard bytes.count < Int(UInt32.max) else { throw .damaged("it is larger than 4 GiB") }
-        guard bytes.count >= StartCache.magic.count + 8,
-            Array(bytes.prefix(StartCache.magic.count)) == StartCache.magic
-        else { throw .damaged("not a start cache") }
-        let body = bytes.count - 8
-        let checksum = Reader(bytes: bytes, at: body).integer(UInt64.self)
-        guard checksum == Fingerprint(Array(bytes[..<body])).hash else {
-            throw .damaged("its checksum does not match")
-        }
-        reader.offset = StartCache.magic.count
-        reader.end = body
-        let format = try reader.read(UInt32.self)
-        guard format == StartCache.format else { throw .otherFormat(format) }
-        let written = Directory(
-            device: try reader.read(UInt64.self), inode: try reader.read(UInt64.self))
-        guard written == directory else { throw .otherDirectory }
-        self.directory = written
-        lookedAt = try reader.read(Int64.self)
-        let revision = try reader.read(Int64.self)
-        let journal = try reader.text()
-        stamp = revision < 0 ? nil : JournalStamp(revision: Int(revision), journalID: journal)
-        let (segment, offset) = (try reader.read(Int64.self), try reader.read(Int64.self))
-        position =
-            segment < 0 || offset < 0
-            ? nil : Journal.Position(segment: .init(first: Int(segment)), offset: Int(offset))
-        let (termsSize, termsHash) = (try reader.read(Int64.self), try reader.read(UInt64.self))
-        terms = termsSize < 0 ? nil : Fingerprint(size: Int(termsSize), hash: termsHash)
-        headsComplete = try reader.read(UInt8.self) == 1
-        let whole = bytes.withUnsafeBytes { ByteChunk.holding($0) }
-        let count = try reader.read(UInt64.self)
-        // Each entry takes at least 64 bytes: a count beyond that is damage, not a reason
-        // to reserve room.
-        guard count <= UInt64(reader.end - reader.offset) / 64 else {
-            throw .damaged("it counts more entries than it holds")
-        }
-        entries = []
-        entries.reserveCapacity(Int(count))
-        for _ in 0..<count {
-            let id = try reader.text()
-            let signature = FileSignature(
-                device: try reader.read(UInt64.self), inode: try reader.read(UInt64.self),
-                size: try reader.read(Int64.self), modified: try reader.read(Int64.self),
-                changed: try reader.read(Int64.self))
-            let size = try reader.read(UInt64.self)
-            let hash = try reader.read(UInt64.self)
-            let (start, length) = try reader.span()
-            let item = ItemBytes(chunk: whole, offset: UInt32(start), count: UInt32(length))
-            let fingerprint = item.withUnsafeBytes { Fingerprint($0) }
-            guard UInt64(fingerprint.size) == size, fingerprint.hash == hash else {
-                throw .damaged("the entry \(id) is not the bytes it names")
-            }
-            if let last = entries.last, !UTF8Key.less(last.id, id) {
-                throw .damaged("its entries are not in order")
-            }
-            entries.append(
-                Entry(
-                    id: id, signature: signature, fingerprint: fingerprint, bytes: item,
-                    head: try reader.head()))
-        }
-        guard reader.offset == reader.end else { throw .damaged("bytes follow its last entry") }
+        try self.init(reading: .memory(bytes), for: directory)
     }
 
-    /// Reads a cache's fields, every length checked against what is left.
+    /// The cache `source` holds, if it is one this build reads, of `directory`, under
+    /// `terms` when given; with its items' bytes unless `withBytes` is false (a reader of
+    /// its heads alone). What decides a refusal is read first: the format, then the
+    /// trailer, the header, the records; the bytes last.
+    ///
+    /// - Throws: `Refusal`, saying why it is not used.
+    init(
+        reading source: Source, for directory: Directory, terms: Fingerprint? = nil,
+        withBytes: Bool = true
+    ) throws(Refusal) {
+        let size = source.size
+        let magic = Self.magic
+        guard size >= magic.count + 4 + Layout.trailer else { throw .damaged("it is cut short") }
+        let opening = try source.bytes(count: magic.count + 4, at: 0)
+        guard Array(opening.prefix(magic.count)) == magic else {
+            throw .damaged("not a start cache")
+        }
+        let written = opening.withUnsafeBytes { $0.little(magic.count, as: UInt32.self) }
+        guard written == Self.format else { throw .otherFormat(written) }
+        let trailer = try source.bytes(count: Layout.trailer, at: size - Layout.trailer)
+        let fields = trailer.withUnsafeBytes { raw in
+            (0..<9).map { raw.little($0 * 8, as: UInt64.self) }
+        }
+        guard Fingerprint(Array(trailer.prefix(64))).hash == fields[8] else {
+            throw .damaged("its checksum does not match")
+        }
+        // The sections' lengths, each checked before any sum is made of them.
+        let limit = UInt64(UInt32.max)
+        guard fields.prefix(4).allSatisfy({ $0 < limit }), fields[1] <= limit / 128 else {
+            throw .damaged("its sections do not add up to its size")
+        }
+        let (records, count) = (Int(fields[0]), Int(fields[1]))
+        let (namesCount, bytesCount) = (Int(fields[2]), Int(fields[3]))
+        let names = records + count * Layout.record
+        guard records >= opening.count, names + namesCount + bytesCount + Layout.trailer == size
+        else { throw .damaged("its sections do not add up to its size") }
+        let metadata = try source.bytes(count: names + namesCount, at: 0)
+        let sums = metadata.withUnsafeBytes { raw in
+            [(0, records), (records, names), (names, names + namesCount)].map { start, end in
+                SectionHash.of(UnsafeRawBufferPointer(rebasing: raw[start..<end]))
+            }
+        }
+        guard sums == Array(fields[4..<7]) else { throw .damaged("its checksum does not match") }
+        var reader = Reader(bytes: metadata, from: opening.count, to: records)
+        let header = try reader.header()
+        guard header.directory == directory else { throw .otherDirectory }
+        if let terms, header.terms != terms { throw .otherTerms }
+        try Self.check(metadata, records: records, names: names, count: count, bytes: bytesCount)
+        var chunk: ByteChunk?
+        if withBytes {
+            let whole = ByteChunk.create(count: bytesCount)
+            try whole.withUnsafeMutableBytes(count: bytesCount) { r throws(Refusal) in
+                try source.fill(r, at: names + namesCount)
+                guard SectionHash.of(UnsafeRawBufferPointer(r)) == fields[7] else {
+                    throw .damaged("its checksum does not match")
+                }
+            }
+            chunk = whole
+        }
+        self.header = header
+        entries = Entries(
+            metadata: metadata, records: records, names: names, count: count, bytes: chunk)
+    }
+
+    /// Checks every record against the sections: names and bytes one after another in
+    /// order, ids UTF-8 and sorted, heads of a known tag and kind.
+    private static func check(
+        _ metadata: [UInt8], records: Int, names: Int, count: Int, bytes: Int
+    ) throws(Refusal) {
+        let wrong = metadata.withUnsafeBytes { raw in
+            Self.wrong(in: raw, records: records, names: names, count: count, bytes: bytes)
+        }
+        if let wrong { throw .damaged(wrong) }
+    }
+
+    /// What is wrong with the records in `raw` (a cache's header, records and names), if
+    /// anything.
+    private static func wrong(
+        in raw: UnsafeRawBufferPointer, records: Int, names: Int, count: Int, bytes: Int
+    ) -> String? {
+        var (nameAt, bytesAt) = (0, 0)
+        var last: UnsafeBufferPointer<UInt8>?
+        for k in 0..<count {
+            let r = records + k * Layout.record
+            let nameCount = Int(raw.little(r + Layout.nameCount, as: UInt32.self))
+            let itemCount = Int(raw.little(r + Layout.bytesCount, as: UInt32.self))
+            guard Int(raw.little(r + Layout.nameOffset, as: UInt32.self)) == nameAt,
+                nameCount <= Layout.longestName, nameAt + nameCount <= raw.count - names,
+                Int(raw.little(r + Layout.bytesOffset, as: UInt32.self)) == bytesAt,
+                bytesAt + itemCount <= bytes
+            else { return "the entry \(k) is not where its record says" }
+            let name = UnsafeRawBufferPointer(
+                rebasing: raw[names + nameAt..<names + nameAt + nameCount]
+            ).assumingMemoryBound(to: UInt8.self)
+            guard String(validating: name, as: UTF8.self) != nil else {
+                return "an id is not UTF-8"
+            }
+            if let last, UTF8Key.compare(last, name) >= 0 { return "its entries are not in order" }
+            switch raw.little(r + Layout.headTag, as: UInt8.self) {
+            case 0, 1: break
+            case 2:
+                guard Int(raw.little(r + Layout.headKind, as: UInt8.self)) < kinds.count else {
+                    return "a head of no kind"
+                }
+            case let other: return "a head tagged \(other)"
+            }
+            (nameAt, bytesAt, last) = (nameAt + nameCount, bytesAt + itemCount, name)
+        }
+        guard nameAt == raw.count - names, bytesAt == bytes else {
+            return "bytes follow its last entry"
+        }
+        return nil
+    }
+
+    /// Reads a header's fields, every length checked against what is left.
     private struct Reader {
         let bytes: [UInt8]
-        var offset = 0
-        var end: Int
+        var offset: Int
+        let end: Int
 
-        init(bytes: [UInt8], at offset: Int = 0) {
-            self.bytes = bytes
-            self.offset = offset
-            end = bytes.count
-        }
-
-        func integer<T: FixedWidthInteger>(_ type: T.Type) -> T {
-            var value = T.zero
-            for k in 0..<MemoryLayout<T>.size {
-                value |= T(truncatingIfNeeded: bytes[offset + k]) << (8 * k)
-            }
-            return value
+        init(bytes: [UInt8], from offset: Int, to end: Int) {
+            (self.bytes, self.offset, self.end) = (bytes, offset, end)
         }
 
         mutating func read<T: FixedWidthInteger>(_ type: T.Type) throws(Refusal) -> T {
             guard end - offset >= MemoryLayout<T>.size else { throw .damaged("it is cut short") }
             defer { offset += MemoryLayout<T>.size }
-            return integer(type)
+            return bytes.withUnsafeBytes { $0.little(offset) }
         }
 
-        /// An entry's journal head (`StartCache.Head`).
-        mutating func head() throws(Refusal) -> Head {
-            switch try read(UInt8.self) {
-            case 0: return .unknown
-            case 1: return .none
-            case 2:
-                let revision = try read(Int64.self)
-                let kind = Int(try read(UInt8.self))
-                let (size, hash) = (try read(Int64.self), try read(UInt64.self))
-                let (since, whole) = (try read(Int64.self), try read(Int64.self))
-                guard kind < StartCache.kinds.count else { throw .damaged("a head of no kind") }
-                return .head(
-                    JournalHeads.Head(
-                        revision: Int(revision), kind: StartCache.kinds[kind],
-                        fingerprint: size < 0 ? nil : Fingerprint(size: Int(size), hash: hash),
-                        sinceKeyframe: Int(since), wholeAt: Int(whole)))
-            case let other: throw .damaged("a head tagged \(other)")
-            }
-        }
-
-        /// Where the next length-prefixed field starts, and its length.
-        mutating func span() throws(Refusal) -> (start: Int, count: Int) {
-            let count = Int(try read(UInt32.self))
-            guard end - offset >= count else { throw .damaged("it is cut short") }
-            defer { offset += count }
-            return (offset, count)
-        }
-
-        mutating func chunk() throws(Refusal) -> [UInt8] {
-            let (start, count) = try span()
-            return Array(bytes[start..<start + count])
-        }
-
-        mutating func text() throws(Refusal) -> String {
-            let raw = try chunk()
-            guard let text = String(validating: raw, as: UTF8.self) else {
-                throw .damaged("an id is not UTF-8")
-            }
-            return text
+        mutating func header() throws(Refusal) -> Header {
+            let directory = Directory(device: try read(UInt64.self), inode: try read(UInt64.self))
+            let lookedAt = try read(Int64.self)
+            let revision = try read(Int64.self)
+            let length = Int(try read(UInt32.self))
+            guard end - offset >= length else { throw .damaged("it is cut short") }
+            guard let journal = String(validating: bytes[offset..<offset + length], as: UTF8.self)
+            else { throw .damaged("its journal is not named in UTF-8") }
+            offset += length
+            let stamp =
+                revision < 0 ? nil : JournalStamp(revision: Int(revision), journalID: journal)
+            let (segment, at) = (try read(Int64.self), try read(Int64.self))
+            let position =
+                segment < 0 || at < 0
+                ? nil : Journal.Position(segment: .init(first: Int(segment)), offset: Int(at))
+            let (termsSize, termsHash) = (try read(Int64.self), try read(UInt64.self))
+            var header = Header(
+                directory: directory, lookedAt: lookedAt, stamp: stamp, position: position,
+                terms: termsSize < 0 ? nil : Fingerprint(size: Int(termsSize), hash: termsHash))
+            header.headsComplete = try read(UInt8.self) == 1
+            guard offset == end else { throw .damaged("bytes follow its header") }
+            return header
         }
     }
 }

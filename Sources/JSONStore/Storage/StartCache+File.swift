@@ -1,3 +1,5 @@
+import Glibc
+
 /// The start cache in the store's private folder, beside the journal: `.jsonstore/start`,
 /// and the marker whose stamp is a look's start, `.jsonstore/start.look`.
 extension StartCache {
@@ -19,14 +21,24 @@ extension StartCache {
     }
 
     /// The cache the store at `store` keeps for the directory `directory`, read under
-    /// `terms`; `nil` when there is none or it is refused (damaged, another format,
-    /// another directory, other terms), which is never an error: it is written again.
-    static func read(store: String, directory: Directory, terms: Fingerprint) -> StartCache? {
-        guard let bytes = try? PrivateFolder(store: store).read(fileName, limit: Int(UInt32.max))
+    /// `terms`, with its items' bytes unless `withBytes` is false; `nil` when there is none
+    /// or it is refused (damaged, another format, another directory, other terms), which
+    /// is never an error: it is written again.
+    static func read(
+        store: String, directory: Directory, terms: Fingerprint, withBytes: Bool = true
+    ) -> StartCache? {
+        guard let folder = try? PrivateFolder(store: store).openFolder("", create: false)
         else { return nil }
-        guard let cache = try? StartCache(decoding: bytes, for: directory), cache.terms == terms
+        defer { folder.close() }
+        guard
+            let fd = try? FileDescriptor.open(
+                fileName, relativeTo: folder, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
         else { return nil }
-        return cache
+        defer { fd.close() }
+        guard let status = try? fd.status(), status.kind == .regular else { return nil }
+        return try? StartCache(
+            reading: .file(fd, size: status.size), for: directory, terms: terms,
+            withBytes: withBytes)
     }
 
     /// Begins a look at the store at `store`: the marker stamped now, in the file system's
@@ -40,9 +52,54 @@ extension StartCache {
         return try? folder.stamp(lookName)
     }
 
-    /// Writes this cache for the store at `store`, replacing the last one; best effort:
-    /// a cache that cannot be written is simply not there next time.
-    func write(store: String) {
-        try? PrivateFolder(store: store).replace(Self.fileName, with: encoded())
+    /// Writes the cache of `header` for the store at `store`, replacing the last one: its
+    /// `count` entries, whose ids have `namesCount` bytes, each given by `entries` to the
+    /// encoder as it is made. Best effort: a cache that cannot be written is simply not
+    /// there next time, and no part of one is ever in its place.
+    static func write(
+        store: String, header: Header, count: Int, namesCount: Int,
+        entries: (inout Encoder<FileSink>) throws(Errno) -> Void
+    ) {
+        guard let folder = try? PrivateFolder(store: store).openFolder("", create: true)
+        else { return }
+        defer { folder.close() }
+        let staged = try? AtomicFile.stage(permissions: 0o644, in: folder, sync: false) {
+            (fd) throws(Errno) in
+            var encoder = Encoder(
+                header: header, count: count, namesCount: namesCount, into: FileSink(fd: fd))
+            try entries(&encoder)
+            try encoder.finish()
+        }
+        guard let staged else { return }
+        if (try? folder.rename(staged, to: fileName)) == nil { try? folder.unlink(staged) }
+    }
+
+    /// Writes a cache of `header` and `entries`, in order, for the store at `store`.
+    static func write(store: String, header: Header, entries: [Entry]) {
+        write(
+            store: store, header: header, count: entries.count,
+            namesCount: entries.reduce(0) { $0 + $1.id.utf8.count }
+        ) { (encoder) throws(Errno) in
+            for entry in entries { try encoder.append(entry) }
+        }
+    }
+
+    /// The bytes of a cache of `header` and `entries`, in order (tests).
+    static func encoded(_ header: Header, _ entries: [Entry]) throws(Errno) -> [UInt8] {
+        var encoder = Encoder(
+            header: header, count: entries.count,
+            namesCount: entries.reduce(0) { $0 + $1.id.utf8.count }, into: MemorySink())
+        for entry in entries { try encoder.append(entry) }
+        try encoder.finish()
+        return encoder.output.bytes
+    }
+
+    /// A cache's file, written where each part goes.
+    struct FileSink: Sink {
+        let fd: FileDescriptor
+
+        func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(Errno) {
+            try fd.writeAll(bytes, at: offset)
+        }
     }
 }

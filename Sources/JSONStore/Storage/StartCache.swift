@@ -1,12 +1,16 @@
 /// What a run knew of a directory's files, for the next start to read only what changed:
 /// each file's signature, fingerprint and bytes, as a look that began at `lookedAt` saw
-/// them, and the journal revision they agree with (issue 28; not wired in yet).
+/// them, and the journal revision they agree with (issue 28).
 ///
-/// The file is trusted for nothing it cannot know: decoding checks its format, the
-/// directory it describes and a checksum of every byte, and every length in it against
-/// what is left, and says why it is refused. A refused cache is ignored and written again,
-/// never an error.
-struct StartCache: Sendable, Equatable {
+/// The file is trusted for nothing it cannot know: reading it checks its format, the
+/// directory it describes, a checksum of each section and every length and offset in it
+/// against what is there, and says why it is refused. A refused cache is ignored and
+/// written again, never an error.
+///
+/// It is never whole in memory: a writer streams it entry by entry (`Encoder`), and a
+/// reader keeps its fixed-size records to read each field when asked (`Entries`) and its
+/// items' bytes in one chunk, which the items a start takes from it share.
+struct StartCache: Sendable {
     /// One file as the look read it.
     struct Entry: Sendable, Equatable {
         /// The item's id (its file is `ItemID.fileName(id)`): entries are in the order of
@@ -20,10 +24,8 @@ struct StartCache: Sendable, Equatable {
         /// The journal's newest entry of the id at the cache's stamp.
         var head: Head = .unknown
 
-        /// The item, its bytes copied out of the cache's.
-        var item: Item {
-            Item(id: id, bytes: bytes.withUnsafeBytes { ItemBytes($0) }, fingerprint: fingerprint)
-        }
+        /// The item, its bytes the cache's.
+        var item: Item { Item(id: id, bytes: bytes, fingerprint: fingerprint) }
     }
 
     /// What the journal's newest entry of an id was at the cache's stamp: what a start
@@ -68,37 +70,47 @@ struct StartCache: Sendable, Equatable {
         case otherFormat(UInt32)
         /// Written for another directory.
         case otherDirectory
+        /// Written under other terms (`Header.terms`).
+        case otherTerms
+    }
+
+    /// What a cache says of the look it records, before its entries.
+    struct Header: Sendable, Equatable {
+        var directory: Directory
+        /// When the look began, as the store's file system stamped it
+        /// (`FileDescriptor.stamp`): entries not settled before it are read again.
+        var lookedAt: Int64
+        /// The journal revision the entries agree with, and which journal (`nil`: none
+        /// kept), with the place after its entry, where a look at what was appended since
+        /// begins.
+        var stamp: JournalStamp?
+        var position: Journal.Position?
+        /// The terms the entries were read under (the reader's limits, the schema in force:
+        /// `terms(reader:schema:)`): under others, every file is read again.
+        var terms: Fingerprint?
+        /// Whether every id the journal had an entry of at `stamp` is an entry (a deleted
+        /// one too, without a file): then an id with no entry had none in the journal.
+        var headsComplete = false
     }
 
     /// The format this build writes and reads; a change to what an entry holds changes it.
-    static let format: UInt32 = 1
+    static let format: UInt32 = 2
     static let magic = Array("jsonstore start\n".utf8)
 
-    var directory: Directory
-    /// When the look began, as the store's file system stamped it
-    /// (`FileDescriptor.stamp`): entries not settled before it are read again.
-    var lookedAt: Int64
-    /// The journal revision the entries agree with, and which journal (`nil`: none kept),
-    /// with the place after its entry, where a look at what was appended since begins.
-    var stamp: JournalStamp?
-    var position: Journal.Position?
-    /// The terms the entries were read under (the reader's limits, the schema in force:
-    /// `terms(reader:schema:)`): under others, every file is read again.
-    var terms: Fingerprint?
-    /// Whether every id the journal had an entry of at `stamp` is an entry (a deleted one
-    /// too, without a file): then an id with no entry had none in the journal.
-    var headsComplete = false
+    var header: Header
     /// The files, sorted by their ids' bytes, each once.
-    var entries: [Entry]
+    var entries: Entries
+
+    var directory: Directory { header.directory }
+    var lookedAt: Int64 { header.lookedAt }
+    var stamp: JournalStamp? { header.stamp }
+    var position: Journal.Position? { header.position }
+    var terms: Fingerprint? { header.terms }
+    var headsComplete: Bool { header.headsComplete }
 
     /// The entry of `id`, found by its bytes in the sorted entries.
     func entry(_ id: String) -> Entry? {
-        var (low, high) = (0, entries.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if UTF8Key.less(entries[middle].id, id) { low = middle + 1 } else { high = middle }
-        }
-        return low < entries.count && UTF8Key.equal(entries[low].id, id) ? entries[low] : nil
+        entries.position(of: id).map { entries[$0] }
     }
 }
 

@@ -23,7 +23,7 @@ struct StartComparison: Sendable {
     /// with `entries` (a cache's, in the same order), recorded by a look that began at
     /// `start` (`FileDescriptor.stamp`).
     init(
-        _ ids: [String], in directory: FileDescriptor, entries: [StartCache.Entry],
+        _ ids: [String], in directory: FileDescriptor, entries: StartCache.Entries,
         lookedAt start: Int64, parallelAbove threshold: Int = 4096
     ) {
         // First the walk, in order, pairing each listed id with its entry; then one
@@ -32,12 +32,14 @@ struct StartComparison: Sendable {
         pairs.reserveCapacity(min(ids.count, entries.count))
         var k = 0
         for (i, id) in ids.enumerated() {
-            while k < entries.count, UTF8Key.less(entries[k].id, id) {
-                if entries[k].signature != .absent { gone.append(k) }
+            var order = k < entries.count ? entries.compare(k, id) : 1
+            while order < 0 {
+                if entries.signature(at: k) != .absent { gone.append(k) }
                 k += 1
+                order = k < entries.count ? entries.compare(k, id) : 1
             }
-            if k < entries.count, UTF8Key.equal(entries[k].id, id) {
-                if entries[k].signature.isSettled(before: start) {
+            if order == 0 {
+                if entries.signature(at: k).isSettled(before: start) {
                     pairs.append((i, k))
                 } else {
                     toRead.append(i)
@@ -47,12 +49,13 @@ struct StartComparison: Sendable {
                 toRead.append(i)
             }
         }
-        gone.append(contentsOf: (k..<entries.count).filter { entries[$0].signature != .absent })
+        gone.append(
+            contentsOf: (k..<entries.count).filter { entries.signature(at: $0) != .absent })
         let candidates = pairs
         let same = ItemFile.parallelMap(candidates.count, parallelAbove: threshold, initial: false)
         {
             let (i, k) = candidates[$0]
-            return directory.signature(of: ItemID.fileName(ids[i])) == entries[k].signature
+            return directory.signature(of: ItemID.fileName(ids[i])) == entries.signature(at: k)
         }
         for (n, pair) in candidates.enumerated() {
             if same[n] { unchanged.append(pair) } else { toRead.append(pair.id) }

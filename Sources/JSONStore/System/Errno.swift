@@ -34,4 +34,5 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     public static let nameTooLong = Errno(rawValue: ENAMETOOLONG)
     public static let ioError = Errno(rawValue: EIO)
     public static let notSupported = Errno(rawValue: EOPNOTSUPP)
+    public static let invalidArgument = Errno(rawValue: EINVAL)
 }

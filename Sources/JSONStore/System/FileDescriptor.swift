@@ -99,6 +99,19 @@ struct FileDescriptor: Hashable, Sendable {
         }
     }
 
+    /// Writes all of `bytes` at `offset`, leaving the file's position alone.
+    ///
+    /// The corresponding C function is `pwrite`.
+    func writeAll(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(Errno) {
+        var done = 0
+        while done < bytes.count {
+            done += try valueOrErrno {
+                Syscall.pwrite(
+                    rawValue, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
+            }
+        }
+    }
+
     /// Flushes the file's data, and the metadata needed to read it back (its size), to
     /// the device.
     ///

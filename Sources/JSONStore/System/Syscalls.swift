@@ -30,6 +30,9 @@ enum Syscall {
     {
         Glibc.pread(fd, buffer, count, at)
     }
+    static func pwrite(_ fd: CInt, _ buffer: UnsafeRawPointer?, _ count: Int, _ at: off_t) -> Int {
+        Glibc.pwrite(fd, buffer, count, at)
+    }
     static func close(_ fd: CInt) -> CInt { Glibc.close(fd) }
     static func fdatasync(_ fd: CInt) -> CInt { Glibc.fdatasync(fd) }
     static func fallocate(_ fd: CInt, _ mode: CInt, _ offset: off_t, _ length: off_t) -> CInt {

@@ -39,16 +39,17 @@ package struct UTF8Key: Hashable, Comparable, Sendable, CustomStringConvertible 
     /// Compares the UTF-8 bytes of `a` and `b`: negative, zero or positive, like `memcmp`,
     /// a proper prefix first.
     package static func compare(_ a: String, _ b: String) -> Int {
-        withBytes(a) { x in
-            withBytes(b) { y in
-                let common = min(x.count, y.count)
-                if common > 0, let p = x.baseAddress, let q = y.baseAddress {
-                    let order = memcmp(p, q, common)
-                    if order != 0 { return Int(order) }
-                }
-                return x.count - y.count
-            }
+        withBytes(a) { x in withBytes(b) { y in compare(x, y) } }
+    }
+
+    /// Compares the bytes `x` and `y`, as `compare` compares strings' bytes.
+    static func compare(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Int {
+        let common = min(x.count, y.count)
+        if common > 0, let p = x.baseAddress, let q = y.baseAddress {
+            let order = memcmp(p, q, common)
+            if order != 0 { return Int(order) }
         }
+        return x.count - y.count
     }
 
     /// Calls `body` with the UTF-8 bytes of `s`, without copying a native string.

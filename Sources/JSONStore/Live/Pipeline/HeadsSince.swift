@@ -36,12 +36,14 @@ struct HeadsSince {
         guard let heads else { return .unknown }
         if let known = heads.known[key] { return StartCache.Head(.some(known)) }
         if heads.coveredAfter == 0 { return .none }  // every item the journal has is known
-        guard let cache else { return .unknown }
-        while k < cache.entries.count, UTF8Key.less(cache.entries[k].id, key.string) { k += 1 }
-        guard k < cache.entries.count, UTF8Key.equal(cache.entries[k].id, key.string) else {
-            return .unknown
+        guard let entries = cache?.entries else { return .unknown }
+        var order = 1
+        while k < entries.count {
+            order = entries.compare(k, key.string)
+            if order >= 0 { break }
+            k += 1
         }
-        return cache.entries[k].head
+        return order == 0 ? entries.head(at: k) : .unknown
     }
 
     /// The ids with a head in the journal that `snapshot` has no item of (deleted, or
@@ -52,11 +54,15 @@ struct HeadsSince {
         for (key, head) in heads.known where snapshot.entries[key] == nil {
             others.append((key.string, StartCache.Head(.some(head))))
         }
-        for entry in cache?.entries ?? []
-        where entry.head != .unknown && snapshot.entries[UTF8Key(entry.id)] == nil
-            && heads.known[UTF8Key(entry.id)] == nil
-        {
-            others.append((entry.id, entry.head))
+        if let entries = cache?.entries {
+            for k in entries.indices {
+                let head = entries.head(at: k)
+                guard head != .unknown else { continue }
+                let key = UTF8Key(entries.id(at: k))
+                if snapshot.entries[key] == nil && heads.known[key] == nil {
+                    others.append((key.string, head))
+                }
+            }
         }
         return others.sorted { UTF8Key.less($0.id, $1.id) }
     }

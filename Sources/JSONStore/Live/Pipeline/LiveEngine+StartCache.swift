@@ -24,38 +24,42 @@ extension LiveEngine {
             let cache = StartCache.read(
                 store: configuration.path, directory: directory, terms: terms)
         else { return read(ids, in: dir, progress: progress) }
-        let comparison = StartComparison(
-            ids, in: dir, entries: cache.entries, lookedAt: cache.lookedAt)
+        let entries = cache.entries
+        let comparison = StartComparison(ids, in: dir, entries: entries, lookedAt: cache.lookedAt)
         var outcomes = [ItemFile.Outcome](repeating: .missing, count: ids.count)
-        var packer = ByteChunk.Packer()
+        // The items share the cache's chunk of bytes: nothing is copied.
         for (i, k) in comparison.unchanged {
-            let entry = cache.entries[k]
-            // Copied out of the cache's bytes, which are let go after the start.
-            let bytes = entry.bytes.withUnsafeBytes { packer.pack($0) }
-            outcomes[i] = .item(Item(id: ids[i], bytes: bytes, fingerprint: entry.fingerprint))
+            outcomes[i] = .item(
+                Item(
+                    id: ids[i], bytes: entries.itemBytes(at: k),
+                    fingerprint: entries.fingerprint(at: k)))
         }
         progress.add(comparison.unchanged.count)
         let toRead = comparison.toRead
         let fresh = read(toRead.map { ids[$0] }, in: dir, progress: progress)
         for (n, i) in toRead.enumerated() { outcomes[i] = fresh[n] }
         // What the recorder compares: the ids read and gone, with the cache's versions of
-        // them, which the journal recorded at the cache's stamp.
+        // them, which the journal recorded at the cache's stamp, and their heads then.
         var changed: Set<UTF8Key> = []
         var previous: [UTF8Key: Item] = [:]
-        for i in toRead { changed.insert(UTF8Key(ids[i])) }
-        for k in comparison.gone { changed.insert(UTF8Key(cache.entries[k].id)) }
         var heads: [UTF8Key: JournalHeads.Head?] = [:]
-        for key in changed {
-            guard let entry = cache.entry(key.string) else {
+        func note(_ key: UTF8Key, at k: Int?) {
+            changed.insert(key)
+            guard let k else {
                 // Not there at all: the journal had no entry of it, if the cache says so.
                 if cache.headsComplete { heads[key] = .some(nil) }
-                continue
+                return
             }
-            if entry.signature != .unknown, entry.signature != .absent {
-                previous[key] = entry.item
+            let signature = entries.signature(at: k)
+            if signature != .unknown, signature != .absent {
+                previous[key] = Item(
+                    id: key.string, bytes: entries.itemBytes(at: k),
+                    fingerprint: entries.fingerprint(at: k))
             }
-            if let recorded = entry.head.recorded { heads[key] = recorded }
+            if let recorded = entries.head(at: k).recorded { heads[key] = recorded }
         }
+        for i in toRead { note(UTF8Key(ids[i]), at: entries.position(of: ids[i])) }
+        for k in comparison.gone { note(UTF8Key(entries.id(at: k)), at: k) }
         startCache.taken = ids.count - toRead.count
         startCache.read = toRead.count
         if let stamp = cache.stamp, let position = cache.position {

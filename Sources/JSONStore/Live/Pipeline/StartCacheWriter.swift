@@ -25,39 +25,59 @@ struct StartCacheWriter: Sendable {
         guard let directory = StartCache.directory(of: dir),
             let look = StartCache.beginLook(store: store)
         else { return }
-        let unknown = ItemBytes([UInt8]())
-        var entries: [StartCache.Entry] = []
-        entries.reserveCapacity(snapshot.entries.count)
         var earlier = HeadsSince(heads: heads, base: base) {
-            StartCache.read(store: store, directory: directory, terms: terms)
-        }
-        snapshot.entries.forEach { key, entry in
-            var kept = StartCache.Entry(
-                id: key.string, signature: .unknown, fingerprint: Fingerprint([UInt8]()),
-                bytes: unknown, head: earlier.head(of: key))
-            if entry.error == nil, let item = entry.item,
-                let signature = signature(of: item, in: dir, look: look)
-            {
-                (kept.signature, kept.fingerprint, kept.bytes) =
-                    (signature, item.fingerprint, item.bytes)
-            }
-            entries.append(kept)
+            // Its heads alone: its items' bytes are not read.
+            StartCache.read(store: store, directory: directory, terms: terms, withBytes: false)
         }
         // The ids the journal knows that have no item now (deleted, or invalid since they
-        // appeared), with their heads, in their places.
-        let others = earlier.others(notIn: snapshot).map { id, head in
-            StartCache.Entry(
-                id: id, signature: .absent, fingerprint: Fingerprint([UInt8]()), bytes: unknown,
-                head: head)
+        // appeared), with their heads, written in their places among the snapshot's.
+        let others = earlier.others(notIn: snapshot)
+        var (count, namesCount) = (others.count, others.reduce(0) { $0 + $1.id.utf8.count })
+        snapshot.entries.forEach { key, _ in
+            count += 1
+            namesCount += key.string.utf8.count
         }
-        if !others.isEmpty {
-            entries = .merging(entries, others) { UTF8Key.less($0.id, $1.id) }
-        }
-        var cache = StartCache(
+        var header = StartCache.Header(
             directory: directory, lookedAt: look, stamp: base?.stamp, position: base?.position,
-            terms: terms, entries: entries)
-        cache.headsComplete = earlier.isComplete
-        cache.write(store: store)
+            terms: terms)
+        header.headsComplete = earlier.isComplete
+        let unknown = ItemBytes([UInt8]())
+        let empty = Fingerprint([UInt8]())
+        StartCache.write(store: store, header: header, count: count, namesCount: namesCount) {
+            (encoder) throws(Errno) in
+            var failure: Errno?
+            var next = 0
+            func add(_ entry: StartCache.Entry) {
+                guard failure == nil else { return }
+                do throws(Errno) { try encoder.append(entry) } catch { failure = error }
+            }
+            func addOthers(before key: UTF8Key?) {
+                while next < others.count,
+                    key.map({ UTF8Key.less(others[next].id, $0.string) }) ?? true
+                {
+                    add(
+                        StartCache.Entry(
+                            id: others[next].id, signature: .absent, fingerprint: empty,
+                            bytes: unknown, head: others[next].head))
+                    next += 1
+                }
+            }
+            snapshot.entries.forEach { key, entry in
+                addOthers(before: key)
+                var kept = StartCache.Entry(
+                    id: key.string, signature: .unknown, fingerprint: empty, bytes: unknown,
+                    head: earlier.head(of: key))
+                if entry.error == nil, let item = entry.item,
+                    let signature = signature(of: item, in: dir, look: look)
+                {
+                    (kept.signature, kept.fingerprint, kept.bytes) =
+                        (signature, item.fingerprint, item.bytes)
+                }
+                add(kept)
+            }
+            addOthers(before: nil)
+            if let failure { throw failure }
+        }
     }
 
     /// The signature of `item`'s file when the file is known to hold the item's bytes.

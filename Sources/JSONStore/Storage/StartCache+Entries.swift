@@ -1,0 +1,109 @@
+extension StartCache {
+    /// A cache's entries as its file holds them: the fixed-size records and the names read
+    /// into one buffer, the items' bytes into one chunk; each field read when asked.
+    ///
+    /// A start walks them by position (`compare`, `signature(at:)`) without making an id or
+    /// an entry; the items it takes share the chunk (`itemBytes(at:)`), not a copy.
+    struct Entries: RandomAccessCollection, Sendable {
+        /// The header, the records and the names, as read (`Layout`).
+        private let metadata: [UInt8]
+        private let records: Int
+        private let names: Int
+        /// The items' bytes; `nil` when read without them (`itemBytes(at:)` is then empty).
+        nonisolated(unsafe) private let bytes: ByteChunk?
+        let count: Int
+
+        /// The entries of a cache's `metadata`, whose records begin at `records` and names
+        /// at `names`, checked by the reader.
+        init(metadata: [UInt8], records: Int, names: Int, count: Int, bytes: ByteChunk?) {
+            self.metadata = metadata
+            self.records = records
+            self.names = names
+            self.count = count
+            self.bytes = bytes
+        }
+
+        var startIndex: Int { 0 }
+        var endIndex: Int { count }
+
+        subscript(k: Int) -> Entry {
+            Entry(
+                id: id(at: k), signature: signature(at: k), fingerprint: fingerprint(at: k),
+                bytes: itemBytes(at: k), head: head(at: k))
+        }
+
+        /// The field at `offset` in the record of entry `k`.
+        @inline(__always)
+        private func field<T: FixedWidthInteger>(_ k: Int, _ offset: Int, as: T.Type = T.self)
+            -> T
+        {
+            metadata.withUnsafeBytes { $0.little(records + k * Layout.record + offset) }
+        }
+
+        /// Calls `body` with the bytes of entry `k`'s id.
+        func withName<R>(_ k: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+            let start = names + Int(field(k, Layout.nameOffset, as: UInt32.self))
+            let count = Int(field(k, Layout.nameCount, as: UInt32.self))
+            return metadata.withUnsafeBufferPointer {
+                body(UnsafeBufferPointer(rebasing: $0[start..<start + count]))
+            }
+        }
+
+        func id(at k: Int) -> String {
+            withName(k) { String(decoding: $0, as: UTF8.self) }
+        }
+
+        /// Compares entry `k`'s id with `id` by their bytes, as `UTF8Key.compare` does.
+        func compare(_ k: Int, _ id: String) -> Int {
+            withName(k) { name in UTF8Key.withBytes(id) { UTF8Key.compare(name, $0) } }
+        }
+
+        func signature(at k: Int) -> FileSignature {
+            FileSignature(
+                device: field(k, Layout.device), inode: field(k, Layout.inode),
+                size: field(k, Layout.size), modified: field(k, Layout.modified),
+                changed: field(k, Layout.changed))
+        }
+
+        func fingerprint(at k: Int) -> Fingerprint {
+            Fingerprint(
+                size: Int(field(k, Layout.bytesCount, as: UInt32.self)),
+                hash: field(k, Layout.hash))
+        }
+
+        /// The bytes of entry `k`'s item, a range of the cache's chunk.
+        func itemBytes(at k: Int) -> ItemBytes {
+            guard let bytes else { return ItemBytes([UInt8]()) }
+            return ItemBytes(
+                chunk: bytes, offset: field(k, Layout.bytesOffset),
+                count: field(k, Layout.bytesCount))
+        }
+
+        func head(at k: Int) -> Head {
+            switch field(k, Layout.headTag, as: UInt8.self) {
+            case 0: return .unknown
+            case 1: return .none
+            default:
+                let size: Int64 = field(k, Layout.headSize)
+                return .head(
+                    JournalHeads.Head(
+                        revision: Int(field(k, Layout.headRevision, as: Int64.self)),
+                        kind: StartCache.kinds[Int(field(k, Layout.headKind, as: UInt8.self))],
+                        fingerprint: size < 0
+                            ? nil : Fingerprint(size: Int(size), hash: field(k, Layout.headHash)),
+                        sinceKeyframe: Int(field(k, Layout.headSince, as: Int64.self)),
+                        wholeAt: Int(field(k, Layout.headWhole, as: Int64.self))))
+            }
+        }
+
+        /// The position of the entry of `id`, found by its bytes.
+        func position(of id: String) -> Int? {
+            var (low, high) = (0, count)
+            while low < high {
+                let middle = (low + high) / 2
+                if compare(middle, id) < 0 { low = middle + 1 } else { high = middle }
+            }
+            return low < count && compare(low, id) == 0 ? low : nil
+        }
+    }
+}
