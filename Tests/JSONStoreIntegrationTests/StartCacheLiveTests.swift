@@ -31,12 +31,15 @@ struct StartCacheLiveTests {
         return temp
     }
 
-    /// The cache of the store at `path` once it is there and decodes (20 s at most).
-    static func waitForCache(_ path: String) async throws -> StartCache? {
+    /// The cache of the store at `path` once it is there and decodes, and its look began
+    /// after `lookedAt` (20 s at most).
+    static func waitForCache(_ path: String, after lookedAt: Int64 = .min) async throws
+        -> StartCache?
+    {
         try await blocking {
             let deadline = Date().addingTimeInterval(20)
             while Date() < deadline {
-                if let cache = readCache(path) { return cache }
+                if let cache = readCache(path), cache.lookedAt > lookedAt { return cache }
                 usleep(10_000)
             }
             return nil
@@ -82,6 +85,7 @@ struct StartCacheLiveTests {
     func editsWhileStopped() async throws {
         let temp = try await Self.storeWithCache()
         let recorded = HistoryWatchTests.journal(temp.store).count
+        let firstLook = try #require(Self.readCache(temp.path)).lookedAt
         let file = { (k: Int) in temp.path + String(format: "/item-%02d.json", k) }
         // A rewrite of another size; a deletion; a new file; a file made invalid.
         try temp.writeFile("item-01.json", "{\"title\": \"rewritten, longer than before\"}\n")
@@ -114,6 +118,8 @@ struct StartCacheLiveTests {
             #expect(
                 found.first { $0.id == "item-03" }?.changes
                     == [MemberChange(path: "/title", old: "item 3", new: "ITEM 3")])
+            // The cache written after this start has what it read.
+            #expect(try await Self.waitForCache(temp.path, after: firstLook) != nil)
         }
         try Self.expectFullRead(results, temp.path)
         #expect(results[results.index(ofID: "item-03")!]["title"] == "ITEM 3")
@@ -122,6 +128,11 @@ struct StartCacheLiveTests {
         // Read: 01, 03, 04, 05 and the new 99; the other 35 from the cache.
         #expect(plan.read == 5)
         #expect(plan.taken == Self.count - 5)
+        // A third start reads only the invalid file: what the second read, the touched
+        // file too, is in the cache it wrote, with the signatures the files have now.
+        let (third, again) = try await Self.firstResults(temp.path)
+        try Self.expectFullRead(third, temp.path)
+        #expect(again.read == 1)
     }
 
     /// Whether the cache of the store at `path` keeps, for every id, the journal's head at

@@ -30,7 +30,7 @@ extension LiveEngine {
         do {
             let listing: StoreListing
             do {
-                listing = StoreListing(try DirectoryScan.names(in: dir), path: configuration.path)
+                listing = try StoreListing(scanning: dir, path: configuration.path)
             } catch {
                 return directoryGone(cause: error)
             }

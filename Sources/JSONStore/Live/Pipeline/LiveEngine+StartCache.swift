@@ -60,6 +60,7 @@ extension LiveEngine {
         }
         for i in toRead { note(UTF8Key(ids[i]), at: entries.position(of: ids[i])) }
         for k in comparison.gone { note(UTF8Key(entries.id(at: k)), at: k) }
+        startCache.readAtStart = changed
         startCache.taken = ids.count - toRead.count
         startCache.read = toRead.count
         if let stamp = cache.stamp, let position = cache.position {
@@ -93,7 +94,8 @@ extension LiveEngine {
         let writer = StartCacheWriter(
             store: configuration.path, snapshot: snapshot, loadLook: loadLook, base: base,
             heads: heads, terms: StartCache.terms(reader: configuration.reader, schema: schema),
-            limit: configuration.reader.maxSize)
+            limit: configuration.reader.maxSize, reread: startCache.readAtStart)
+        startCache.readAtStart = []
         let life = self.life
         DispatchQueue.global(qos: .utility).async { [weak self] in
             writer.write()

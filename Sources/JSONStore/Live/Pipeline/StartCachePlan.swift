@@ -14,6 +14,9 @@ struct StartCachePlan: Sendable {
     var previous: [UTF8Key: Item] = [:]
     /// The journal's heads of those ids at `base`, as the cache kept them.
     var heads: [UTF8Key: JournalHeads.Head?] = [:]
+    /// The ids whose files the start read rather than take from the cache; given to the
+    /// first cache written, then let go.
+    var readAtStart: Set<UTF8Key> = []
     /// How many files the start took from the cache and how many it read.
     var taken = 0
     var read = 0

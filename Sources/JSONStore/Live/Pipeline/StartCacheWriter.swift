@@ -1,12 +1,15 @@
 import Glibc
 
-/// Writes the start cache of one published version, in the background: each item with the
-/// signature its file has now, when the file is known to hold the version's bytes.
+/// Writes the start cache of one published version, in the background: each item with a
+/// signature its file had when it held the version's bytes.
 ///
-/// A file whose times are before the load's look has not changed since the load read it.
-/// One changed since is read again, after a look of the writer's own began: kept when it
-/// holds the version's bytes and was settled before that look. Every other id (changed
-/// again, invalid, gone) is written as one to read again, so a start knows it was there.
+/// An item whose bytes the last cache had, with a signature, keeps that signature: a file
+/// with it held those bytes, and can have it again only by a clock set back (its change
+/// time was before that cache's look). Of the others, a file whose times are before the
+/// load's look has not changed since the load read it. One changed since is read again,
+/// after a look of the writer's own began: kept when it holds the version's bytes and was
+/// settled before that look. Every other id (changed again, invalid, gone) is written as
+/// one to read again, so a start knows it was there.
 struct StartCacheWriter: Sendable {
     let store: String
     let snapshot: StoreSnapshot
@@ -18,6 +21,9 @@ struct StartCacheWriter: Sendable {
     let terms: Fingerprint
     /// The largest item file read.
     let limit: Int
+    /// The ids whose files the start read, not taking them from its cache: the last
+    /// cache's signatures of them are not theirs now, whatever the bytes.
+    var reread: Set<UTF8Key> = []
 
     func write() {
         guard let dir = try? FileDescriptor.openDirectory(store) else { return }
@@ -25,58 +31,105 @@ struct StartCacheWriter: Sendable {
         guard let directory = StartCache.directory(of: dir),
             let look = StartCache.beginLook(store: store)
         else { return }
-        var earlier = HeadsSince(heads: heads, base: base) {
-            // Its heads alone: its items' bytes are not read.
-            StartCache.read(store: store, directory: directory, terms: terms, withBytes: false)
-        }
-        // The ids the journal knows that have no item now (deleted, or invalid since they
-        // appeared), with their heads, written in their places among the snapshot's.
-        let others = earlier.others(notIn: snapshot)
-        var (count, namesCount) = (others.count, others.reduce(0) { $0 + $1.id.utf8.count })
-        snapshot.entries.forEach { key, _ in
+        // Its records alone: its items' bytes are not read.
+        let last = StartCache.read(
+            store: store, directory: directory, terms: terms, withBytes: false)
+        let earlier = HeadsSince(heads: heads, base: base, last: last)
+        let walk = Walk(
+            last: last?.entries, heads: earlier, known: earlier.known(notIn: snapshot),
+            reread: reread)
+        // What is written: the snapshot's ids, and among them the ids the journal has a head
+        // of that have no item now (deleted, or invalid since they appeared).
+        var (count, namesCount) = (0, 0)
+        walk.each(snapshot) { entry, _ in
             count += 1
-            namesCount += key.string.utf8.count
+            namesCount += entry.id.utf8.count
         }
         var header = StartCache.Header(
             directory: directory, lookedAt: look, stamp: base?.stamp, position: base?.position,
             terms: terms)
         header.headsComplete = earlier.isComplete
-        let unknown = ItemBytes([UInt8]())
-        let empty = Fingerprint([UInt8]())
         StartCache.write(store: store, header: header, count: count, namesCount: namesCount) {
             (encoder) throws(Errno) in
             var failure: Errno?
-            var next = 0
-            func add(_ entry: StartCache.Entry) {
+            walk.each(snapshot) { entry, item in
                 guard failure == nil else { return }
+                var entry = entry
+                if let item, let signature = signature(of: item, in: dir, look: look) {
+                    (entry.signature, entry.fingerprint, entry.bytes) =
+                        (signature, item.fingerprint, item.bytes)
+                }
                 do throws(Errno) { try encoder.append(entry) } catch { failure = error }
             }
-            func addOthers(before key: UTF8Key?) {
-                while next < others.count,
-                    key.map({ UTF8Key.less(others[next].id, $0.string) }) ?? true
-                {
-                    add(
-                        StartCache.Entry(
-                            id: others[next].id, signature: .absent, fingerprint: empty,
-                            bytes: unknown, head: others[next].head))
-                    next += 1
+            if let failure { throw failure }
+        }
+    }
+
+    /// The snapshot's ids and the others, in order, walked with the last cache's.
+    private struct Walk {
+        let last: StartCache.Entries?
+        let heads: HeadsSince
+        let known: [(id: String, head: StartCache.Head)]
+        let reread: Set<UTF8Key>
+
+        /// Calls `body` with each entry to write, in order: the snapshot's (with its item,
+        /// to be given its signature, unless the last cache's holds) and the others'.
+        func each(_ snapshot: StoreSnapshot, _ body: (StartCache.Entry, Item?) -> Void) {
+            let unknown = ItemBytes([UInt8]())
+            let empty = Fingerprint([UInt8]())
+            var (k, n) = (0, 0)
+            func other(_ id: String, _ head: StartCache.Head) {
+                body(
+                    StartCache.Entry(
+                        id: id, signature: .absent, fingerprint: empty, bytes: unknown,
+                        head: head), nil)
+            }
+            // The others before `key` (all that are left when `nil`): the recorder's, and
+            // the last cache's ids that have no item now; `k` is left at `key`'s entry.
+            func others(before key: String?) {
+                while let last, k < last.count, key.map({ last.compare(k, $0) < 0 }) ?? true {
+                    if let (id, head) = heads.carried(k) {
+                        while n < known.count, UTF8Key.less(known[n].id, id) {
+                            other(known[n].id, known[n].head)
+                            n += 1
+                        }
+                        other(id, head)
+                    }
+                    k += 1
+                }
+                while n < known.count, key.map({ UTF8Key.less(known[n].id, $0) }) ?? true {
+                    other(known[n].id, known[n].head)
+                    n += 1
                 }
             }
             snapshot.entries.forEach { key, entry in
-                addOthers(before: key)
+                others(before: key.string)
+                let at = last.flatMap { k < $0.count && $0.compare(k, key.string) == 0 ? k : nil }
                 var kept = StartCache.Entry(
                     id: key.string, signature: .unknown, fingerprint: empty, bytes: unknown,
-                    head: earlier.head(of: key))
-                if entry.error == nil, let item = entry.item,
-                    let signature = signature(of: item, in: dir, look: look)
+                    head: heads.head(of: key, lastAt: at))
+                var item = entry.error == nil ? entry.item : nil
+                if let item = item, let at, let last, Self.holds(last, at, item.fingerprint),
+                    !reread.contains(key)
                 {
                     (kept.signature, kept.fingerprint, kept.bytes) =
-                        (signature, item.fingerprint, item.bytes)
+                        (last.signature(at: at), item.fingerprint, item.bytes)
                 }
-                add(kept)
+                if kept.signature != .unknown { item = nil }
+                if at != nil { k += 1 }
+                body(kept, item)
             }
-            addOthers(before: nil)
-            if let failure { throw failure }
+            others(before: nil)
+        }
+
+        /// Whether the last cache's entry `k` is of a file that held the bytes of
+        /// `fingerprint`.
+        static func holds(_ last: StartCache.Entries, _ k: Int, _ fingerprint: Fingerprint)
+            -> Bool
+        {
+            let signature = last.signature(at: k)
+            return signature != .unknown && signature != .absent
+                && last.fingerprint(at: k) == fingerprint
         }
     }
 
