@@ -10,7 +10,7 @@ struct StoreListing {
 
     init(_ names: [DirectoryScan.Name], path: String) {
         for name in names { add(name, path: path) }
-        ids.sort(by: UTF8Key.less)
+        ids = UTF8Key.sorted(ids)
     }
 
     /// The listing of `directory`, made as its names are read: no array of every name is
@@ -18,7 +18,7 @@ struct StoreListing {
     init(scanning directory: FileDescriptor, path: String) throws(Errno) {
         var listing = StoreListing([], path: path)
         try DirectoryScan.forEachName(in: directory) { listing.add(.init($0), path: path) }
-        listing.ids.sort(by: UTF8Key.less)
+        listing.ids = UTF8Key.sorted(listing.ids)
         self = listing
     }
 

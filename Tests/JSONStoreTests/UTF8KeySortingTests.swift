@@ -1,0 +1,26 @@
+import Testing
+
+@testable import JSONStore
+
+/// The listing's sort: by bytes, exactly as `sorted(by: UTF8Key.less)`, for many strings.
+@Suite("Sorting ids by their bytes")
+struct UTF8KeySortingTests {
+    @Test("the fast sort orders as the byte comparison does: prefixes, twins, non-ASCII")
+    func sameOrder() {
+        var random = SystemRandomNumberGenerator()
+        let pieces = [
+            "item-", "0", "00", "1", "é", "e\u{301}", "Z", "~", "日本", "", "-", "\u{10FFFF}",
+        ]
+        for count in [0, 1, 65, 500, 5_000] {
+            let strings = (0..<count).map { _ in
+                (0..<Int.random(in: 0...5, using: &random)).map { _ in
+                    pieces.randomElement(using: &random)!
+                }.joined()
+            }
+            let sorted = UTF8Key.sorted(strings)
+            #expect(
+                sorted.map { Array($0.utf8) }
+                    == strings.sorted(by: UTF8Key.less).map { Array($0.utf8) })
+        }
+    }
+}
