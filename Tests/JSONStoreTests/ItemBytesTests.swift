@@ -96,7 +96,7 @@ struct ItemBytesTests {
 
     @Test("packed items read back as they were, across chunks, a large one on its own")
     func packed() throws {
-        var packer = ByteChunk.Packer(chunkSize: 64)
+        var packer = ByteChunk.Packer(chunkSize: 64, smallest: 16)
         let texts = (0..<20).map { #"{"n":\#($0)}"# } + [String(repeating: " ", count: 40) + "{}"]
         let packed = texts.map { text in
             Array(text.utf8).withUnsafeBytes { packer.pack($0) }

@@ -44,26 +44,32 @@ final class ByteChunk: ManagedBuffer<Void, UInt8> {
 
 extension ByteChunk {
     /// Packs many items' bytes into shared chunks, one after another: an item then costs
-    /// its bytes, not an allocation of its own. What a start takes from its cache is packed
-    /// so, and the cache's file, names and signatures with it, is let go.
+    /// its bytes, not an allocation of its own. A load packs what each of its workers
+    /// reads so.
     ///
-    /// A chunk lives while any item in it does, so a store whose items are all rewritten
-    /// but one keeps that one's chunk: at most the bytes that were loaded.
+    /// Chunks grow from `smallest` to `chunkSize`, doubling, so a small store does not
+    /// take a large chunk. A chunk lives while any item in it does, so a store whose items
+    /// are all rewritten but one keeps that one's chunk: at most the bytes that were loaded.
     struct Packer {
         private var chunk: ByteChunk?
+        private var size = 0
         private var used = 0
-        /// The size of each chunk; an item larger than a quarter of it has its own.
+        /// The size of the largest chunk; an item larger than a quarter of it has its own.
         let chunkSize: Int
+        let smallest: Int
 
-        init(chunkSize: Int = 1 << 20) {
+        init(chunkSize: Int = 1 << 20, smallest: Int = 16 << 10) {
             self.chunkSize = chunkSize
+            self.smallest = min(smallest, chunkSize)
         }
 
         /// A copy of `bytes`, packed after the ones before.
         mutating func pack(_ bytes: UnsafeRawBufferPointer) -> ItemBytes {
             guard bytes.count <= chunkSize / 4 else { return ItemBytes(bytes) }
-            if chunk == nil || used + bytes.count > chunkSize {
-                chunk = ByteChunk.create(count: chunkSize)
+            if chunk == nil || used + bytes.count > size {
+                size = chunk == nil ? smallest : min(size * 2, chunkSize)
+                while size < bytes.count { size *= 2 }
+                chunk = ByteChunk.create(count: size)
                 used = 0
             }
             let chunk = chunk!

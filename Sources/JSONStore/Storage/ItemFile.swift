@@ -22,9 +22,12 @@ package enum ItemFile {
     ///   - recent: where the bytes of an item read are kept, if anywhere, to locate a
     ///     decoding error in them later.
     ///   - schema: the store's schema, which an item must obey to be one (`StoreSchema`).
+    ///   - keep: keeps the bytes of an item read (`ByteChunk.Packer`); each in a chunk of
+    ///     its own unless given.
     static func read(
         id: String, in directory: FileDescriptor, path: String, reader: JSONReader,
-        schema: StoreSchema? = nil, keepingIn recent: RecentBytes? = nil
+        schema: StoreSchema? = nil, keepingIn recent: RecentBytes? = nil,
+        keep: (UnsafeRawBufferPointer) -> ItemBytes = { ItemBytes($0) }
     ) -> (Outcome, FileStatus?) {
         let file = join(path, ItemID.fileName(id))
         let (read, status) = readBytes(
@@ -33,7 +36,8 @@ package enum ItemFile {
         case nil: return (.missing, nil)
         case .failure(let error)?: return (.invalid(error), status)
         case .success(let bytes)?:
-            let outcome = parse(bytes, id: id, file: file, reader: reader, schema: schema)
+            let outcome = parse(
+                bytes, id: id, file: file, reader: reader, schema: schema, keep: keep)
             if let recent, case .item(let item) = outcome {
                 recent.keep(bytes, as: item.fingerprint)
             }
@@ -110,12 +114,14 @@ package enum ItemFile {
         parallelAbove threshold: Int, schema: StoreSchema? = nil,
         progress: ProgressCounter? = nil, keepingIn recent: RecentBytes? = nil
     ) -> [Outcome] {
+        // Each worker packs the bytes it reads into chunks of its own.
         guard ids.count >= threshold else {
+            var packer = ByteChunk.Packer()
             return ids.map {
                 defer { progress?.add(1) }
                 return read(
                     id: $0, in: dir, path: path, reader: reader, schema: schema,
-                    keepingIn: recent
+                    keepingIn: recent, keep: { packer.pack($0) }
                 ).0
             }
         }
@@ -125,11 +131,12 @@ package enum ItemFile {
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
             let lower = ids.count * chunk / chunkCount
             let upper = ids.count * (chunk + 1) / chunkCount
+            var packer = ByteChunk.Packer()
             for i in lower..<upper {
                 slots[i] =
                     read(
                         id: ids[i], in: dir, path: path, reader: reader, schema: schema,
-                        keepingIn: recent
+                        keepingIn: recent, keep: { packer.pack($0) }
                     ).0
                 progress?.add(1)
             }
@@ -186,6 +193,16 @@ package enum ItemFile {
         _ bytes: [UInt8], id: String, file: String, reader: JSONReader, revision: Int64 = 0,
         schema: StoreSchema? = nil
     ) -> Outcome {
+        parse(
+            bytes, id: id, file: file, reader: reader, revision: revision, schema: schema,
+            keep: { ItemBytes($0) })
+    }
+
+    /// Parses the bytes of `<id>.json` into an item whose bytes `keep` keeps.
+    static func parse(
+        _ bytes: [UInt8], id: String, file: String, reader: JSONReader, revision: Int64 = 0,
+        schema: StoreSchema? = nil, keep: (UnsafeRawBufferPointer) -> ItemBytes
+    ) -> Outcome {
         let value: JSONValue  // hollow: the item keeps the bytes, its members made on access
         do {
             value = try reader.check(bytes)
@@ -208,7 +225,7 @@ package enum ItemFile {
                         "an item file must hold a JSON object, this one holds \(article(value.typeName))",
                     file: file, id: id))
         }
-        let kept = ItemBytes(bytes)
+        let kept = bytes.withUnsafeBytes(keep)
         if let member = kept.member("id") {  // else the item makes it from the name on demand
             guard member == .string(id) else {
                 return .invalid(
