@@ -71,6 +71,37 @@ struct StartCacheTests {
         #expect(cache.entries.allSatisfy { $0.bytes.count == 0 })
     }
 
+    @Test("a cursor reads forward what the entries hold, across blocks, and refuses damage")
+    func cursor() throws {
+        // Enough entries for the records to span blocks (`Layout.block`).
+        var written = entries(12_000)
+        written[3].head = .head(
+            JournalHeads.Head(
+                revision: 5, kind: .created, fingerprint: Fingerprint([1]), sinceKeyframe: 0,
+                wholeAt: 5))
+        let bytes = try StartCache.encoded(header, written)
+        let cache = try decoded(bytes)
+        let cursor = try StartCache.Cursor(.memory(bytes), for: here, terms: nil)
+        #expect(cursor.header == header && cursor.count == written.count)
+        for k in stride(from: 0, to: written.count, by: 7) {
+            #expect(cursor.compare(k, written[k].id) == 0)
+            #expect(cursor.compare(k, written[k].id + "~") < 0)
+            #expect(cursor.id(at: k) == written[k].id)
+            #expect(cursor.signature(at: k) == cache.entries.signature(at: k))
+            #expect(cursor.fingerprint(at: k) == written[k].fingerprint)
+            #expect(cursor.head(at: k) == written[k].head)
+        }
+        // The header, records, trailer: each checked. (The items' bytes it never reads:
+        // a writer carries the snapshot's.)
+        for offset in [20, bytes.count / 3, bytes.count / 2, bytes.count - 10] {
+            var changed = bytes
+            changed[offset] ^= 0x5A
+            #expect(throws: StartCache.Refusal.self, "byte \(offset)") {
+                try StartCache.Cursor(.memory(changed), for: here, terms: nil)
+            }
+        }
+    }
+
     @Test(
         "another directory's cache, another format's, or other terms are refused for what they are")
     func otherDirectoryFormatOrTerms() throws {

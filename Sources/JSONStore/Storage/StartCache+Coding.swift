@@ -60,112 +60,52 @@ extension StartCache {
         reading source: Source, for directory: Directory, terms: Fingerprint? = nil,
         withBytes: Bool = true
     ) throws(Refusal) {
-        let size = source.size
-        let magic = Self.magic
-        guard size >= magic.count + 4 + Layout.trailer else { throw .damaged("it is cut short") }
-        let opening = try source.bytes(count: magic.count + 4, at: 0)
-        guard Array(opening.prefix(magic.count)) == magic else {
-            throw .damaged("not a start cache")
-        }
-        let written = opening.withUnsafeBytes { $0.little(magic.count, as: UInt32.self) }
-        guard written == Self.format else { throw .otherFormat(written) }
-        let trailer = try source.bytes(count: Layout.trailer, at: size - Layout.trailer)
-        let fields = trailer.withUnsafeBytes { raw in
-            (0..<9).map { raw.little($0 * 8, as: UInt64.self) }
-        }
-        guard Fingerprint(Array(trailer.prefix(64))).hash == fields[8] else {
-            throw .damaged("its checksum does not match")
-        }
-        // The sections' lengths, each checked before any sum is made of them.
-        let limit = UInt64(UInt32.max)
-        guard fields.prefix(4).allSatisfy({ $0 < limit }), fields[1] <= limit / 128 else {
-            throw .damaged("its sections do not add up to its size")
-        }
-        let (records, count) = (Int(fields[0]), Int(fields[1]))
-        let (namesCount, bytesCount) = (Int(fields[2]), Int(fields[3]))
-        let names = records + count * Layout.record
-        guard records >= opening.count, names + namesCount + bytesCount + Layout.trailer == size
-        else { throw .damaged("its sections do not add up to its size") }
-        let metadata = try source.bytes(count: names + namesCount, at: 0)
+        let sections = try Sections(source, for: directory, terms: terms)
+        let (records, names) = (sections.records, sections.names)
+        let metadata = try source.bytes(count: sections.bytes - records, at: records)
         let sums = metadata.withUnsafeBytes { raw in
-            [(0, records), (records, names), (names, names + namesCount)].map { start, end in
+            [(0, names - records), (names - records, raw.count)].map { start, end in
                 SectionHash.of(UnsafeRawBufferPointer(rebasing: raw[start..<end]))
             }
         }
-        guard sums == Array(fields[4..<7]) else { throw .damaged("its checksum does not match") }
-        var reader = Reader(bytes: metadata, from: opening.count, to: records)
-        let header = try reader.header()
-        guard header.directory == directory else { throw .otherDirectory }
-        if let terms, header.terms != terms { throw .otherTerms }
-        try Self.check(metadata, records: records, names: names, count: count, bytes: bytesCount)
+        guard sums == [sections.sums[1], sections.sums[2]] else {
+            throw .damaged("its checksum does not match")
+        }
+        let wrong = metadata.withUnsafeBytes { raw -> String? in
+            var check = RecordCheck(sections)
+            for k in 0..<sections.count {
+                let record = UnsafeRawBufferPointer(
+                    rebasing: raw[k * Layout.record..<(k + 1) * Layout.record])
+                guard let range = check.nameRange(of: record) else { return check.misplaced }
+                let start = names - records + range.lowerBound
+                let name = UnsafeRawBufferPointer(rebasing: raw[start..<start + range.count])
+                if let wrong = check.next(record, name: name.assumingMemoryBound(to: UInt8.self)) {
+                    return wrong
+                }
+            }
+            return check.finish()
+        }
+        if let wrong { throw .damaged(wrong) }
         var chunk: ByteChunk?
         if withBytes {
-            let whole = ByteChunk.create(count: bytesCount)
-            try whole.withUnsafeMutableBytes(count: bytesCount) { r throws(Refusal) in
-                try source.fill(r, at: names + namesCount)
-                guard SectionHash.of(UnsafeRawBufferPointer(r)) == fields[7] else {
+            let (count, at) = (sections.bytesCount, sections.bytes)
+            let whole = ByteChunk.create(count: count)
+            try whole.withUnsafeMutableBytes(count: count) { r throws(Refusal) in
+                try source.fill(r, at: at)
+                guard SectionHash.of(UnsafeRawBufferPointer(r)) == sections.sums[3] else {
                     throw .damaged("its checksum does not match")
                 }
             }
             chunk = whole
         }
-        self.header = header
+        header = sections.header
         entries = Entries(
-            metadata: metadata, records: records, names: names, count: count, bytes: chunk)
-    }
-
-    /// Checks every record against the sections: names and bytes one after another in
-    /// order, ids UTF-8 and sorted, heads of a known tag and kind.
-    private static func check(
-        _ metadata: [UInt8], records: Int, names: Int, count: Int, bytes: Int
-    ) throws(Refusal) {
-        let wrong = metadata.withUnsafeBytes { raw in
-            Self.wrong(in: raw, records: records, names: names, count: count, bytes: bytes)
-        }
-        if let wrong { throw .damaged(wrong) }
-    }
-
-    /// What is wrong with the records in `raw` (a cache's header, records and names), if
-    /// anything.
-    private static func wrong(
-        in raw: UnsafeRawBufferPointer, records: Int, names: Int, count: Int, bytes: Int
-    ) -> String? {
-        var (nameAt, bytesAt) = (0, 0)
-        var last: UnsafeBufferPointer<UInt8>?
-        for k in 0..<count {
-            let r = records + k * Layout.record
-            let nameCount = Int(raw.little(r + Layout.nameCount, as: UInt32.self))
-            let itemCount = Int(raw.little(r + Layout.bytesCount, as: UInt32.self))
-            guard Int(raw.little(r + Layout.nameOffset, as: UInt32.self)) == nameAt,
-                nameCount <= Layout.longestName, nameAt + nameCount <= raw.count - names,
-                Int(raw.little(r + Layout.bytesOffset, as: UInt32.self)) == bytesAt,
-                bytesAt + itemCount <= bytes
-            else { return "the entry \(k) is not where its record says" }
-            let name = UnsafeRawBufferPointer(
-                rebasing: raw[names + nameAt..<names + nameAt + nameCount]
-            ).assumingMemoryBound(to: UInt8.self)
-            guard String(validating: name, as: UTF8.self) != nil else {
-                return "an id is not UTF-8"
-            }
-            if let last, UTF8Key.compare(last, name) >= 0 { return "its entries are not in order" }
-            switch raw.little(r + Layout.headTag, as: UInt8.self) {
-            case 0, 1: break
-            case 2:
-                guard Int(raw.little(r + Layout.headKind, as: UInt8.self)) < kinds.count else {
-                    return "a head of no kind"
-                }
-            case let other: return "a head tagged \(other)"
-            }
-            (nameAt, bytesAt, last) = (nameAt + nameCount, bytesAt + itemCount, name)
-        }
-        guard nameAt == raw.count - names, bytesAt == bytes else {
-            return "bytes follow its last entry"
-        }
-        return nil
+            metadata: metadata, records: 0, names: names - records, count: sections.count,
+            bytes: chunk)
     }
 
     /// Reads a header's fields, every length checked against what is left.
-    private struct Reader {
+    struct Reader {
         let bytes: [UInt8]
         var offset: Int
         let end: Int

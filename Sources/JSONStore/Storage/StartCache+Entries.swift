@@ -4,7 +4,7 @@ extension StartCache {
     ///
     /// A start walks them by position (`compare`, `signature(at:)`) without making an id or
     /// an entry; the items it takes share the chunk (`itemBytes(at:)`), not a copy.
-    struct Entries: RandomAccessCollection, Sendable {
+    struct Entries: RandomAccessCollection, Sendable, Records {
         /// The header, the records and the names, as read (`Layout`).
         private let metadata: [UInt8]
         private let records: Int
@@ -58,18 +58,9 @@ extension StartCache {
             withName(k) { name in UTF8Key.withBytes(id) { UTF8Key.compare(name, $0) } }
         }
 
-        func signature(at k: Int) -> FileSignature {
-            FileSignature(
-                device: field(k, Layout.device), inode: field(k, Layout.inode),
-                size: field(k, Layout.size), modified: field(k, Layout.modified),
-                changed: field(k, Layout.changed))
-        }
+        func signature(at k: Int) -> FileSignature { withRecord(k, Layout.signature) }
 
-        func fingerprint(at k: Int) -> Fingerprint {
-            Fingerprint(
-                size: Int(field(k, Layout.bytesCount, as: UInt32.self)),
-                hash: field(k, Layout.hash))
-        }
+        func fingerprint(at k: Int) -> Fingerprint { withRecord(k, Layout.fingerprint) }
 
         /// The bytes of entry `k`'s item, a range of the cache's chunk.
         func itemBytes(at k: Int) -> ItemBytes {
@@ -79,20 +70,12 @@ extension StartCache {
                 count: field(k, Layout.bytesCount))
         }
 
-        func head(at k: Int) -> Head {
-            switch field(k, Layout.headTag, as: UInt8.self) {
-            case 0: return .unknown
-            case 1: return .none
-            default:
-                let size: Int64 = field(k, Layout.headSize)
-                return .head(
-                    JournalHeads.Head(
-                        revision: Int(field(k, Layout.headRevision, as: Int64.self)),
-                        kind: StartCache.kinds[Int(field(k, Layout.headKind, as: UInt8.self))],
-                        fingerprint: size < 0
-                            ? nil : Fingerprint(size: Int(size), hash: field(k, Layout.headHash)),
-                        sinceKeyframe: Int(field(k, Layout.headSince, as: Int64.self)),
-                        wholeAt: Int(field(k, Layout.headWhole, as: Int64.self))))
+        func head(at k: Int) -> Head { withRecord(k, Layout.head) }
+
+        private func withRecord<R>(_ k: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+            metadata.withUnsafeBytes { raw in
+                let start = records + k * Layout.record
+                return body(UnsafeRawBufferPointer(rebasing: raw[start..<start + Layout.record]))
             }
         }
 

@@ -43,6 +43,46 @@ extension StartCache {
         /// Sections are checksummed in blocks of this size (`SectionHash`), which is also
         /// what a writer holds of each.
         static let block = 1 << 20
+
+        // A record's fields, from its bytes (checked by `RecordCheck`).
+
+        static func signature(_ r: UnsafeRawBufferPointer) -> FileSignature {
+            FileSignature(
+                device: r.little(device), inode: r.little(inode), size: r.little(size),
+                modified: r.little(modified), changed: r.little(changed))
+        }
+
+        static func fingerprint(_ r: UnsafeRawBufferPointer) -> Fingerprint {
+            Fingerprint(size: Int(r.little(bytesCount, as: UInt32.self)), hash: r.little(hash))
+        }
+
+        static func head(_ r: UnsafeRawBufferPointer) -> Head {
+            switch r.little(headTag, as: UInt8.self) {
+            case 0: return .unknown
+            case 1: return .none
+            default:
+                let size: Int64 = r.little(headSize)
+                return .head(
+                    JournalHeads.Head(
+                        revision: Int(r.little(headRevision, as: Int64.self)),
+                        kind: kinds[Int(r.little(headKind, as: UInt8.self))],
+                        fingerprint: size < 0
+                            ? nil : Fingerprint(size: Int(size), hash: r.little(headHash)),
+                        sinceKeyframe: Int(r.little(headSince, as: Int64.self)),
+                        wholeAt: Int(r.little(headWhole, as: Int64.self))))
+            }
+        }
+    }
+
+    /// A cache's entries as a writer walks them, in order (`Entries`, `Cursor`).
+    protocol Records {
+        var count: Int { get }
+        /// Compares entry `k`'s id with `id` by their bytes, as `UTF8Key.compare` does.
+        func compare(_ k: Int, _ id: String) -> Int
+        func id(at k: Int) -> String
+        func signature(at k: Int) -> FileSignature
+        func fingerprint(at k: Int) -> Fingerprint
+        func head(at k: Int) -> Head
     }
 
     /// A head's kind in the file, by its place here.

@@ -5,20 +5,23 @@
 struct HeadsSince {
     private let heads: StoreHistory.StampHeads?
     /// The last cache's entries, when their heads hold at the stamp.
-    private let cached: StartCache.Entries?
+    private let cached: (any StartCache.Records)?
     private let cachedComplete: Bool
 
-    /// - Parameter last: the last cache written, if any.
-    init(heads: StoreHistory.StampHeads?, base: StoreHistory.StampBase?, last: StartCache?) {
+    /// - Parameter last: the last cache written, if any, its header and entries.
+    init(
+        heads: StoreHistory.StampHeads?, base: StoreHistory.StampBase?,
+        last: (header: StartCache.Header, entries: any StartCache.Records)?
+    ) {
         self.heads = heads
         guard let heads, let covered = heads.coveredAfter, covered > 0, let base,
-            let last, let stamp = last.stamp,
+            let last, let stamp = last.header.stamp,
             stamp.journal == base.stamp.journal, stamp.revision >= covered
         else {
             (cached, cachedComplete) = (nil, false)
             return
         }
-        (cached, cachedComplete) = (last.entries, last.headsComplete)
+        (cached, cachedComplete) = (last.entries, last.header.headsComplete)
     }
 
     /// Whether every id the journal has an entry of has its head here: the recorder read

@@ -31,13 +31,16 @@ struct StartCacheWriter: Sendable {
         guard let directory = StartCache.directory(of: dir),
             let look = StartCache.beginLook(store: store)
         else { return }
-        // Its records alone: its items' bytes are not read.
-        let last = StartCache.read(
-            store: store, directory: directory, terms: terms, withBytes: false)
-        let earlier = HeadsSince(heads: heads, base: base, last: last)
-        let walk = Walk(
-            last: last?.entries, heads: earlier, known: earlier.known(notIn: snapshot),
-            reread: reread)
+        // Its records and names read forward, a block at a time, not its items' bytes:
+        // once to count what is written, once to write it.
+        func last() -> StartCache.Cursor? {
+            StartCache.Cursor.open(store: store, directory: directory, terms: terms)
+        }
+        let counting = last()
+        let earlier = HeadsSince(
+            heads: heads, base: base, last: counting.map { ($0.header, $0) })
+        let known = earlier.known(notIn: snapshot)
+        var walk = Walk(last: counting, heads: earlier, known: known, reread: reread)
         // What is written: the snapshot's ids, and among them the ids the journal has a head
         // of that have no item now (deleted, or invalid since they appeared).
         var (count, namesCount) = (0, 0)
@@ -49,6 +52,15 @@ struct StartCacheWriter: Sendable {
             directory: directory, lookedAt: look, stamp: base?.stamp, position: base?.position,
             terms: terms)
         header.headsComplete = earlier.isComplete
+        let writing = counting == nil ? nil : last()
+        // Another process may have replaced it meanwhile: then this one is not written.
+        guard counting?.header == writing?.header, counting?.count == writing?.count else {
+            return
+        }
+        walk = Walk(
+            last: writing,
+            heads: HeadsSince(heads: heads, base: base, last: writing.map { ($0.header, $0) }),
+            known: known, reread: reread)
         StartCache.write(store: store, header: header, count: count, namesCount: namesCount) {
             (encoder) throws(Errno) in
             var failure: Errno?
@@ -67,7 +79,7 @@ struct StartCacheWriter: Sendable {
 
     /// The snapshot's ids and the others, in order, walked with the last cache's.
     private struct Walk {
-        let last: StartCache.Entries?
+        let last: (any StartCache.Records)?
         let heads: HeadsSince
         let known: [(id: String, head: StartCache.Head)]
         let reread: Set<UTF8Key>
@@ -124,7 +136,9 @@ struct StartCacheWriter: Sendable {
 
         /// Whether the last cache's entry `k` is of a file that held the bytes of
         /// `fingerprint`.
-        static func holds(_ last: StartCache.Entries, _ k: Int, _ fingerprint: Fingerprint)
+        static func holds(
+            _ last: any StartCache.Records, _ k: Int, _ fingerprint: Fingerprint
+        )
             -> Bool
         {
             let signature = last.signature(at: k)

@@ -1,0 +1,176 @@
+import Glibc
+
+extension StartCache {
+    /// A cache's records and names read in order, a block at a time (`Layout.block`):
+    /// what a writer walking its snapshot in the ids' order needs of the last cache, without
+    /// holding it. The whole file is checked first, in one pass of the same kind.
+    ///
+    /// Entries are asked for by position, never one before the last asked. Used by one
+    /// thread at a time.
+    final class Cursor: Records {
+        let header: Header
+        let count: Int
+        /// The file, when the cursor opened it.
+        private let fd: FileDescriptor?
+        private var records: Window
+        private var names: Window
+
+        /// The cache the store at `store` keeps for `directory`, written under `terms`,
+        /// checked whole; `nil` when there is none or it is refused.
+        static func open(store: String, directory: Directory, terms: Fingerprint) -> Cursor? {
+            guard let folder = try? PrivateFolder(store: store).openFolder("", create: false)
+            else { return nil }
+            defer { folder.close() }
+            guard
+                let fd = try? FileDescriptor.open(
+                    fileName, relativeTo: folder, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+            else { return nil }
+            guard let status = try? fd.status(), status.kind == .regular,
+                let cursor = try? Cursor(
+                    .file(fd, size: status.size), for: directory, terms: terms, owning: fd)
+            else {
+                fd.close()
+                return nil
+            }
+            return cursor
+        }
+
+        /// The cache `source` holds, checked whole, of `directory`, under `terms` when
+        /// given; `owning` is closed with the cursor.
+        init(
+            _ source: Source, for directory: Directory, terms: Fingerprint?,
+            owning fd: FileDescriptor? = nil
+        ) throws(Refusal) {
+            let sections = try Sections(source, for: directory, terms: terms)
+            try Self.check(source, sections)
+            self.fd = fd
+            (header, count) = (sections.header, sections.count)
+            records = Window(
+                source, at: sections.records, count: sections.names - sections.records)
+            names = Window(source, at: sections.names, count: sections.namesCount)
+        }
+
+        deinit { fd?.close() }
+
+        /// Checks every record, and the records' and names' checksums, in one pass.
+        private static func check(_ source: Source, _ sections: Sections) throws(Refusal) {
+            var records = Window(
+                source, at: sections.records, count: sections.names - sections.records)
+            var names = Window(source, at: sections.names, count: sections.namesCount)
+            var check = RecordCheck(sections)
+            for k in 0..<sections.count {
+                let r = try records.bring(k * Layout.record, Layout.record)
+                let wrong = try records.withBytes(r, Layout.record) {
+                    (record) throws(Refusal) -> String? in
+                    guard let range = check.nameRange(of: record) else { return check.misplaced }
+                    let n = try names.bring(range.lowerBound, range.count)
+                    return names.withBytes(n, range.count) { name in
+                        check.next(record, name: name.assumingMemoryBound(to: UInt8.self))
+                    }
+                }
+                if let wrong { throw .damaged(wrong) }
+            }
+            if let wrong = check.finish() { throw .damaged(wrong) }
+            guard try records.sum() == sections.sums[1], try names.sum() == sections.sums[2]
+            else { throw .damaged("its checksum does not match") }
+        }
+
+        /// Calls `body` with entry `k`'s record; a failed read gives `fallback`.
+        private func withRecord<R>(_ k: Int, _ fallback: R, _ body: (UnsafeRawBufferPointer) -> R)
+            -> R
+        {
+            guard let r = try? records.bring(k * Layout.record, Layout.record) else {
+                return fallback
+            }
+            return records.withBytes(r, Layout.record, body)
+        }
+
+        private func withName<R>(_ k: Int, _ fallback: R, _ body: (UnsafeBufferPointer<UInt8>) -> R)
+            -> R
+        {
+            let range = withRecord(k, 0..<0) { record in
+                let start = Int(record.little(Layout.nameOffset, as: UInt32.self))
+                return start..<start + Int(record.little(Layout.nameCount, as: UInt32.self))
+            }
+            guard let n = try? names.bring(range.lowerBound, range.count) else { return fallback }
+            return names.withBytes(n, range.count) {
+                body($0.assumingMemoryBound(to: UInt8.self))
+            }
+        }
+
+        func compare(_ k: Int, _ id: String) -> Int {
+            withName(k, 1) { name in UTF8Key.withBytes(id) { UTF8Key.compare(name, $0) } }
+        }
+
+        func id(at k: Int) -> String {
+            withName(k, "") { String(decoding: $0, as: UTF8.self) }
+        }
+
+        func signature(at k: Int) -> FileSignature {
+            withRecord(k, .unknown, Layout.signature)
+        }
+
+        func fingerprint(at k: Int) -> Fingerprint {
+            withRecord(k, Fingerprint(size: -1, hash: 0), Layout.fingerprint)
+        }
+
+        func head(at k: Int) -> Head { withRecord(k, .unknown, Layout.head) }
+    }
+
+    /// A section of a cache's file read forward a block at a time, each block checksummed
+    /// as it is read (`SectionHash`).
+    struct Window {
+        private let source: Source
+        private let start: Int
+        private let count: Int
+        private var data: [UInt8] = []
+        /// Where `data` begins in the section, and how much of the section is read.
+        private var dataStart = 0
+        private var loaded = 0
+        private var hash = SectionHash()
+
+        init(_ source: Source, at start: Int, count: Int) {
+            (self.source, self.start, self.count) = (source, start, count)
+        }
+
+        /// Makes the section's bytes at `offset`, `length` of them, present, and says where
+        /// they are for `withBytes`; `offset` is never before the last asked.
+        mutating func bring(_ offset: Int, _ length: Int) throws(Refusal) -> Int {
+            guard offset >= dataStart, length >= 0, offset + length <= count else {
+                throw .damaged("it is cut short")
+            }
+            if offset + length > loaded {
+                data.removeFirst(min(offset, loaded) - dataStart)
+                dataStart = min(offset, loaded)
+                while offset + length > loaded { data += try block() }
+            }
+            return offset - dataStart
+        }
+
+        func withBytes<R, E: Error>(
+            _ at: Int, _ length: Int, _ body: (UnsafeRawBufferPointer) throws(E) -> R
+        ) throws(E) -> R {
+            let result = data.withUnsafeBytes { raw in
+                Result { () throws(E) in
+                    try body(UnsafeRawBufferPointer(rebasing: raw[at..<at + length]))
+                }
+            }
+            return try result.get()
+        }
+
+        /// The section's checksum, once every block is read.
+        mutating func sum() throws(Refusal) -> UInt64 {
+            if count == 0 { _ = try block() }
+            while loaded < count { _ = try block() }
+            return hash.value
+        }
+
+        private mutating func block() throws(Refusal) -> [UInt8] {
+            let size = min(Layout.block, count - loaded)
+            let block = try source.bytes(count: size, at: start + loaded)
+            block.withUnsafeBytes { hash.add(block: $0) }
+            loaded += size
+            return block
+        }
+    }
+}
