@@ -17,6 +17,9 @@ struct ItemBytesTests {
         #"{"id":"tea","n":[ 1 , [ ] , { } ]}"#,
         "{}",
         "  {\"only\":\"\"}  \n",
+        // Deeper than 64 containers, objects and arrays mixed, each closed in its turn.
+        "{\"deep\":" + String(repeating: "[{\"a\":", count: 40) + "1"
+            + String(repeating: "}]", count: 40) + ",\"after\":[1,{\"b\":[]}]}",
     ]
 
     @Test(

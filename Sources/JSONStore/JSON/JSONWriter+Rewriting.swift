@@ -12,7 +12,7 @@ extension JSONWriter {
         pretty: Bool, strict: Bool
     ) {
         var i = MemberScan.start(of: bytes)
-        var open: [Bool] = []  // whether each open container is an object
+        var open = OpenContainers()
         var id = id
         func skipWhitespace() { i = MemberScan.skipWhitespace(bytes, i) }
         /// Writes the key at `i` and the colon after it, at the next line of its object.
@@ -97,5 +97,33 @@ extension JSONWriter {
             }
             return
         }
+    }
+}
+
+/// Whether each open container is an object, innermost last: a bit each, the first 64
+/// without an allocation (an item is written once per listing line).
+private struct OpenContainers {
+    private var bits: UInt64 = 0
+    private var deeper: [Bool] = []
+    private(set) var count = 0
+
+    var last: Bool? {
+        guard count > 0 else { return nil }
+        return count <= 64 ? (bits >> UInt64(count - 1)) & 1 == 1 : deeper.last
+    }
+
+    mutating func append(_ isObject: Bool) {
+        if count < 64 {
+            let bit: UInt64 = 1 << UInt64(count)
+            bits = isObject ? bits | bit : bits & ~bit
+        } else {
+            deeper.append(isObject)
+        }
+        count += 1
+    }
+
+    mutating func removeLast() {
+        count -= 1
+        if count >= 64 { deeper.removeLast() }
     }
 }
