@@ -1,5 +1,3 @@
-import Glibc
-
 extension StartCache {
     /// A cache's records and names read in order, a block at a time (`Layout.block`):
     /// what a writer walking its snapshot in the ids' order needs of the last cache, without
@@ -18,16 +16,8 @@ extension StartCache {
         /// The cache the store at `store` keeps for `directory`, written under `terms`,
         /// checked whole; `nil` when there is none or it is refused.
         static func open(store: String, directory: Directory, terms: Fingerprint) -> Cursor? {
-            guard let folder = try? PrivateFolder(store: store).openFolder("", create: false)
-            else { return nil }
-            defer { folder.close() }
-            guard
-                let fd = try? FileDescriptor.open(
-                    fileName, relativeTo: folder, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
-            else { return nil }
-            guard let status = try? fd.status(), status.kind == .regular,
-                let cursor = try? Cursor(
-                    .file(fd, size: status.size), for: directory, terms: terms, owning: fd)
+            guard let (fd, source) = openFile(store: store) else { return nil }
+            guard let cursor = try? Cursor(source, for: directory, terms: terms, owning: fd)
             else {
                 fd.close()
                 return nil

@@ -27,6 +27,15 @@ extension StartCache {
     static func read(
         store: String, directory: Directory, terms: Fingerprint, withBytes: Bool = true
     ) -> StartCache? {
+        guard let (fd, source) = openFile(store: store) else { return nil }
+        defer { fd.close() }
+        return try? StartCache(
+            reading: source, for: directory, terms: terms, withBytes: withBytes)
+    }
+
+    /// The cache's file of the store at `store`, open, if it is a regular file: the
+    /// caller closes it.
+    static func openFile(store: String) -> (FileDescriptor, Source)? {
         guard let folder = try? PrivateFolder(store: store).openFolder("", create: false)
         else { return nil }
         defer { folder.close() }
@@ -34,11 +43,11 @@ extension StartCache {
             let fd = try? FileDescriptor.open(
                 fileName, relativeTo: folder, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
         else { return nil }
-        defer { fd.close() }
-        guard let status = try? fd.status(), status.kind == .regular else { return nil }
-        return try? StartCache(
-            reading: .file(fd, size: status.size), for: directory, terms: terms,
-            withBytes: withBytes)
+        guard let status = try? fd.status(), status.kind == .regular else {
+            fd.close()
+            return nil
+        }
+        return (fd, .file(fd, size: status.size))
     }
 
     /// Begins a look at the store at `store`: the marker stamped now, in the file system's
