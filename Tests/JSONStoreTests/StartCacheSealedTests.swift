@@ -78,6 +78,9 @@ struct StartCacheSealedTests {
         wrong("a name longer than the names", "not where") {
             put(UInt32(0x7FFF_FFFF), at: StartCache.Layout.nameCount, in: &$0.records)
         }
+        wrong("a name running past the names", "not where") {
+            put(UInt32(5), at: second + StartCache.Layout.nameCount, in: &$0.records)
+        }
         wrong("an item beyond the bytes", "not where") {
             put(UInt32(9), at: second + StartCache.Layout.bytesCount, in: &$0.records)
         }

@@ -61,16 +61,6 @@ struct StartCacheTests {
         #expect(empty.header == bare && empty.entries.isEmpty)
     }
 
-    @Test("a cache read for its heads alone has every field but the items' bytes")
-    func withoutBytes() throws {
-        let written = entries(5)
-        let bytes = try StartCache.encoded(header, written)
-        let cache = try StartCache(reading: .memory(bytes), for: here, withBytes: false)
-        #expect(cache.entries.map(\.id) == written.map(\.id))
-        #expect(cache.entries.map(\.fingerprint) == written.map(\.fingerprint))
-        #expect(cache.entries.allSatisfy { $0.bytes.count == 0 })
-    }
-
     @Test("a cursor reads forward what the entries hold, across blocks, and refuses damage")
     func cursor() throws {
         // Enough entries for the records to span blocks (`Layout.block`).
@@ -91,9 +81,11 @@ struct StartCacheTests {
             #expect(cursor.fingerprint(at: k) == written[k].fingerprint)
             #expect(cursor.head(at: k) == written[k].head)
         }
-        // The header, records, trailer: each checked. (The items' bytes it never reads:
+        // The header, records, names, trailer: each checked. (The items' bytes it never reads:
         // a writer carries the snapshot's.)
-        for offset in [20, bytes.count / 3, bytes.count / 2, bytes.count - 10] {
+        let names = try #require(
+            bytes.indices.first { bytes[$0...].starts(with: Array(written[0].id.utf8)) })
+        for offset in [20, bytes.count / 3, bytes.count / 2, names + 3, bytes.count - 10] {
             var changed = bytes
             changed[offset] ^= 0x5A
             #expect(throws: StartCache.Refusal.self, "byte \(offset)") {

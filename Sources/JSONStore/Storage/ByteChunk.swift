@@ -45,11 +45,12 @@ final class ByteChunk: ManagedBuffer<Void, UInt8> {
 extension ByteChunk {
     /// Packs many items' bytes into shared chunks, one after another: an item then costs
     /// its bytes, not an allocation of its own. A load packs what each of its workers
-    /// reads so.
+    /// reads so; a read of a few files (a watcher's batch) does not.
     ///
     /// Chunks grow from `smallest` to `chunkSize`, doubling, so a small store does not
     /// take a large chunk. A chunk lives while any item in it does, so a store whose items
-    /// are all rewritten but one keeps that one's chunk: at most the bytes that were loaded.
+    /// are all rewritten but one keeps that one's chunk: what stays is at most the bytes
+    /// the load read, beside the items' current bytes.
     struct Packer {
         private var chunk: ByteChunk?
         private var size = 0

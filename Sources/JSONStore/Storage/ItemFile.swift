@@ -106,6 +106,9 @@ package enum ItemFile {
         }
     }
 
+    /// How many files a read takes at least for their bytes to be packed together.
+    static let packedAbove = 64
+
     /// Reads the items `ids`, on every core when there are more than `parallelAbove`.
     ///
     /// - Parameter progress: counts the files read, for a loading indicator.
@@ -114,14 +117,17 @@ package enum ItemFile {
         parallelAbove threshold: Int, schema: StoreSchema? = nil,
         progress: ProgressCounter? = nil, keepingIn recent: RecentBytes? = nil
     ) -> [Outcome] {
-        // Each worker packs the bytes it reads into chunks of its own.
+        // Each worker of a load packs the bytes it reads into chunks of its own; a few
+        // files (a watcher's batch) each keep theirs alone, so a chunk is not kept alive
+        // for one item.
         guard ids.count >= threshold else {
             var packer = ByteChunk.Packer()
+            let packs = ids.count >= Self.packedAbove
             return ids.map {
                 defer { progress?.add(1) }
                 return read(
                     id: $0, in: dir, path: path, reader: reader, schema: schema,
-                    keepingIn: recent, keep: { packer.pack($0) }
+                    keepingIn: recent, keep: { packs ? packer.pack($0) : ItemBytes($0) }
                 ).0
             }
         }

@@ -51,15 +51,13 @@ extension StartCache {
     }
 
     /// The cache `source` holds, if it is one this build reads, of `directory`, under
-    /// `terms` when given; with its items' bytes unless `withBytes` is false (a reader of
-    /// its heads alone). What decides a refusal is read first: the format, then the
-    /// trailer, the header, the records; the bytes last.
+    /// `terms` when given. What decides a refusal is read first: the format, then the
+    /// trailer, the header, the records; the items' bytes last.
     ///
     /// - Throws: `Refusal`, saying why it is not used.
-    init(
-        reading source: Source, for directory: Directory, terms: Fingerprint? = nil,
-        withBytes: Bool = true
-    ) throws(Refusal) {
+    init(reading source: Source, for directory: Directory, terms: Fingerprint? = nil)
+        throws(Refusal)
+    {
         let sections = try Sections(source, for: directory, terms: terms)
         let (records, names) = (sections.records, sections.names)
         let metadata = try source.bytes(count: sections.bytes - records, at: records)
@@ -86,17 +84,13 @@ extension StartCache {
             return check.finish()
         }
         if let wrong { throw .damaged(wrong) }
-        var chunk: ByteChunk?
-        if withBytes {
-            let (count, at) = (sections.bytesCount, sections.bytes)
-            let whole = ByteChunk.create(count: count)
-            try whole.withUnsafeMutableBytes(count: count) { r throws(Refusal) in
-                try source.fill(r, at: at)
-                guard SectionHash.of(UnsafeRawBufferPointer(r)) == sections.sums[3] else {
-                    throw .damaged("its checksum does not match")
-                }
+        let (count, at) = (sections.bytesCount, sections.bytes)
+        let chunk = ByteChunk.create(count: count)
+        try chunk.withUnsafeMutableBytes(count: count) { r throws(Refusal) in
+            try source.fill(r, at: at)
+            guard SectionHash.of(UnsafeRawBufferPointer(r)) == sections.sums[3] else {
+                throw .damaged("its checksum does not match")
             }
-            chunk = whole
         }
         header = sections.header
         entries = Entries(

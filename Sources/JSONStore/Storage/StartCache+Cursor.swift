@@ -1,7 +1,8 @@
 extension StartCache {
     /// A cache's records and names read in order, a block at a time (`Layout.block`):
     /// what a writer walking its snapshot in the ids' order needs of the last cache, without
-    /// holding it. The whole file is checked first, in one pass of the same kind.
+    /// holding it. Its header, records and names are checked first, in one pass of the same
+    /// kind (not the items' bytes, which a writer never reads).
     ///
     /// Entries are asked for by position, never one before the last asked. Used by one
     /// thread at a time.
@@ -12,9 +13,12 @@ extension StartCache {
         private let fd: FileDescriptor?
         private var records: Window
         private var names: Window
+        /// Whether a read failed since the check (the file changed in place, an I/O
+        /// error): what was answered then is a fallback, and a writer writes nothing.
+        private(set) var failed = false
 
         /// The cache the store at `store` keeps for `directory`, written under `terms`,
-        /// checked whole; `nil` when there is none or it is refused.
+        /// checked; `nil` when there is none or it is refused.
         static func open(store: String, directory: Directory, terms: Fingerprint) -> Cursor? {
             guard let (fd, source) = openFile(store: store) else { return nil }
             guard let cursor = try? Cursor(source, for: directory, terms: terms, owning: fd)
@@ -25,8 +29,8 @@ extension StartCache {
             return cursor
         }
 
-        /// The cache `source` holds, checked whole, of `directory`, under `terms` when
-        /// given; `owning` is closed with the cursor.
+        /// The cache `source` holds, checked, of `directory`, under `terms` when given;
+        /// `owning` is closed with the cursor.
         init(
             _ source: Source, for directory: Directory, terms: Fingerprint?,
             owning fd: FileDescriptor? = nil
@@ -70,6 +74,7 @@ extension StartCache {
             -> R
         {
             guard let r = try? records.bring(k * Layout.record, Layout.record) else {
+                failed = true
                 return fallback
             }
             return records.withBytes(r, Layout.record, body)
@@ -82,7 +87,10 @@ extension StartCache {
                 let start = Int(record.little(Layout.nameOffset, as: UInt32.self))
                 return start..<start + Int(record.little(Layout.nameCount, as: UInt32.self))
             }
-            guard let n = try? names.bring(range.lowerBound, range.count) else { return fallback }
+            guard let n = try? names.bring(range.lowerBound, range.count) else {
+                failed = true
+                return fallback
+            }
             return names.withBytes(n, range.count) {
                 body($0.assumingMemoryBound(to: UInt8.self))
             }

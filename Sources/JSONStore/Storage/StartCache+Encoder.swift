@@ -25,7 +25,9 @@ extension StartCache {
     ///
     /// The count of entries and of their ids' bytes are given first, so each section's
     /// place is known; an entry out of order, or more or fewer than were counted, fails
-    /// the cache (`Errno.invalidArgument`) rather than writing one that lies.
+    /// the cache (`Errno.invalidArgument`) rather than writing one that lies. Offsets into
+    /// the bytes are 32 bits: an item whose bytes would end past 4 GiB is written as one
+    /// to read again.
     struct Encoder<Output: Sink> {
         private(set) var output: Output
         private var sections: [Section]
@@ -69,8 +71,15 @@ extension StartCache {
 
         /// Appends the next entry: its id after the last one's, by their bytes.
         mutating func append(_ entry: Entry) throws(Errno) {
+            var entry = entry
+            // Offsets into the bytes are 32 bits: an item past them is one to read again.
+            if bytesUsed + Int(entry.bytes.count) >= Int(UInt32.max) {
+                (entry.signature, entry.bytes) = (.unknown, ItemBytes([UInt8]()))
+                entry.fingerprint = Fingerprint([UInt8]())
+            }
             let name = Array(entry.id.utf8)
-            guard appended < count, namesUsed + name.count <= namesCount,
+            guard appended < count, namesCount < Int(UInt32.max),
+                namesUsed + name.count <= namesCount,
                 name.count <= Layout.longestName,
                 appended == 0 || Self.less(lastName, name)
             else { throw .invalidArgument }
@@ -113,9 +122,7 @@ extension StartCache {
 
         /// Writes what is left of each section and the trailer: the cache is whole.
         mutating func finish() throws(Errno) {
-            // Offsets into the bytes are 32 bits: a cache of more is not written.
-            guard appended == count, namesUsed == namesCount, bytesUsed < Int(UInt32.max)
-            else { throw .invalidArgument }
+            guard appended == count, namesUsed == namesCount else { throw .invalidArgument }
             for k in sections.indices { try sections[k].flush(to: &output, last: true) }
             var trailer: [UInt8] = []
             for field in [

@@ -9,13 +9,13 @@ extension StartCache {
         private let metadata: [UInt8]
         private let records: Int
         private let names: Int
-        /// The items' bytes; `nil` when read without them (`itemBytes(at:)` is then empty).
-        nonisolated(unsafe) private let bytes: ByteChunk?
+        /// The items' bytes.
+        nonisolated(unsafe) private let bytes: ByteChunk
         let count: Int
 
         /// The entries of a cache's `metadata`, whose records begin at `records` and names
         /// at `names`, checked by the reader.
-        init(metadata: [UInt8], records: Int, names: Int, count: Int, bytes: ByteChunk?) {
+        init(metadata: [UInt8], records: Int, names: Int, count: Int, bytes: ByteChunk) {
             self.metadata = metadata
             self.records = records
             self.names = names
@@ -64,8 +64,7 @@ extension StartCache {
 
         /// The bytes of entry `k`'s item, a range of the cache's chunk.
         func itemBytes(at k: Int) -> ItemBytes {
-            guard let bytes else { return ItemBytes([UInt8]()) }
-            return ItemBytes(
+            ItemBytes(
                 chunk: bytes, offset: field(k, Layout.bytesOffset),
                 count: field(k, Layout.bytesCount))
         }

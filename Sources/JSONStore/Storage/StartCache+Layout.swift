@@ -57,19 +57,21 @@ extension StartCache {
         }
 
         static func head(_ r: UnsafeRawBufferPointer) -> Head {
+            let kind = Int(r.little(headKind, as: UInt8.self))
             switch r.little(headTag, as: UInt8.self) {
-            case 0: return .unknown
             case 1: return .none
-            default:
+            // Checked by `RecordCheck`; a file changed in place since is not trusted.
+            case 2 where kind < kinds.count:
                 let size: Int64 = r.little(headSize)
                 return .head(
                     JournalHeads.Head(
                         revision: Int(r.little(headRevision, as: Int64.self)),
-                        kind: kinds[Int(r.little(headKind, as: UInt8.self))],
+                        kind: kinds[kind],
                         fingerprint: size < 0
                             ? nil : Fingerprint(size: Int(size), hash: r.little(headHash)),
                         sinceKeyframe: Int(r.little(headSince, as: Int64.self)),
                         wholeAt: Int(r.little(headWhole, as: Int64.self))))
+            default: return .unknown
             }
         }
     }

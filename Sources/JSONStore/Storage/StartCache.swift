@@ -7,9 +7,11 @@
 /// against what is there, and says why it is refused. A refused cache is ignored and
 /// written again, never an error.
 ///
-/// It is never whole in memory: a writer streams it entry by entry (`Encoder`), and a
-/// reader keeps its fixed-size records to read each field when asked (`Entries`) and its
-/// items' bytes in one chunk, which the items a start takes from it share.
+/// A writer streams it entry by entry (`Encoder`) and reads the last one forward, a block
+/// at a time (`Cursor`); a start reads its records and names into one buffer, each field
+/// read when asked (`Entries`), and its items' bytes into one chunk that the items it takes
+/// share: the chunk stays while any of them does, so a run keeps at most the bytes the
+/// cache held beside the items' current ones (as a load's chunks do).
 struct StartCache: Sendable {
     /// One file as the look read it.
     struct Entry: Sendable, Equatable {

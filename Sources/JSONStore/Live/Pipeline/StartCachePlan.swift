@@ -15,7 +15,8 @@ struct StartCachePlan: Sendable {
     /// The journal's heads of those ids at `base`, as the cache kept them.
     var heads: [UTF8Key: JournalHeads.Head?] = [:]
     /// The ids whose files the start read rather than take from the cache; given to the
-    /// first cache written, then let go.
+    /// first writer, then let go (if it writes nothing, the next writer carries the old
+    /// signatures of those that did not change: they are read again at the next start).
     var readAtStart: Set<UTF8Key> = []
     /// How many files the start took from the cache and how many it read.
     var taken = 0

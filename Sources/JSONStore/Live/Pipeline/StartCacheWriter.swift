@@ -48,6 +48,7 @@ struct StartCacheWriter: Sendable {
             count += 1
             namesCount += entry.id.utf8.count
         }
+        guard counting?.failed != true else { return }
         var header = StartCache.Header(
             directory: directory, lookedAt: look, stamp: base?.stamp, position: base?.position,
             terms: terms)
@@ -74,6 +75,8 @@ struct StartCacheWriter: Sendable {
                 do throws(Errno) { try encoder.append(entry) } catch { failure = error }
             }
             if let failure { throw failure }
+            // A read of the last cache that failed gave a fallback: nothing is written.
+            if writing?.failed == true { throw .ioError }
         }
     }
 
