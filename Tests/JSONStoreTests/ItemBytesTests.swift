@@ -15,6 +15,8 @@ struct ItemBytesTests {
         #"{"a":null,"b":true,"c":false,"d":[],"e":{},"f":"","g":0,"title":[[[]]]}"#,
         "{\"s\":\"\u{2028} \u{7F} \u{202E} \\u0001 \\b\\f\\/\",\"n\":[-0.0,1e400,{\"x\":[{}]}]}",
         #"{"id":"tea","n":[ 1 , [ ] , { } ]}"#,
+        #"{"n":1,"\u0069d":"tea"}"#,
+        #"{"n":{"id":"inner"},"s":"\"id\""}"#,
         "{}",
         "  {\"only\":\"\"}  \n",
         // Deeper than 64 containers, objects and arrays mixed, each closed in its turn.

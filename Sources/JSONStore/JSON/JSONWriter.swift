@@ -63,7 +63,12 @@ public enum JSONWriter {
     ) {
         item.bytes.withUnsafeBytes { raw in
             let bytes = raw.assumingMemoryBound(to: UInt8.self)
-            let id = MemberScan.valueRange(of: "id", in: bytes) == nil ? item.id : nil
+            // Most items have no member "id": told by two searches of the C library
+            // (no `"id"` and no escape that could spell it) before a scan of the members.
+            let mayHaveID =
+                ByteSearch.contains(#""id""#, in: bytes) || ByteSearch.first(0x5C, in: bytes) != nil
+            let hasID = mayHaveID && MemberScan.valueRange(of: "id", in: bytes) != nil
+            let id = hasID ? nil : item.id
             rewrite(
                 bytes, id: id, into: &out, indent: indent, pretty: pretty,
                 strict: escapingUnicodeLineBreaks)

@@ -27,6 +27,15 @@ enum ByteSearch {
 }
 
 extension ByteSearch {
+    /// Whether `pattern` occurs in `bytes`.
+    ///
+    /// The corresponding C function is `memmem`.
+    static func contains(_ pattern: StaticString, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return pattern.utf8CodeUnitCount == 0 }
+        return systemMemmem(
+            base, bytes.count, pattern.utf8Start, pattern.utf8CodeUnitCount) != nil
+    }
+
     /// The offset of the first `byte` in `bytes` at or after `start`.
     ///
     /// The corresponding C function is `memchr`.
