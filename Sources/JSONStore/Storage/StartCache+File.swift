@@ -49,8 +49,11 @@ extension StartCache {
     /// Begins a look at the store at `store`: the marker stamped now, in the file system's
     /// clock (`FileDescriptor.stamp`). `nil` when the private folder cannot be written (a
     /// reader who may not write the store keeps no cache).
-    static func beginLook(store: String) -> Int64? {
-        guard let folder = try? PrivateFolder(store: store).openFolder("", create: true) else {
+    ///
+    /// - Parameter create: makes the private folder when it is not there (a start does;
+    ///   a writer does not: a folder gone since the start is a store being removed).
+    static func beginLook(store: String, create: Bool = true) -> Int64? {
+        guard let folder = try? PrivateFolder(store: store).openFolder("", create: create) else {
             return nil
         }
         defer { folder.close() }
@@ -65,7 +68,8 @@ extension StartCache {
         store: String, header: Header, count: Int, namesCount: Int,
         entries: (inout Encoder<FileSink>) throws(Errno) -> Void
     ) {
-        guard let folder = try? PrivateFolder(store: store).openFolder("", create: true)
+        // Never made here: the start's look made it (`beginLook`).
+        guard let folder = try? PrivateFolder(store: store).openFolder("", create: false)
         else { return }
         defer { folder.close() }
         let staged = try? AtomicFile.stage(permissions: 0o644, in: folder, sync: false) {

@@ -29,7 +29,7 @@ struct StartCacheWriter: Sendable {
         guard let dir = try? FileDescriptor.openDirectory(store) else { return }
         defer { dir.close() }
         guard let directory = StartCache.directory(of: dir),
-            let look = StartCache.beginLook(store: store)
+            let look = StartCache.beginLook(store: store, create: false)
         else { return }
         // Its records and names read forward, a block at a time, not its items' bytes:
         // once to count what is written, once to write it.
