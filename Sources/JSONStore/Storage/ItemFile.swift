@@ -120,9 +120,9 @@ package enum ItemFile {
         // Each worker of a load packs the bytes it reads into chunks of its own; a few
         // files (a watcher's batch) each keep theirs alone, so a chunk is not kept alive
         // for one item.
+        let packs = ids.count >= Self.packedAbove
         guard ids.count >= threshold else {
             var packer = ByteChunk.Packer()
-            let packs = ids.count >= Self.packedAbove
             return ids.map {
                 defer { progress?.add(1) }
                 return read(
@@ -142,7 +142,7 @@ package enum ItemFile {
                 slots[i] =
                     read(
                         id: ids[i], in: dir, path: path, reader: reader, schema: schema,
-                        keepingIn: recent, keep: { packer.pack($0) }
+                        keepingIn: recent, keep: { packs ? packer.pack($0) : ItemBytes($0) }
                     ).0
                 progress?.add(1)
             }

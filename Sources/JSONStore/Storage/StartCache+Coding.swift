@@ -23,13 +23,8 @@ extension StartCache {
                         from: UnsafeRawBufferPointer(rebasing: $0[offset..<offset + buffer.count]))
                 }
             case .file(let fd, _):
-                var done = 0
-                while done < buffer.count {
-                    let n = try? fd.read(
-                        into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]),
-                        at: offset + done)
-                    guard let n, n > 0 else { throw .damaged("it could not be read whole") }
-                    done += n
+                guard (try? fd.readFully(into: buffer, at: offset)) == buffer.count else {
+                    throw .damaged("it could not be read whole")
                 }
             }
         }
@@ -74,12 +69,13 @@ extension StartCache {
             for k in 0..<sections.count {
                 let record = UnsafeRawBufferPointer(
                     rebasing: raw[k * Layout.record..<(k + 1) * Layout.record])
-                guard let range = check.nameRange(of: record) else { return check.misplaced }
-                let start = names - records + range.lowerBound
-                let name = UnsafeRawBufferPointer(rebasing: raw[start..<start + range.count])
-                if let wrong = check.next(record, name: name.assumingMemoryBound(to: UInt8.self)) {
-                    return wrong
+                let wrong = check.next(record) { range, body in
+                    let start = names - records + range.lowerBound
+                    return body(
+                        UnsafeRawBufferPointer(rebasing: raw[start..<start + range.count])
+                            .assumingMemoryBound(to: UInt8.self))
                 }
+                if let wrong { return wrong }
             }
             return check.finish()
         }
@@ -94,8 +90,7 @@ extension StartCache {
         }
         header = sections.header
         entries = Entries(
-            metadata: metadata, records: 0, names: names - records, count: sections.count,
-            bytes: chunk)
+            metadata: metadata, names: names - records, count: sections.count, bytes: chunk)
     }
 
     /// Reads a header's fields, every length checked against what is left.

@@ -6,7 +6,7 @@ extension StartCache {
     ///
     /// Entries are asked for by position, never one before the last asked. Used by one
     /// thread at a time.
-    final class Cursor: Records {
+    final class Cursor {
         let header: Header
         let count: Int
         /// The file, when the cursor opened it.
@@ -46,6 +46,12 @@ extension StartCache {
 
         deinit { fd?.close() }
 
+        /// Goes back to the first entry, to walk the entries again (the file was checked
+        /// when opened, and is held open: a cache written since replaces its name only).
+        func rewind() {
+            (records, names) = (records.rewound, names.rewound)
+        }
+
         /// Checks every record, and the records' and names' checksums, in one pass.
         private static func check(_ source: Source, _ sections: Sections) throws(Refusal) {
             var records = Window(
@@ -56,10 +62,11 @@ extension StartCache {
                 let r = try records.bring(k * Layout.record, Layout.record)
                 let wrong = try records.withBytes(r, Layout.record) {
                     (record) throws(Refusal) -> String? in
-                    guard let range = check.nameRange(of: record) else { return check.misplaced }
-                    let n = try names.bring(range.lowerBound, range.count)
-                    return names.withBytes(n, range.count) { name in
-                        check.next(record, name: name.assumingMemoryBound(to: UInt8.self))
+                    try check.next(record) { (range, body) throws(Refusal) in
+                        let n = try names.bring(range.lowerBound, range.count)
+                        return names.withBytes(n, range.count) {
+                            body($0.assumingMemoryBound(to: UInt8.self))
+                        }
                     }
                 }
                 if let wrong { throw .damaged(wrong) }
@@ -96,6 +103,7 @@ extension StartCache {
             }
         }
 
+        /// Compares entry `k`'s id with `id` by their bytes, as `UTF8Key.compare` does.
         func compare(_ k: Int, _ id: String) -> Int {
             withName(k, 1) { name in UTF8Key.withBytes(id) { UTF8Key.compare(name, $0) } }
         }
@@ -130,6 +138,9 @@ extension StartCache {
         init(_ source: Source, at start: Int, count: Int) {
             (self.source, self.start, self.count) = (source, start, count)
         }
+
+        /// The same section, to be read again from its start.
+        var rewound: Window { Window(source, at: start, count: count) }
 
         /// Makes the section's bytes at `offset`, `length` of them, present, and says where
         /// they are for `withBytes`; `offset` is never before the last asked.

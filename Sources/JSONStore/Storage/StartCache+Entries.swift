@@ -4,20 +4,18 @@ extension StartCache {
     ///
     /// A start walks them by position (`compare`, `signature(at:)`) without making an id or
     /// an entry; the items it takes share the chunk (`itemBytes(at:)`), not a copy.
-    struct Entries: RandomAccessCollection, Sendable, Records {
-        /// The header, the records and the names, as read (`Layout`).
+    struct Entries: RandomAccessCollection, Sendable {
+        /// The records, then the names, as read (`Layout`).
         private let metadata: [UInt8]
-        private let records: Int
         private let names: Int
         /// The items' bytes.
         nonisolated(unsafe) private let bytes: ByteChunk
         let count: Int
 
-        /// The entries of a cache's `metadata`, whose records begin at `records` and names
-        /// at `names`, checked by the reader.
-        init(metadata: [UInt8], records: Int, names: Int, count: Int, bytes: ByteChunk) {
+        /// The entries of a cache's `metadata`, its records and then, at `names`, its names,
+        /// checked by the reader.
+        init(metadata: [UInt8], names: Int, count: Int, bytes: ByteChunk) {
             self.metadata = metadata
-            self.records = records
             self.names = names
             self.count = count
             self.bytes = bytes
@@ -37,7 +35,7 @@ extension StartCache {
         private func field<T: FixedWidthInteger>(_ k: Int, _ offset: Int, as: T.Type = T.self)
             -> T
         {
-            metadata.withUnsafeBytes { $0.little(records + k * Layout.record + offset) }
+            metadata.withUnsafeBytes { $0.little(k * Layout.record + offset) }
         }
 
         /// Calls `body` with the bytes of entry `k`'s id.
@@ -71,9 +69,14 @@ extension StartCache {
 
         func head(at k: Int) -> Head { withRecord(k, Layout.head) }
 
+        /// Entry `k`'s item, of the id `id`, its bytes the cache's.
+        func item(at k: Int, id: String) -> Item {
+            Item(id: id, bytes: itemBytes(at: k), fingerprint: fingerprint(at: k))
+        }
+
         private func withRecord<R>(_ k: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
             metadata.withUnsafeBytes { raw in
-                let start = records + k * Layout.record
+                let start = k * Layout.record
                 return body(UnsafeRawBufferPointer(rebasing: raw[start..<start + Layout.record]))
             }
         }

@@ -76,17 +76,6 @@ extension StartCache {
         }
     }
 
-    /// A cache's entries as a writer walks them, in order (`Entries`, `Cursor`).
-    protocol Records {
-        var count: Int { get }
-        /// Compares entry `k`'s id with `id` by their bytes, as `UTF8Key.compare` does.
-        func compare(_ k: Int, _ id: String) -> Int
-        func id(at k: Int) -> String
-        func signature(at k: Int) -> FileSignature
-        func fingerprint(at k: Int) -> Fingerprint
-        func head(at k: Int) -> Head
-    }
-
     /// A head's kind in the file, by its place here.
     static let kinds: [HistoryEntry.Kind] = [.created, .modified, .deleted]
 

@@ -70,12 +70,22 @@ extension StartCache {
             (namesCount, bytesCount) = (sections.namesCount, sections.bytesCount)
         }
 
-        /// What is wrong when `nameRange` finds nothing.
-        var misplaced: String { "the entry \(k) is not where its record says" }
+        /// What is wrong with the next record, `record`, if anything: its name is read from
+        /// the range of the names the record gives, once that is found in place, by
+        /// `withName`, which calls its second argument with the name's bytes.
+        mutating func next<E: Error>(
+            _ record: UnsafeRawBufferPointer,
+            withName: (Range<Int>, (UnsafeBufferPointer<UInt8>) -> String?) throws(E) -> String?
+        ) throws(E) -> String? {
+            guard let range = nameRange(of: record) else {
+                return "the entry \(k) is not where its record says"
+            }
+            return try withName(range) { name in next(record, name: name) }
+        }
 
         /// Where the next record's name is in the names, if the record is where it should
         /// be.
-        func nameRange(of record: UnsafeRawBufferPointer) -> Range<Int>? {
+        private func nameRange(of record: UnsafeRawBufferPointer) -> Range<Int>? {
             let nameCount = Int(record.little(Layout.nameCount, as: UInt32.self))
             let itemCount = Int(record.little(Layout.bytesCount, as: UInt32.self))
             guard Int(record.little(Layout.nameOffset, as: UInt32.self)) == nameAt,
@@ -87,9 +97,9 @@ extension StartCache {
         }
 
         /// What is wrong with the next record, whose name (`nameRange`) is `name`.
-        mutating func next(_ record: UnsafeRawBufferPointer, name: UnsafeBufferPointer<UInt8>)
-            -> String?
-        {
+        private mutating func next(
+            _ record: UnsafeRawBufferPointer, name: UnsafeBufferPointer<UInt8>
+        ) -> String? {
             guard String(validating: name, as: UTF8.self) != nil else {
                 return "an id is not UTF-8"
             }

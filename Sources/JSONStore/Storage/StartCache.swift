@@ -122,4 +122,8 @@ extension FileSignature {
     /// The signature of an id the journal knows that had no file (deleted): a file of it
     /// now is new.
     static let absent = FileSignature(device: 0, inode: 0, size: -2, modified: 0, changed: 0)
+
+    /// Whether this is a file's, not `unknown` nor `absent`: a cache's entry holds the
+    /// bytes a file with it had.
+    var isFile: Bool { self != .unknown && self != .absent }
 }

@@ -60,27 +60,33 @@ struct FileDescriptor: Hashable, Sendable {
         }
     }
 
+    /// Reads into all of `buffer` from `offset`, continuing after short reads, fewer at the
+    /// end of the file; how many were read.
+    func readFully(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(Errno)
+        -> Int
+    {
+        var done = 0
+        while done < buffer.count {
+            let n = try read(
+                into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]), at: offset + done)
+            if n == 0 { break }
+            done += n
+        }
+        return done
+    }
+
     /// The bytes from `offset` to `offset + count`, fewer at the end of the file.
     func read(count: Int, at offset: Int) throws(Errno) -> [UInt8] {
         var failure: Errno?
         // Not zeroed first: the bytes read are all that is kept.
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            var done = 0
-            while done < count {
-                let n: Int
-                do throws(Errno) {
-                    n = try read(
-                        into: UnsafeMutableRawBufferPointer(
-                            UnsafeMutableBufferPointer(rebasing: buffer[done...])),
-                        at: offset + done)
-                } catch {
-                    failure = error
-                    break
-                }
-                if n == 0 { break }
-                done += n
+            do throws(Errno) {
+                initialized = try readFully(
+                    into: UnsafeMutableRawBufferPointer(buffer), at: offset)
+            } catch {
+                failure = error
+                initialized = 0
             }
-            initialized = done
         }
         if let failure { throw failure }
         return bytes

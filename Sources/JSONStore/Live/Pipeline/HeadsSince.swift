@@ -5,30 +5,26 @@
 struct HeadsSince {
     private let heads: StoreHistory.StampHeads?
     /// The last cache's entries, when their heads hold at the stamp.
-    private let cached: (any StartCache.Records)?
-    private let cachedComplete: Bool
+    private let cached: StartCache.Cursor?
 
-    /// - Parameter last: the last cache written, if any, its header and entries.
-    init(
-        heads: StoreHistory.StampHeads?, base: StoreHistory.StampBase?,
-        last: (header: StartCache.Header, entries: any StartCache.Records)?
-    ) {
+    /// - Parameter last: the last cache written, if any, read forward.
+    init(heads: StoreHistory.StampHeads?, base: StoreHistory.StampBase?, last: StartCache.Cursor?) {
         self.heads = heads
         guard let heads, let covered = heads.coveredAfter, covered > 0, let base,
             let last, let stamp = last.header.stamp,
             stamp.journal == base.stamp.journal, stamp.revision >= covered
         else {
-            (cached, cachedComplete) = (nil, false)
+            cached = nil
             return
         }
-        (cached, cachedComplete) = (last.entries, last.header.headsComplete)
+        cached = last
     }
 
     /// Whether every id the journal has an entry of has its head here: the recorder read
     /// the whole journal, or knows every entry since a cache that was complete.
     var isComplete: Bool {
         guard let covered = heads?.coveredAfter else { return false }
-        return covered == 0 || cachedComplete
+        return covered == 0 || cached?.header.headsComplete == true
     }
 
     /// The head of `key`, whose entry in the last cache is at `k`, if it has one.

@@ -28,12 +28,7 @@ extension LiveEngine {
         let comparison = StartComparison(ids, in: dir, entries: entries, lookedAt: cache.lookedAt)
         var outcomes = [ItemFile.Outcome](repeating: .missing, count: ids.count)
         // The items share the cache's chunk of bytes: nothing is copied.
-        for (i, k) in comparison.unchanged {
-            outcomes[i] = .item(
-                Item(
-                    id: ids[i], bytes: entries.itemBytes(at: k),
-                    fingerprint: entries.fingerprint(at: k)))
-        }
+        for (i, k) in comparison.unchanged { outcomes[i] = .item(entries.item(at: k, id: ids[i])) }
         progress.add(comparison.unchanged.count)
         let toRead = comparison.toRead
         let fresh = read(toRead.map { ids[$0] }, in: dir, progress: progress)
@@ -50,11 +45,8 @@ extension LiveEngine {
                 if cache.headsComplete { heads[key] = .some(nil) }
                 return
             }
-            let signature = entries.signature(at: k)
-            if signature != .unknown, signature != .absent {
-                previous[key] = Item(
-                    id: key.string, bytes: entries.itemBytes(at: k),
-                    fingerprint: entries.fingerprint(at: k))
+            if entries.signature(at: k).isFile {
+                previous[key] = entries.item(at: k, id: key.string)
             }
             if let recorded = entries.head(at: k).recorded { heads[key] = recorded }
         }

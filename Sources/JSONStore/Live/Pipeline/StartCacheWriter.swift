@@ -31,16 +31,12 @@ struct StartCacheWriter: Sendable {
         guard let directory = StartCache.directory(of: dir),
             let look = StartCache.beginLook(store: store, create: false)
         else { return }
-        // Its records and names read forward, a block at a time, not its items' bytes:
-        // once to count what is written, once to write it.
-        func last() -> StartCache.Cursor? {
-            StartCache.Cursor.open(store: store, directory: directory, terms: terms)
-        }
-        let counting = last()
-        let earlier = HeadsSince(
-            heads: heads, base: base, last: counting.map { ($0.header, $0) })
-        let known = earlier.known(notIn: snapshot)
-        var walk = Walk(last: counting, heads: earlier, known: known, reread: reread)
+        // The last cache: its records and names read forward, a block at a time, not its
+        // items' bytes; walked once to count what is written, then again to write it.
+        let last = StartCache.Cursor.open(store: store, directory: directory, terms: terms)
+        let earlier = HeadsSince(heads: heads, base: base, last: last)
+        let walk = Walk(
+            last: last, heads: earlier, known: earlier.known(notIn: snapshot), reread: reread)
         // What is written: the snapshot's ids, and among them the ids the journal has a head
         // of that have no item now (deleted, or invalid since they appeared).
         var (count, namesCount) = (0, 0)
@@ -48,20 +44,12 @@ struct StartCacheWriter: Sendable {
             count += 1
             namesCount += entry.id.utf8.count
         }
-        guard counting?.failed != true else { return }
+        guard last?.failed != true else { return }
+        last?.rewind()
         var header = StartCache.Header(
             directory: directory, lookedAt: look, stamp: base?.stamp, position: base?.position,
             terms: terms)
         header.headsComplete = earlier.isComplete
-        let writing = counting == nil ? nil : last()
-        // Another process may have replaced it meanwhile: then this one is not written.
-        guard counting?.header == writing?.header, counting?.count == writing?.count else {
-            return
-        }
-        walk = Walk(
-            last: writing,
-            heads: HeadsSince(heads: heads, base: base, last: writing.map { ($0.header, $0) }),
-            known: known, reread: reread)
         StartCache.write(store: store, header: header, count: count, namesCount: namesCount) {
             (encoder) throws(Errno) in
             var failure: Errno?
@@ -76,13 +64,13 @@ struct StartCacheWriter: Sendable {
             }
             if let failure { throw failure }
             // A read of the last cache that failed gave a fallback: nothing is written.
-            if writing?.failed == true { throw .ioError }
+            if last?.failed == true { throw .ioError }
         }
     }
 
     /// The snapshot's ids and the others, in order, walked with the last cache's.
     private struct Walk {
-        let last: (any StartCache.Records)?
+        let last: StartCache.Cursor?
         let heads: HeadsSince
         let known: [(id: String, head: StartCache.Head)]
         let reread: Set<UTF8Key>
@@ -123,16 +111,15 @@ struct StartCacheWriter: Sendable {
                 var kept = StartCache.Entry(
                     id: key.string, signature: .unknown, fingerprint: empty, bytes: unknown,
                     head: heads.head(of: key, lastAt: at))
-                var item = entry.error == nil ? entry.item : nil
-                if let item = item, let at, let last, Self.holds(last, at, item.fingerprint),
+                let item = entry.error == nil ? entry.item : nil
+                if let item, let at, let last, Self.holds(last, at, item.fingerprint),
                     !reread.contains(key)
                 {
                     (kept.signature, kept.fingerprint, kept.bytes) =
                         (last.signature(at: at), item.fingerprint, item.bytes)
                 }
-                if kept.signature != .unknown { item = nil }
                 if at != nil { k += 1 }
-                body(kept, item)
+                body(kept, kept.signature == .unknown ? item : nil)
             }
             others(before: nil)
         }
@@ -140,13 +127,11 @@ struct StartCacheWriter: Sendable {
         /// Whether the last cache's entry `k` is of a file that held the bytes of
         /// `fingerprint`.
         static func holds(
-            _ last: any StartCache.Records, _ k: Int, _ fingerprint: Fingerprint
+            _ last: StartCache.Cursor, _ k: Int, _ fingerprint: Fingerprint
         )
             -> Bool
         {
-            let signature = last.signature(at: k)
-            return signature != .unknown && signature != .absent
-                && last.fingerprint(at: k) == fingerprint
+            last.signature(at: k).isFile && last.fingerprint(at: k) == fingerprint
         }
     }
 
