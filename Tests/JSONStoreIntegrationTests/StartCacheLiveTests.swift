@@ -240,4 +240,28 @@ struct StartCacheLiveTests {
         #expect(underSchema.taken == 0)
         #expect(checked.error(for: "item-01") != nil)
     }
+
+    @Test("a cache a killed follower left staged is removed by the next writer, not a fresh one")
+    func abandonedStagedCacheRemoved() async throws {
+        let temp = try await Self.storeWithCache()
+        let folder = temp.path + "/.jsonstore/"
+        let (abandoned, inProgress) = (
+            folder + ".jsonstore-00000000000000aa.tmp", folder + ".jsonstore-00000000000000bb.tmp"
+        )
+        for path in [abandoned, inProgress] {
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(count: 4096)))
+        }
+        // Left by a writer killed two minutes ago.
+        var past = [timespec](
+            repeating: timespec(tv_sec: time(nil) - 120, tv_nsec: 0), count: 2)
+        #expect(utimensat(AT_FDCWD, abandoned, &past, 0) == 0)
+        let firstLook = try #require(Self.readCache(temp.path)).lookedAt
+        try temp.writeFile("item-01.json", "{\"title\": \"changed\"}\n")
+        _ = try await Self.firstResults(temp.path) { _ in
+            let written = try await Self.waitForCache(temp.path, after: firstLook)
+            #expect(written != nil)
+        }
+        #expect(!FileManager.default.fileExists(atPath: abandoned))
+        #expect(FileManager.default.fileExists(atPath: inProgress))
+    }
 }

@@ -60,6 +60,10 @@ extension StartCache {
         return try? folder.stamp(lookName)
     }
 
+    /// How old (by its modification time, in seconds) a staged cache is once its writer is
+    /// taken to be gone.
+    static let abandonedAge: Double = 60
+
     /// Writes the cache of `header` for the store at `store`, replacing the last one: its
     /// `count` entries, whose ids have `namesCount` bytes, each given by `entries` to the
     /// encoder as it is made. Best effort: a cache that cannot be written is simply not
@@ -72,6 +76,9 @@ extension StartCache {
         guard let folder = try? PrivateFolder(store: store).openFolder("", create: false)
         else { return }
         defer { folder.close() }
+        // A cache a killed follower was writing is left staged: gone once it is clearly
+        // abandoned (a write in progress touches its file at every block).
+        AtomicFile.removeStale(in: folder, olderThan: abandonedAge)
         let staged = try? AtomicFile.stage(permissions: 0o644, in: folder, sync: false) {
             (fd) throws(Errno) in
             var encoder = Encoder(
