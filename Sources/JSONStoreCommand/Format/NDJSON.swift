@@ -127,11 +127,13 @@ enum NDJSON {
                     + JSONWriter.compact(.string(results.revision.token))
                     + #","version":\#(results.version),"items":["#.utf8)
         }
-        for (n, item) in results.enumerated() {
+        var first = true
+        results.forEachItem { item in
             out.append { bytes in
-                if n > 0 { bytes.append(UInt8(ascii: ",")) }
+                if !first { bytes.append(UInt8(ascii: ",")) }
                 JSONWriter.appendItem(item, to: &bytes, escapingUnicodeLineBreaks: true)
             }
+            first = false
         }
         out.append { bytes in
             bytes.append(contentsOf: #"],"invalid":"#.utf8)

@@ -16,7 +16,7 @@ package struct SearchIndex {
     /// - Complexity: O(n) row layouts.
     package init(_ results: Results<Item>, table: Table) {
         texts = Dictionary(minimumCapacity: results.count)
-        for item in results { texts[UTF8Key(item.id)] = Self.rowText(item, table: table) }
+        results.forEachItem { texts[UTF8Key($0.id)] = Self.rowText($0, table: table) }
     }
 
     /// Keeps the index in step with one update.

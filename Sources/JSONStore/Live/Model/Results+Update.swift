@@ -49,6 +49,9 @@ extension Results {
                     keys: elements.lazy.map(\.0), descending: grouping.descending,
                     aggregated: grouping.aggregated.count)
             }
+        } else if coder.isItem {
+            // Items need no decoding: a walk built for them, with no generic step per item.
+            tree = snapshot.itemsInIDOrder(query) as! SortedTree<SortKey, Element>
         } else {
             // In id order the keys keep the entries' order and hashes: the results take
             // the snapshot's shape, with no array of the whole store in between.
@@ -202,5 +205,17 @@ extension Results {
             let new = change.new?.item, old.fingerprint != new.fingerprint
         else { return [] }
         return MemberChange.between(old.members, new.members)
+    }
+}
+
+extension StoreSnapshot {
+    /// The items `query` includes, in id order, as untyped results in id order hold them:
+    /// `Results.initial`'s walk written for `Item`, so the compiler makes it for that type
+    /// alone (the generic one looks up its types' metadata at every node).
+    fileprivate func itemsInIDOrder(_ query: Query) -> SortedTree<SortKey, Item> {
+        entries.compactMap { _, entry in
+            guard let item = entry.item, query.includes(item, decoded: nil) else { return nil }
+            return (query.sortKey(item, decoded: nil), item)
+        }
     }
 }

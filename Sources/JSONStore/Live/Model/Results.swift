@@ -136,3 +136,10 @@ struct DecodeFailure: Sendable {
     /// The key of its last decoded element, if that is still in the results.
     let key: SortKey?
 }
+
+extension Results where Element == Item {
+    /// Calls `body` with every item in order, in one walk made for `Item`: how the command
+    /// writes whole results (its iterator, called from another module, is a generic call
+    /// an item).
+    package func forEachItem(_ body: (Item) -> Void) { tree.forEach(body) }
+}

@@ -107,6 +107,15 @@ struct ResultsTree<Element: Sendable>: Sendable {
         }
     }
 
+    /// Calls `body` with every element in order: one walk, where an iterator is called
+    /// once an element.
+    func forEach(_ body: (Element) -> Void) {
+        switch storage {
+        case .own(let tree): tree.forEach { _, element in body(element) }
+        case .entries(let entries): entries.forEach { _, entry in body(Self.element(entry)) }
+        }
+    }
+
     func makeIterator() -> Iterator {
         switch storage {
         case .own(let tree): Iterator(base: .own(tree.makeIterator()))
