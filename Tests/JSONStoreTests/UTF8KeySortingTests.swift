@@ -10,6 +10,7 @@ struct UTF8KeySortingTests {
         var random = SystemRandomNumberGenerator()
         let pieces = [
             "item-", "0", "00", "1", "é", "e\u{301}", "Z", "~", "日本", "", "-", "\u{10FFFF}",
+            "\u{0}",
         ]
         for count in [0, 1, 65, 500, 5_000] {
             let strings = (0..<count).map { _ in
@@ -17,10 +18,14 @@ struct UTF8KeySortingTests {
                     pieces.randomElement(using: &random)!
                 }.joined()
             }
-            let sorted = UTF8Key.sorted(strings)
-            #expect(
-                sorted.map { Array($0.utf8) }
-                    == strings.sorted(by: UTF8Key.less).map { Array($0.utf8) })
+            // With no prefix in common, and with one longer than some of the strings'
+            // next eight bytes (the sort's integer keys) and than some strings whole.
+            for shared in ["", "item-000", "item-000-item-000"] {
+                let named = strings.map { shared + $0 } + (count > 0 ? [shared] : [])
+                #expect(
+                    UTF8Key.sorted(named).map { Array($0.utf8) }
+                        == named.sorted(by: UTF8Key.less).map { Array($0.utf8) })
+            }
         }
     }
 }
