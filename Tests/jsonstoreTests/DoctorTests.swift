@@ -44,4 +44,29 @@ struct DoctorTests {
         #expect(
             missing.stdout.contains("problem: \(path)/nope: the store directory does not exist"))
     }
+
+    @Test("--memory: the store's memory by what holds it, per item, and the process's")
+    func memory() async throws {
+        let temp = try TemporaryStore()
+        for k in 0..<200 { try temp.writeFile("item-\(k).json", "{\"title\": \"item \(k)\"}\n") }
+        let path = temp.path
+        let result = try await blocking {
+            try JSONStoreBinary.run(["--dir", path, "doctor", "--memory"])
+        }
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let summary = try #require(lines.first { $0.hasPrefix("memory    ") })
+        #expect(summary.hasPrefix("memory    200 items, "), "\(summary)")
+        #expect(summary.contains(" an item, ") && summary.hasSuffix("x the files"))
+        for row in ["bytes", "index", "ids", "invalid", "heads", "results"] {
+            #expect(
+                lines.contains { $0.hasPrefix("          \(row) ") && $0.contains(" an item ") },
+                "\(row)")
+        }
+        #expect(lines.contains { $0.hasPrefix("process   ") && $0.contains(" resident, ") })
+        #expect(lines.last == "no problems found")
+        // Without the flag, no memory section.
+        let plain = try await blocking { try JSONStoreBinary.run(["--dir", path, "doctor"]) }
+        #expect(!plain.stdout.contains("memory    "))
+    }
 }

@@ -41,6 +41,12 @@ struct JournalHeads: Sendable {
     private var recent: [(revision: Int, id: UTF8Key)] = []
     static let recentLimit = 1024
 
+    /// The memory the heads take: their table (`MemoryUsage`).
+    var footprint: Int {
+        MemoryUsage.table(UTF8Key.self, Head?.self, capacity: known.capacity)
+            + recent.capacity * MemoryLayout<(revision: Int, id: UTF8Key)>.stride
+    }
+
     /// Where the journal ends as the last look found it: after its last whole line.
     struct End: Sendable {
         var position: Journal.Position

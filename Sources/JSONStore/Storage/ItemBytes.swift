@@ -9,8 +9,9 @@ import Glibc
 /// heap object of its own. The bytes are valid JSON, an object, by construction: they
 /// were read by the store's reader or written by `JSONWriter`.
 struct ItemBytes: Sendable, Equatable {
-    // Never written after it is filled (`ByteChunk`).
-    nonisolated(unsafe) private let chunk: ByteChunk
+    // Never written after it is filled (`ByteChunk`). Read elsewhere only to count it
+    // (`MemoryUsage`).
+    nonisolated(unsafe) let chunk: ByteChunk
     private let offset: UInt32
     /// The number of bytes.
     let count: UInt32

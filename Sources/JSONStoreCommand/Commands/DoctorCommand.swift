@@ -15,11 +15,19 @@ struct DoctorCommand: Command {
             etcd address, whether a mirror runs, how many local changes are not sent); for \
             etcd each endpoint's health, version and revision; then the items, invalid files \
             and conflicts. Exit status 1 when something is wrong, each problem followed by \
-            its fix.
-            """)
+            its fix. With --memory, also what the store takes in memory loaded as a follower \
+            loads it, by what holds it (the files' bytes, the index, long ids, invalid \
+            files, the history's heads, observers' results), in all and per item.
+            """,
+        options: [
+            .flag("--memory", help: "say what the store takes in memory, by what holds it")
+        ])
+
+    var memory: Bool
 
     init(_ arguments: Arguments) throws(UsageError) {
         try arguments.expectNoPositionals()
+        memory = arguments.has("--memory")
     }
 
     func run(_ context: Context) throws {
@@ -56,7 +64,10 @@ struct DoctorCommand: Command {
                 error.description, fix: "give the store with --dir or --store (jsonstore help)")
             return try report.finish()
         }
-        let (results, failure) = Self.observeOnce(store)
+        var usage: MemoryUsage?
+        let (results, failure) = Self.observeOnce(store) {
+            if memory { usage = store.memoryUsage() }
+        }
         if !context.isEtcd {
             report.line("watching", Display.escaped(store.watching))
             let inotify = InotifyUsage()
@@ -95,6 +106,15 @@ struct DoctorCommand: Command {
                 fix:
                     "jsonstore check lists them; jsonstore resolve ID --keep mine|theirs|FILE ends one"
             )
+        }
+        if memory {
+            if let usage {
+                MemoryDiagnosis(usage).report(into: &report)
+            } else {
+                report.problem(
+                    "the store's memory could not be measured: it was not loaded",
+                    fix: "see the messages above")
+            }
         }
         try report.finish()
     }
@@ -139,8 +159,11 @@ struct DoctorCommand: Command {
     }
 
     /// The store's first results, as an observer gets them (which starts its watch), or
-    /// why there are none.
-    static func observeOnce(_ store: JSONStore) -> (Results<Item>?, String?) {
+    /// why there are none; `meanwhile` runs once they are there, while the observation
+    /// still holds them.
+    static func observeOnce(_ store: JSONStore, meanwhile: () -> Void = {})
+        -> (Results<Item>?, String?)
+    {
         let got = Locked<(Results<Item>?, String?)>((nil, nil))
         let done = DispatchSemaphore(value: 0)
         let token = store.observe(on: DispatchQueue(label: "jsonstore.doctor")) { change in
@@ -155,6 +178,7 @@ struct DoctorCommand: Command {
         if done.wait(timeout: .now() + 60) == .timedOut {
             return (nil, "the store was not read within 60 s")
         }
+        meanwhile()
         return got.withLock { $0 }
     }
 }

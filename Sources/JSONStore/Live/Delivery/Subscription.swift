@@ -10,6 +10,8 @@ protocol LiveSubscriber: Sendable {
     var delivery: Delivery { get }
     /// Whether it has been sent `.initial`.
     var isStarted: Bool { get }
+    /// Counts the results it keeps that are not the store's own tree.
+    func countResults(into usage: inout MemoryUsage)
     /// Whether changes are waiting for an update in flight that `synchronize` must wait
     /// for: not for an async sequence, whose consumer pulls them (its next update will
     /// hold them), and may be the very task that waits.
@@ -97,6 +99,10 @@ struct Subscription<Element: Sendable>: LiveSubscriber {
     var id: ObjectIdentifier { ObjectIdentifier(flag) }
 
     var isStarted: Bool { results != nil }
+
+    func countResults(into usage: inout MemoryUsage) {
+        results?.countOwnMemory(into: &usage)
+    }
 
     var hasBacklog: Bool {
         if case .immediate = delivery { return false }

@@ -137,6 +137,15 @@ struct DecodeFailure: Sendable {
     let key: SortKey?
 }
 
+extension Results {
+    /// Counts the trees of their own these results keep (`MemoryUsage.results`).
+    func countOwnMemory(into usage: inout MemoryUsage) {
+        tree.countOwnNodes(into: &usage)
+        usage.addResults(failures)
+        usage.addResults(keys)
+    }
+}
+
 extension Results where Element == Item {
     /// Calls `body` with every item in order, in one walk made for `Item`: how the command
     /// writes whole results (its iterator, called from another module, is a generic call

@@ -107,6 +107,11 @@ struct ResultsTree<Element: Sendable>: Sendable {
         }
     }
 
+    /// Counts the nodes of the tree of their own these results have, if they have one.
+    func countOwnNodes(into usage: inout MemoryUsage) {
+        if case .own(let tree) = storage { usage.addResults(tree) }
+    }
+
     /// Calls `body` with every element in order: one walk, where an iterator is called
     /// once an element.
     func forEach(_ body: (Element) -> Void) {

@@ -212,6 +212,16 @@ struct SortedTree<Key: Comparable & Hashable & Sendable, Value: Sendable>: Senda
         return UInt32(truncatingIfNeeded: hasher.finalize())
     }
 
+    /// Calls `body` with every node, in no particular order (to count them).
+    func forEachNode(_ body: (Node) -> Void) {
+        var stack: [Node] = root.map { [$0] } ?? []
+        while let node = stack.popLast() {
+            body(node)
+            if let left = node.left { stack.append(left) }
+            if let right = node.right { stack.append(right) }
+        }
+    }
+
     /// Calls `body` with every element in key order.
     func forEach(_ body: (Key, Value) throws -> Void) rethrows {
         var stack: [Node] = []

@@ -1,0 +1,60 @@
+import Dispatch
+import Foundation
+import JSONStore
+import TestSupport
+import Testing
+
+/// `JSONStore.memoryUsage()`, what `doctor --memory` prints: each part of a live store's
+/// memory counted once, from the blocks `malloc` gave it. Real files, a real watch.
+@Suite("A live store's memory, by what holds it")
+struct MemoryUsageTests {
+    @Test("the files' bytes once, a node an id, long ids apart, invalid files, own results")
+    func parts() async throws {
+        let temp = try TemporaryStore()
+        var fileBytes = 0
+        for k in 0..<300 {
+            // Half the ids over 15 bytes: their text is kept apart from their node.
+            let id = String(format: k % 2 == 0 ? "item-%03d" : "a-longer-item-name-%03d", k)
+            let text = "{\"title\": \"item \(k)\", \"n\": \(k)}\n"
+            try temp.writeFile(id + ".json", text)
+            fileBytes += text.utf8.count
+        }
+        let recorder = ChangeRecorder()
+        let token = temp.store.observe(.all, on: DispatchQueue(label: "memory"), recorder.callback)
+        defer { token.invalidate() }
+        #expect(await recorder.wait { $0.initialCount == 1 })
+        let store = temp.store
+        // The history's first look has recorded every item: their heads are known.
+        _ = try await HistoryWatchTests.waitForJournal(store) { $0.count >= 300 }
+        let usage = try #require(try await blocking { store.memoryUsage() })
+        #expect(usage.items == 300)
+        #expect(usage.fileBytes == fileBytes)
+        // The chunks hold every byte, with at most their unused ends besides.
+        #expect(usage.bytes >= fileBytes && usage.bytes < fileBytes + (4 << 20))
+        // A node an id, each a block of the same request (malloc may round one up).
+        #expect((48...512).contains(usage.index / 300))
+        // A long id's block: 32 bytes of header, 22 of text and a NUL, malloc's 8, rounded
+        // to 16: 64 bytes, counted once whoever holds it (the node's key, the item's id).
+        #expect(usage.ids % 64 == 0 && (150 * 64...300 * 64).contains(usage.ids))
+        // Every item in id order: the results are the store's own tree.
+        #expect(usage.invalid == 0 && usage.results == 0)
+        #expect(usage.heads > 0)
+        #expect(usage.total == usage.bytes + usage.index + usage.ids + usage.heads)
+
+        // A file invalid since it appeared: the results take a tree of their own.
+        try temp.writeFile("broken.json", "{\"title\": ")
+        #expect(await recorder.wait { $0.results.invalid.map(\.name) == ["broken.json"] })
+        let after = try #require(try await blocking { store.memoryUsage() })
+        #expect(after.items == 300)
+        #expect(after.invalid > 0)
+        #expect(after.results >= 300 * 48)
+    }
+
+    @Test("nothing to measure before a store is loaded")
+    func notLoaded() async throws {
+        let temp = try TemporaryStore.tasks()
+        let store = temp.store
+        let usage = try await blocking { store.memoryUsage(timeout: 10) }
+        #expect(usage == nil)
+    }
+}
