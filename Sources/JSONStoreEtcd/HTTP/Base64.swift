@@ -41,6 +41,9 @@ enum Base64 {
         let table = values  // once, not a lazy global's check per byte
         let length = count / 4 * 3 + max(0, count % 4 - 1)
         guard count % 4 != 1 else { return nil }
+        // `Array(unsafeUninitializedCapacity: 0)` writes its count into the empty array
+        // every thread shares (a race ThreadSanitizer reports with any reader of one).
+        guard length > 0 else { return [] }
         var failed = false
         let out = [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
             var i = 0
