@@ -1,9 +1,9 @@
 /// What a live store holds in memory, by what holds it (`jsonstore doctor --memory`).
 ///
-/// Measured, not modelled: each heap block is counted by what `malloc` gave it
-/// (`malloc_usable_size` and its 8-byte header), a block shared by many items once. Only
-/// a string's block and a dictionary's table are worked out from their layout, as Swift
-/// hides where they begin.
+/// Measured where it can be: each object's heap block is counted by what `malloc` gave it
+/// (`malloc_usable_size` and its 8-byte header), a block shared by many items once. A
+/// string's block, a dictionary's table and an invalid file's error are worked out from
+/// their layout, as Swift hides where they begin.
 package struct MemoryUsage: Sendable, Equatable {
     /// The items in the newest version of the store.
     package var items = 0
