@@ -117,10 +117,7 @@ struct JSONParser {
     /// stack's buffer itself when the slice is all of it, with the stack's spare capacity:
     /// a document's outermost container, so every item, would keep up to half again.
     private func exactCopy<T>(_ slice: ArraySlice<T>) -> [T] {
-        // An empty one is the shared empty array: `Array(unsafeUninitializedCapacity: 0)`
-        // writes its count there, a race with every thread that reads an empty array.
-        guard !slice.isEmpty else { return [] }
-        return Array(unsafeUninitializedCapacity: slice.count) { buffer, count in
+        Array(uninitializedCount: slice.count) { buffer, count in
             count = buffer.initialize(fromContentsOf: slice)
         }
     }

@@ -77,12 +77,9 @@ struct FileDescriptor: Hashable, Sendable {
 
     /// The bytes from `offset` to `offset + count`, fewer at the end of the file.
     func read(count: Int, at offset: Int) throws(Errno) -> [UInt8] {
-        // Not `Array(unsafeUninitializedCapacity: 0)`: it writes into the empty array every
-        // thread shares.
-        guard count > 0 else { return [] }
         var failure: Errno?
         // Not zeroed first: the bytes read are all that is kept.
-        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+        let bytes = [UInt8](uninitializedCount: count) { buffer, initialized in
             do throws(Errno) {
                 initialized = try readFully(
                     into: UnsafeMutableRawBufferPointer(buffer), at: offset)

@@ -26,7 +26,8 @@ struct DoctorReport {
 }
 
 extension String {
-    fileprivate func padding(toLength length: Int) -> String {
+    /// The text and at least one space, padded to `length` characters: aligned columns.
+    func padding(toLength length: Int) -> String {
         count >= length ? self + " " : self + String(repeating: " ", count: length - count)
     }
 }

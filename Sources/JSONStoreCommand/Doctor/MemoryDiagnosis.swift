@@ -37,8 +37,8 @@ struct MemoryDiagnosis {
         for (name, bytes, what) in rows {
             report.line(
                 "",
-                Self.column(name, 9) + Self.column(ItemFile.byteCount(bytes), 11)
-                    + Self.column("\(Self.perItem(bytes, usage.items)) an item", 16) + what)
+                name.padding(toLength: 9) + ItemFile.byteCount(bytes).padding(toLength: 11)
+                    + "\(Self.perItem(bytes, usage.items)) an item".padding(toLength: 16) + what)
         }
         if let resident, let peak {
             report.line(
@@ -51,10 +51,6 @@ struct MemoryDiagnosis {
     /// `bytes` per item, rounded.
     private static func perItem(_ bytes: Int, _ items: Int) -> String {
         "\(items > 0 ? Int((Double(bytes) / Double(items)).rounded()) : 0) B"
-    }
-
-    private static func column(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
     }
 
     /// The value of `field` in /proc's status text, in bytes.

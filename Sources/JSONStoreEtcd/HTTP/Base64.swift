@@ -1,3 +1,5 @@
+import JSONStore
+
 /// Base64 (RFC 4648, with padding), as etcd's JSON gateway writes keys and values.
 enum Base64 {
     private static let alphabet = Array(
@@ -41,11 +43,8 @@ enum Base64 {
         let table = values  // once, not a lazy global's check per byte
         let length = count / 4 * 3 + max(0, count % 4 - 1)
         guard count % 4 != 1 else { return nil }
-        // `Array(unsafeUninitializedCapacity: 0)` writes its count into the empty array
-        // every thread shares (a race ThreadSanitizer reports with any reader of one).
-        guard length > 0 else { return [] }
         var failed = false
-        let out = [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
+        let out = [UInt8](uninitializedCount: length) { buffer, initialized in
             var i = 0
             var o = 0
             table.withUnsafeBufferPointer { table in
