@@ -72,4 +72,57 @@ struct SortedTreeTests {
         mapped._checkInvariants()
         #expect(mapped.count == kept.count)
     }
+
+    @Test("a tree of three levels grown and emptied again keeps every invariant on the way")
+    func growAndShrink() {
+        var random = SeededRandom(seed: 7)
+        var tree = SortedTree<Int, Int>()
+        var model: Set<Int> = []
+        let keys = (0..<30_000).shuffled(using: &random)
+        for (step, key) in keys.enumerated() {
+            tree.updateValue(key, forKey: key)
+            model.insert(key)
+            if step % 3_001 == 0 { tree._checkInvariants() }
+        }
+        tree._checkInvariants()
+        #expect(tree.count == 30_000)
+        // The iterator, the walk and the positions agree.
+        var iterated: [Int] = []
+        var iterator = tree.makeIterator()
+        while let (key, _) = iterator.next() { iterated.append(key) }
+        var walked: [Int] = []
+        tree.forEach { key, _ in walked.append(key) }
+        #expect(iterated == Array(0..<30_000))
+        #expect(walked == iterated)
+        #expect((0..<30_000).allSatisfy { tree.element(at: $0).key == $0 })
+        #expect((0..<30_000).allSatisfy { tree.rank(of: $0) == $0 })
+        for (step, key) in keys.shuffled(using: &random).enumerated() {
+            #expect(tree.removeValue(forKey: key) == key)
+            model.remove(key)
+            if step % 2_999 == 0 {
+                tree._checkInvariants()
+                #expect(tree.count == model.count)
+            }
+        }
+        #expect(tree.isEmpty)
+        #expect(tree.removeValue(forKey: 1) == nil)
+    }
+
+    @Test("a built tree costs its elements and a few bytes more each, not a node each")
+    func compact() {
+        let n = 100_000
+        let tree = SortedTree<Int, Int>(sortedDistinct: (0..<n).map { ($0, $0) })
+        tree._checkInvariants()
+        let stride = MemoryLayout<(Int, Int)>.stride
+        let bytes = MemoryUsage.nodes(of: tree)
+        #expect(bytes >= n * stride)
+        #expect(bytes <= n * (stride + 4), "\(bytes) bytes for \(n) elements of \(stride)")
+        // An edit copies its path: a leaf and one node a level, each at its own width.
+        var edited = tree
+        edited.updateValue(-1, forKey: n / 2)
+        edited.updateValue(-1, forKey: n + 1)
+        let leaf = stride * SortedTree<Int, Int>.leafCapacity
+        #expect(MemoryUsage.nodes(of: edited) - bytes < 2 * 3 * leaf)
+        #expect(tree[n / 2] == n / 2 && edited[n / 2] == -1 && edited.count == n + 1)
+    }
 }

@@ -11,7 +11,7 @@ package struct MemoryUsage: Sendable, Equatable {
     package var fileBytes = 0
     /// The chunks that hold those bytes, the unused end of each included.
     package var bytes = 0
-    /// The store's ordered index: a tree node an id, with the item's fields in it.
+    /// The store's ordered index: the tree whose leaves hold each id with its item's fields.
     package var index = 0
     /// Ids too long to be kept inside the node (over 15 bytes), each kept once.
     package var ids = 0
@@ -30,15 +30,15 @@ package struct MemoryUsage: Sendable, Equatable {
 
     /// Counts the items, bytes, index, ids and invalid files of `snapshot`.
     mutating func add(_ snapshot: StoreSnapshot) {
+        index += Self.nodes(of: snapshot.entries)
         var chunks = Set<ObjectIdentifier>()
         var strings = Set<UnsafeRawPointer>()
-        snapshot.entries.forEachNode { node in
-            index += Self.block(node)
-            ids += Self.outOfLine(node.key.string, seen: &strings)
-            if let error = node.value.error {
+        snapshot.entries.forEach { id, entry in
+            ids += Self.outOfLine(id.string, seen: &strings)
+            if let error = entry.error {
                 invalid += MemoryLayout<StoreError>.stride + error.message.utf8.count
             }
-            guard let item = node.value.item else { return }
+            guard let item = entry.item else { return }
             items += 1
             fileBytes += Int(item.bytes.count)
             ids += Self.outOfLine(item.id, seen: &strings)
@@ -50,7 +50,25 @@ package struct MemoryUsage: Sendable, Equatable {
 
     /// Counts the nodes of a results tree of its own.
     mutating func addResults<Key, Value>(_ tree: SortedTree<Key, Value>) {
-        tree.forEachNode { results += Self.block($0) }
+        results += Self.nodes(of: tree)
+    }
+
+    /// The blocks of a tree's nodes and of the arrays in them (the elements' own
+    /// out-of-line parts not included).
+    static func nodes<Key, Value>(of tree: SortedTree<Key, Value>) -> Int {
+        var total = 0
+        tree.forEachNode { node in
+            total += block(node) + array(node.elements) + array(node.children)
+            total += array(node.lastKeys) + array(node.ends)
+        }
+        return total
+    }
+
+    /// The block of an array's storage: a 32-byte header and its capacity, as `malloc`
+    /// rounds it (to 16, with an 8-byte header of its own); none for an empty one.
+    static func array<Element>(_ array: [Element]) -> Int {
+        guard array.capacity > 0 else { return 0 }
+        return (32 + array.capacity * MemoryLayout<Element>.stride + 8 + 15) / 16 * 16
     }
 
     /// The heap block of `object`, its header included.
