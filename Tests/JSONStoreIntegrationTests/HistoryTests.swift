@@ -75,6 +75,23 @@ struct HistoryTests {
         #expect(try temp.store.history().count == 5)
     }
 
+    @Test("a look at more files than one append takes records each once, numbered in order")
+    func lookInChunks() throws {
+        let temp = try TemporaryStore()
+        try temp.store.put("first", ["n": 0])
+        let made = 2 * StoreHistory.idsPerAppend + 7
+        for i in 0..<made { try temp.writeFile("item-\(i).json", "{\"n\": \(i)}\n") }
+        let entries = try temp.store.history()
+        #expect(entries.count == made + 1)
+        #expect(entries.map(\.revision) == Array((1...made + 1).reversed()))
+        let late = entries.filter(\.isLate)
+        #expect(late.count == made && late.allSatisfy { $0.kind == .created })
+        #expect(Set(late.map(\.id)).count == made)
+        #expect(late.first { $0.id == "item-4100" }?.value == ["n": 4100])
+        // Recorded once: asking again finds nothing new.
+        #expect(try temp.store.history().count == made + 1)
+    }
+
     @Test("a write over a file changed by hand records the hand edit first, then its own")
     func lateBeforeWrite() throws {
         let temp = try TemporaryStore()

@@ -27,48 +27,70 @@ extension StoreHistory {
         // are made again for the next segment if it had to begin one.
         let now = WallClock.nanoseconds(WallClock.now())
         var segmentStart = journal.segments().last?.first ?? 1
-        var (drafts, known) = try self.drafts(scope, seen, dir, now, segmentStart)
+        let (ids, previous, end) = try withCurrentHeads { heads throws(StoreError) in
+            let (ids, previous) = try candidates(scope, &heads, dir)
+            return (ids, previous, heads.end)
+        }
         // A whole look recorded: an item the journal has no entry of is new from now on.
         let whole: Bool
         switch scope {
         case .ids: whole = false
         case .everything, .loaded: whole = true
         }
-        guard !drafts.isEmpty else {
-            guard whole else { return }
-            // An empty store too: its journal is begun, so a file made next is a creation.
-            if let id = journal.journalID() {
-                journal.markLooked(id)
-            } else if let appender = try? JournalAppender(journal) {
-                journal.markLooked(appender.journalID)
-                appender.close()
+        // A chunk of ids at a time: a first look at a million items would otherwise hold
+        // every entry, with its value, and every line at once (over a gigabyte). A look
+        // cut short records the rest at the next one, which finds it unrecorded.
+        var appender: JournalAppender?
+        defer { appender?.close() }
+        var predates: Bool?
+        for start in stride(from: 0, to: ids.count, by: Self.idsPerAppend) {
+            let chunk = ids[start..<min(start + Self.idsPerAppend, ids.count)]
+            func draft() throws(StoreError) -> [HistoryEntry] {
+                try self.drafts(chunk, previous, seen, now, segmentStart, &predates, dir)
             }
-            return
+            var drafts = try draft()
+            guard !drafts.isEmpty else { continue }
+            if appender == nil {
+                let opened = try JournalAppender(journal, known: end)
+                appender = opened
+                if opened.segment.first != segmentStart {
+                    segmentStart = opened.segment.first
+                    drafts = try draft()
+                }
+                FaultPoint.drafted.reached()
+            }
+            if let appender { appended(try appender.append(drafts), by: appender) }
         }
-        let appender = try JournalAppender(journal, known: known)
-        defer { appender.close() }
-        if appender.segment.first != segmentStart {
-            segmentStart = appender.segment.first
-            drafts = try self.drafts(scope, seen, dir, now, segmentStart).entries
+        guard whole else { return }
+        if let appender {
+            journal.markLooked(appender.journalID)
+        } else if let id = journal.journalID() {
+            // Nothing to record: the look is marked all the same.
+            journal.markLooked(id)
+        } else if let begun = try? JournalAppender(journal) {
+            // An empty store too: its journal is begun, so a file made next is a creation.
+            journal.markLooked(begun.journalID)
+            begun.close()
         }
-        FaultPoint.drafted.reached()
-        appended(try appender.append(drafts), by: appender)
-        if whole { journal.markLooked(appender.journalID) }
     }
 
-    /// The entries for what `scope` holds that the journal has not recorded.
+    /// How many ids a look drafts and appends at a time.
+    static let idsPerAppend = 4096
+
+    /// The entries for what `ids` hold that the journal has not recorded. The heads were
+    /// caught up when the look began and have taken in what it appended since, under the
+    /// one lock: a catch-up each chunk would read the journal back for nothing.
     private func drafts(
-        _ scope: Scope, _ seen: HistoryDraft.Seen, _ dir: FileDescriptor, _ now: Int64,
-        _ segmentStart: Int
-    ) throws(StoreError) -> (entries: [HistoryEntry], end: JournalHeads.End?) {
-        try withCurrentHeads { heads throws(StoreError) in
-            let (ids, previous) = try candidates(scope, &heads, dir)
-            var predates: Bool?  // asked of the journal for the first item with no entry
-            let entries = ids.flatMap { id in
+        _ ids: ArraySlice<String>, _ previous: [UTF8Key: Item], _ seen: HistoryDraft.Seen,
+        _ now: Int64, _ segmentStart: Int, _ predates: inout Bool?, _ dir: FileDescriptor
+    ) throws(StoreError) -> [HistoryEntry] {
+        try withHeads { heads throws(StoreError) in
+            ids.flatMap { id in
                 var draft = HistoryDraft(id: id, source: .otherProgram, operation: nil, now: now)
                 draft.segmentStart = segmentStart
                 let head = heads.head(of: id, in: journal)
                 if head == nil {
+                    // Asked of the journal for the first item with no entry.
                     if predates == nil { predates = journal.mayPredate(heads.journalID) }
                     draft.mayPredate = predates ?? true
                 }
@@ -87,7 +109,6 @@ extension StoreHistory {
                     }, seen: seen
                 ).entries
             }
-            return (entries, heads.end)
         }
     }
 
