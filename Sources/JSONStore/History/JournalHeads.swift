@@ -26,7 +26,7 @@ struct JournalHeads: Sendable {
     static let keyframeInterval = 16
 
     /// The heads known, by id; a `nil` head for an item the journal has no entry of.
-    private var known: [UTF8Key: Head?] = [:]
+    private var known = HeadTable()
     private(set) var journalID: String?
     /// Where the last look stopped, and the revision of the last entry before it.
     private(set) var position: Journal.Position?
@@ -43,8 +43,7 @@ struct JournalHeads: Sendable {
 
     /// The memory the heads take: their table (`MemoryUsage`).
     var footprint: Int {
-        MemoryUsage.table(UTF8Key.self, Head?.self, capacity: known.capacity)
-            + recent.capacity * MemoryLayout<(revision: Int, id: UTF8Key)>.stride
+        known.footprint + recent.capacity * MemoryLayout<(revision: Int, id: UTF8Key)>.stride
     }
 
     /// Where the journal ends as the last look found it: after its last whole line.
@@ -83,7 +82,7 @@ struct JournalHeads: Sendable {
     }
 
     /// The heads known, by id (a copy, for a start cache).
-    var knownHeads: [UTF8Key: Head?] { known }
+    var knownHeads: HeadTable { known }
 
     /// The items of the entries after `revision` up to the last one read, when the recent
     /// entries reach back that far; `nil` when they do not (read the journal then).
@@ -104,7 +103,7 @@ struct JournalHeads: Sendable {
         if let head = known[key] { return head }
         if isComplete { return nil }
         let head = journal.head(of: id)
-        known[key] = .some(head)
+        known.set(head, for: key)
         return head
     }
 
@@ -147,16 +146,16 @@ struct JournalHeads: Sendable {
         guard !wanted.isEmpty, position != nil else { return }
         let end = lastRevision
         var found = JournalHeads()
-        for key in wanted { found.known[key] = recorded[key] }
+        for key in wanted { if let head = recorded[key] { found.known.set(head, for: key) } }
         _ = journal.read(JournalLine.Head.self, from: start) { line in
             if line.revision <= end, wanted.contains(UTF8Key(line.id)) { found.apply(line) }
         }
-        for key in wanted { known[key] = found.known[key] ?? .some(nil) }
+        for key in wanted { known.set(found.known[key] ?? nil, for: key) }
     }
 
     /// The ids of the items that exist as the journal last recorded them (after `readAll`).
     var existing: [String] {
-        known.compactMap { $0.value?.exists == true ? $0.key.string : nil }
+        known.compactMap { key, head in head?.exists == true ? key.string : nil }
     }
 
     /// Takes in entries this process appended at the end it had read to, the journal's end
@@ -186,8 +185,9 @@ struct JournalHeads: Sendable {
         // known, so the next entry keeps its whole value.
         let before = known[key].map { $0?.sinceKeyframe ?? 0 } ?? JournalHeads.keyframeInterval
         let wholeAt = keeps ? entry.revision : (known[key]??.wholeAt ?? 0)
-        known[key] = Head(
+        let head = Head(
             revision: entry.revision, kind: entry.kind, fingerprint: entry.fingerprint,
             sinceKeyframe: keeps ? 0 : before + 1, wholeAt: wholeAt)
+        known.set(head, for: key)
     }
 }

@@ -10,7 +10,7 @@ extension StoreHistory {
     /// revision after which every item with an entry is among them
     /// (`JournalHeads.coveredAfter`).
     struct StampHeads: Sendable {
-        var known: [UTF8Key: JournalHeads.Head?]
+        var known: HeadTable
         var coveredAfter: Int?
     }
 

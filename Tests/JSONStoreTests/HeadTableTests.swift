@@ -1,0 +1,56 @@
+import TestSupport
+import Testing
+
+@testable import JSONStore
+
+@Suite("The table of the journal's heads")
+struct HeadTableTests {
+    @Test("random sets agree with a dictionary; every field and 'no entry' read back")
+    func againstDictionary() {
+        var random = SeededRandom(seed: 11)
+        var table = HeadTable()
+        var model: [UTF8Key: JournalHeads.Head?] = [:]
+        var saved: (HeadTable, [UTF8Key: JournalHeads.Head?])?
+        for step in 0..<20_000 {
+            let key = UTF8Key("item-\(Int.random(in: 0..<5_000, using: &random))")
+            var head: JournalHeads.Head?
+            if Int.random(in: 0..<8, using: &random) != 0 {
+                let kinds: [HistoryEntry.Kind] = [.created, .modified, .deleted]
+                let size = [0, 117, Int(UInt32.max) + 5][Int.random(in: 0..<3, using: &random)]
+                head = JournalHeads.Head(
+                    revision: step + 1, kind: kinds[step % 3],
+                    fingerprint: Bool.random(using: &random)
+                        ? Fingerprint(size: size, hash: random.next()) : nil,
+                    sinceKeyframe: Int.random(in: 0...17, using: &random),
+                    wholeAt: Int.random(in: 0...step, using: &random))
+            }
+            table.set(head, for: key)
+            model[key] = .some(head)
+            if step == 10_000 { saved = (table, model) }
+        }
+        #expect(table.count == model.count)
+        for (key, head) in model { #expect(table[key] == .some(head)) }
+        #expect(table[UTF8Key("never")] == nil)
+        var seen = 0
+        table.forEach { key, head in
+            seen += 1
+            #expect(model[key] == .some(head))
+        }
+        #expect(seen == model.count)
+        // A copy taken earlier is as it was.
+        let (old, oldModel) = saved!
+        #expect(old.count == oldModel.count)
+        for (key, head) in oldModel { #expect(old[key] == .some(head)) }
+    }
+
+    @Test("a hundred thousand heads take under 100 bytes each, not a dictionary's 160")
+    func compact() {
+        var table = HeadTable()
+        let head = JournalHeads.Head(
+            revision: 1, kind: .created, fingerprint: Fingerprint(size: 117, hash: 9),
+            sinceKeyframe: 0, wholeAt: 1)
+        for i in 0..<100_000 { table.set(head, for: UTF8Key("item-\(i)")) }
+        #expect(table.footprint < 100 * 100_000, "\(table.footprint) bytes")
+        #expect(table[UTF8Key("item-99999")] == .some(head))
+    }
+}
