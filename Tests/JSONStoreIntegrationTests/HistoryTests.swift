@@ -77,7 +77,9 @@ struct HistoryTests {
 
     @Test("a look at more files than one append takes records each once, numbered in order")
     func lookInChunks() throws {
-        let temp = try TemporaryStore()
+        var options = JSONStore.Options()
+        options.journalSegmentLimit = 64 << 10
+        let temp = try TemporaryStore(options: options)
         try temp.store.put("first", ["n": 0])
         let made = 2 * StoreHistory.idsPerAppend + 7
         for i in 0..<made { try temp.writeFile("item-\(i).json", "{\"n\": \(i)}\n") }
@@ -90,6 +92,16 @@ struct HistoryTests {
         #expect(late.first { $0.id == "item-4100" }?.value == ["n": 4100])
         // Recorded once: asking again finds nothing new.
         #expect(try temp.store.history().count == made + 1)
+        // Segments begun on the way, none past the limit by more than one append.
+        let folder = temp.path + "/.jsonstore/journal"
+        let segments = try FileManager.default.contentsOfDirectory(atPath: folder)
+            .filter { $0.hasSuffix(".jsonl") }
+        #expect(segments.count >= 3)
+        for name in segments {
+            let size = try #require(
+                FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.size] as? Int)
+            #expect(size < (64 << 10) + 4_096 * 200, "\(name): \(size) bytes")
+        }
     }
 
     @Test("a write over a file changed by hand records the hand edit first, then its own")

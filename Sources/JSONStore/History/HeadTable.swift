@@ -46,7 +46,8 @@ struct HeadTable: Sendable {
 
     func compactMap<T>(_ transform: (UTF8Key, JournalHeads.Head?) throws -> T?) rethrows -> [T] {
         var result: [T] = []
-        try forEach { key, head in if let value = try transform(key, head) { result.append(value) }
+        try forEach { key, head in
+            if let value = try transform(key, head) { result.append(value) }
         }
         return result
     }

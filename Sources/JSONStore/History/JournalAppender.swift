@@ -140,6 +140,13 @@ final class JournalAppender {
         return numbered
     }
 
+    /// Begins the next segment when this one is full: for an appender that appends many
+    /// times (a look at a whole store), so no segment outgrows the limit by more than one
+    /// append, and no reader of the journal holds more than that at once.
+    func rollOverIfFull() throws(StoreError) {
+        if size >= journal.segmentLimit { try rollOver() }
+    }
+
     /// Closes the full segment and begins the next, named by the next revision.
     private func rollOver() throws(StoreError) {
         let next = Journal.Segment(first: lastRevision + 1)

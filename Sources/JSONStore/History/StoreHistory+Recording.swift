@@ -45,6 +45,11 @@ extension StoreHistory {
         var predates: Bool?
         for start in stride(from: 0, to: ids.count, by: Self.idsPerAppend) {
             let chunk = ids[start..<min(start + Self.idsPerAppend, ids.count)]
+            if let appender {
+                // A segment at a time: its entries are drafted for the segment they go in.
+                try appender.rollOverIfFull()
+                segmentStart = appender.segment.first
+            }
             func draft() throws(StoreError) -> [HistoryEntry] {
                 try self.drafts(chunk, previous, seen, now, segmentStart, &predates, dir)
             }
