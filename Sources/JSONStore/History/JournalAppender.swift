@@ -143,12 +143,16 @@ final class JournalAppender {
     /// Begins the next segment when this one is full: for an appender that appends many
     /// times (a look at a whole store), so no segment outgrows the limit by more than one
     /// append, and no reader of the journal holds more than that at once.
+    ///
+    /// Nothing is pruned meanwhile: the look's own first entries would go before it ends,
+    /// and its stamp would find their items unrecorded. The next appender prunes.
     func rollOverIfFull() throws(StoreError) {
-        if size >= journal.segmentLimit { try rollOver() }
+        if size >= journal.segmentLimit { try rollOver(pruning: false) }
     }
 
-    /// Closes the full segment and begins the next, named by the next revision.
-    private func rollOver() throws(StoreError) {
+    /// Closes the full segment and begins the next, named by the next revision, then
+    /// prunes what retention lets go.
+    private func rollOver(pruning: Bool = true) throws(StoreError) {
         let next = Journal.Segment(first: lastRevision + 1)
         if next == segment {
             // A segment with no entry, its header damaged: begun again in place.
@@ -169,7 +173,7 @@ final class JournalAppender {
         let (newFile, newSize) = try Self.begin(next, journalID: journalID, in: dir, journal)
         file.close()
         (file, size, segment, headerDamaged) = (newFile, newSize, next, false)
-        journal.prune()
+        if pruning { journal.prune() }
     }
 
     /// Creates a segment with its header, and syncs the folder so its name is durable.
