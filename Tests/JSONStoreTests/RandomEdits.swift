@@ -23,7 +23,7 @@ extension StoreSnapshot {
             case 1:
                 if let entry = entries[key] {
                     let error = StoreError(code: .invalidJSON, message: "bad \(round)")
-                    setEntry(Entry(item: entry.item, error: error), for: key)
+                    setEntry(Entry(item: entry.item(id: id), error: error), for: key)
                 }
             default:
                 setEntry(Entry(item: makeItem(id, &random), error: nil), for: key)

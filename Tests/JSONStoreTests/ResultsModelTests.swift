@@ -55,7 +55,7 @@ struct ResultsModelTests {
             let changed = Set(
                 changes.filter { change in
                     guard let old = change.old, let new = change.new else { return false }
-                    return !old.sameAs(new)
+                    return !old.sameAs(new, id: change.id)
                 }.map(\.id))
             #expect(
                 Set(changeSet.modified.map(\.new.id))

@@ -222,7 +222,7 @@ struct StoreReducerTests {
         }
         var end: [String: String] = [:]
         reducer.published.entries.forEach { id, entry in
-            end[id.string] = entry.item?["title"]?.stringValue
+            end[id.string] = entry.item(id: id.string)?["title"]?.stringValue
         }
         #expect(end == scenario.end)
         #expect(reducer.published.invalidFiles.map(\.name) == scenario.invalidAtEnd)

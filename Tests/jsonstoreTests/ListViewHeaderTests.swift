@@ -12,10 +12,11 @@ struct ListViewHeaderTests {
         let (_, snapshot) = makeResults(25)
         var entries: [(UTF8Key, Entry)] = []
         snapshot.entries.forEach { id, entry in
-            var object = entry.item!.object
+            let old = entry.item(id: id.string)!
+            var object = old.object
             let n = Int(id.string.suffix(2))!
             object["status"] = .string(n < 6 ? "done" : "todo")
-            let item = Item(id: id.string, object: object, fingerprint: entry.item!.fingerprint)
+            let item = Item(id: id.string, object: object, fingerprint: old.fingerprint)
             entries.append((id, Entry(item: item, error: nil)))
         }
         let store = StoreSnapshot(

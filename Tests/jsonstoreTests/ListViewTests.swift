@@ -33,7 +33,7 @@ func modify(_ results: Results<Item>, _ snapshot: inout StoreSnapshot, id: Strin
     -> StoreChange<Item>
 {
     let old = snapshot.entries[UTF8Key(id)]!
-    var object = old.item!.object
+    var object = old.item(id: id)!.object
     object["title"] = .string(title)
     let new = Entry(
         item: Item(id: id, object: object, fingerprint: Fingerprint(Array(title.utf8))), error: nil)

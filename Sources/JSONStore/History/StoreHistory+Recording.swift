@@ -147,9 +147,9 @@ extension StoreHistory {
             var loaded = Set<UTF8Key>()
             snapshot.entries.forEach { key, entry in
                 loaded.insert(key)
-                guard let item = entry.item else { return }
-                if heads.head(of: item.id, in: journal)?.fingerprint != item.fingerprint {
-                    ids.append(item.id)
+                guard let fingerprint = entry.fingerprint else { return }
+                if heads.head(of: key.string, in: journal)?.fingerprint != fingerprint {
+                    ids.append(key.string)
                 }
             }
             return (ids + heads.existing.filter { !loaded.contains(UTF8Key($0)) }, [:])

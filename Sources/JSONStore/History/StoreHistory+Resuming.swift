@@ -43,7 +43,7 @@ extension StoreHistory {
         base.conflicts = [:]
         for key in order {
             guard let entries = byID[key], base.entries[key]?.error == nil else { continue }
-            let now = current.entries[key]?.item
+            let now = current.entries[key]?.item(id: key.string)
             let value: JSONObject?
             if let rebuilt = Self.value(before: entries, now: now?.members) {
                 value = rebuilt

@@ -86,7 +86,7 @@ extension StoreHistory {
                 if entry?.error != nil { continue }
                 let head = heads.head(of: key.string, in: journal)
                 let recorded = head?.exists == true ? head?.fingerprint : nil
-                if recorded != entry?.item?.fingerprint { differing.append(key.string) }
+                if recorded != entry?.fingerprint { differing.append(key.string) }
             }
             // Every item with an entry after the base was compared: it is known now.
             if !whole, let base { heads.cover(after: base.stamp.revision) }

@@ -28,8 +28,8 @@ struct MemoryDiagnosis {
                 + "\(times)x the files")
         let rows: [(String, Int, String)] = [
             ("bytes", usage.bytes, "the files' bytes, in chunks the items share"),
-            ("index", usage.index, "the store's ordered tree: a node an id, with its item"),
-            ("ids", usage.ids, "ids over 15 bytes, kept apart from their node"),
+            ("index", usage.index, "the store's ordered tree: each id beside its item's place"),
+            ("ids", usage.ids, "ids over 15 bytes, kept apart from the index"),
             ("invalid", usage.invalid, "why files are invalid"),
             ("heads", usage.heads, "the journal's newest entry of each id"),
             ("results", usage.results, "observers' results in a tree of their own"),

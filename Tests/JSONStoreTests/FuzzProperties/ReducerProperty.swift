@@ -136,11 +136,11 @@ func reducerProperty(_ program: UnsafeBufferPointer<UInt8>) throws(PropertyFailu
         case .missing: try require(entry == nil, "\(id) is gone but still there")
         case .item(let title):
             try require(
-                entry?.item?["title"]?.stringValue == title && entry?.error == nil,
+                entry?.item(id: id)?["title"]?.stringValue == title && entry?.error == nil,
                 "\(id) is not \(title)")
         case .broken:
             try require(entry?.error != nil, "\(id) is broken but not flagged")
-            if let kept = entry?.item?["title"]?.stringValue {
+            if let kept = entry?.item(id: id)?["title"]?.stringValue {
                 try require(
                     written[id, default: []].contains(kept), "\(id) kept a value it never had")
             }

@@ -13,7 +13,7 @@ package struct MemoryUsage: Sendable, Equatable {
     package var bytes = 0
     /// The store's ordered index: the tree whose leaves hold each id with its item's fields.
     package var index = 0
-    /// Ids too long to be kept inside the node (over 15 bytes), each kept once.
+    /// Ids too long to be kept inside the index (over 15 bytes), each kept once.
     package var ids = 0
     /// Why files are invalid, for those that are.
     package var invalid = 0
@@ -38,10 +38,9 @@ package struct MemoryUsage: Sendable, Equatable {
             if let error = entry.error {
                 invalid += MemoryLayout<StoreError>.stride + error.message.utf8.count
             }
-            guard let item = entry.item else { return }
+            guard let item = entry.item(id: id.string) else { return }
             items += 1
             fileBytes += Int(item.bytes.count)
-            ids += Self.outOfLine(item.id, seen: &strings)
             if chunks.insert(ObjectIdentifier(item.bytes.chunk)).inserted {
                 bytes += Self.block(item.bytes.chunk)
             }

@@ -3,6 +3,10 @@ struct EntryChange: Sendable {
     let id: String
     let old: Entry?
     let new: Entry?
+
+    /// The items before and after.
+    var oldItem: Item? { old?.item(id: id) }
+    var newItem: Item? { new?.item(id: id) }
 }
 
 extension Results {
@@ -16,7 +20,7 @@ extension Results {
         var failures: [(UTF8Key, DecodeFailure)] = []
         var keys: [(UTF8Key, SortKey)] = []
         func element(_ id: UTF8Key, _ entry: Entry) -> (SortKey, Element)? {
-            guard let item = entry.item else { return nil }
+            guard let item = entry.item(id: id.string) else { return nil }
             switch coder.decode(item) {
             case .success(let element):
                 let decoded: (any Sendable)? = coder.isItem ? nil : element
@@ -142,11 +146,11 @@ extension Results {
         var newElement: Element?
         var newKey: SortKey?
         var visible = true  // whether an observer can see a change of a staying element
-        if let item = change.new?.item {
-            if let oldItem = change.old?.item, oldItem.fingerprint == item.fingerprint {
+        if let item = change.newItem {
+            if let oldItem = change.oldItem, oldItem.fingerprint == item.fingerprint {
                 // The same item: only the file's validity changed.
                 (newElement, newKey) = (oldElement, oldKey)
-                visible = !(change.old.map { $0.sameAs(change.new!) } ?? false)
+                visible = !(change.old.map { $0.sameAs(change.new!, id: change.id) } ?? false)
             } else {
                 switch coder.decode(item) {
                 case .success(let element):
@@ -201,8 +205,8 @@ extension Results {
     /// time linear in their size, and not at all when the bytes are the same (only the
     /// file's validity changed).
     fileprivate static func memberChanges(_ change: EntryChange) -> [MemberChange] {
-        guard MemberChange.diffsModifications, let old = change.old?.item,
-            let new = change.new?.item, old.fingerprint != new.fingerprint
+        guard MemberChange.diffsModifications, let old = change.oldItem,
+            let new = change.newItem, old.fingerprint != new.fingerprint
         else { return [] }
         return MemberChange.between(old.members, new.members)
     }
@@ -213,8 +217,9 @@ extension StoreSnapshot {
     /// `Results.initial`'s walk written for `Item`, so the compiler makes it for that type
     /// alone (the generic one looks up its types' metadata at every node).
     fileprivate func itemsInIDOrder(_ query: Query) -> SortedTree<SortKey, Item> {
-        entries.compactMap { _, entry in
-            guard let item = entry.item, query.includes(item, decoded: nil) else { return nil }
+        entries.compactMap { id, entry in
+            guard let item = entry.item(id: id.string), query.includes(item, decoded: nil)
+            else { return nil }
             return (query.sortKey(item, decoded: nil), item)
         }
     }

@@ -126,7 +126,7 @@ public struct Results<Element: Sendable>: RandomAccessCollection, Sendable {
     func key(of id: UTF8Key) -> SortKey? {
         if let failure = failures[id] { return failure.key }
         if query.ordersByDecodedValue { return keys[id] }
-        return snapshot.entries[id]?.item.map { query.sortKey($0) }
+        return snapshot.entries[id]?.item(id: id.string).map { query.sortKey($0) }
     }
 }
 

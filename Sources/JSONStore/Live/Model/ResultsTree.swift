@@ -41,16 +41,20 @@ struct ResultsTree<Element: Sendable>: Sendable {
     /// The element at `index`. O(log n).
     func element(at index: Int) -> Element {
         switch storage {
-        case .own(let tree): tree.element(at: index).value
-        case .entries(let entries): Self.element(entries.element(at: index).value)
+        case .own(let tree): return tree.element(at: index).value
+        case .entries(let entries):
+            let (id, entry) = entries.element(at: index)
+            return Self.element(id, entry)
         }
     }
 
     /// The element with `key`, if it is in the results. O(log n).
     subscript(key: SortKey) -> Element? {
         switch storage {
-        case .own(let tree): tree[key]
-        case .entries(let entries): entries[UTF8Key(key.id)].map(Self.element)
+        case .own(let tree): return tree[key]
+        case .entries(let entries):
+            let id = UTF8Key(key.id)
+            return entries[id].map { Self.element(id, $0) }
         }
     }
 
@@ -100,7 +104,7 @@ struct ResultsTree<Element: Sendable>: Sendable {
             case .entries(var iterator):
                 base = .moving
                 defer { base = .entries(iterator) }
-                return iterator.next().map { ResultsTree.element($0.value) }
+                return iterator.next().map { ResultsTree.element($0.key, $0.value) }
             case .moving:
                 preconditionFailure("unreachable: a step is in progress")
             }
@@ -117,7 +121,7 @@ struct ResultsTree<Element: Sendable>: Sendable {
     func forEach(_ body: (Element) -> Void) {
         switch storage {
         case .own(let tree): tree.forEach { _, element in body(element) }
-        case .entries(let entries): entries.forEach { _, entry in body(Self.element(entry)) }
+        case .entries(let entries): entries.forEach { id, entry in body(Self.element(id, entry)) }
         }
     }
 
@@ -130,7 +134,7 @@ struct ResultsTree<Element: Sendable>: Sendable {
 
     /// A shared entry as an element: its item (shared entries all have one, and are
     /// shared only when `Element` is `Item`).
-    private static func element(_ entry: Entry) -> Element {
-        entry.item! as! Element
+    private static func element(_ id: UTF8Key, _ entry: Entry) -> Element {
+        entry.item(id: id.string)! as! Element
     }
 }

@@ -1,18 +1,32 @@
-/// What the store knows about one id.
+/// What the store knows about one id: the parts of its last valid item, and why its file
+/// is invalid when it is.
+///
+/// The id is not kept here: it is the key the entry is stored under, and the item is
+/// made with it on access (`item(id:)`), so a million entries do not hold their ids twice.
 struct Entry: Sendable {
-    /// The last valid value; kept while the file is invalid.
-    var item: Item?
+    /// The last valid value's bytes, fingerprint and revision; kept while the file is
+    /// invalid.
+    private var stored: Stored?
     /// Why the file is invalid now, if it is: boxed, because it is rare and four times
     /// the size of the rest of the entry, which every id of the store has.
     private var errorBox: ErrorBox?
+
+    private struct Stored: Sendable {
+        let bytes: ItemBytes
+        let fingerprint: Fingerprint
+        let revision: Int64
+    }
 
     var error: StoreError? {
         get { errorBox?.error }
         set { errorBox = newValue.map(ErrorBox.init) }
     }
 
+    /// `item` is the item of the id this entry is stored under.
     init(item: Item?, error: StoreError?) {
-        self.item = item
+        stored = item.map {
+            Stored(bytes: $0.bytes, fingerprint: $0.fingerprint, revision: $0.revision)
+        }
         errorBox = error.map(ErrorBox.init)
     }
 
@@ -21,9 +35,25 @@ struct Entry: Sendable {
         init(_ error: StoreError) { self.error = error }
     }
 
-    /// Whether this entry shows the same thing as `other` to an observer.
-    func sameAs(_ other: Entry) -> Bool {
-        item == other.item && error == other.error
+    /// Whether there is a last valid value.
+    var hasItem: Bool { stored != nil }
+
+    /// The last valid value, as the item `id` (the key this entry is stored under).
+    func item(id: String) -> Item? {
+        stored.map {
+            Item(id: id, bytes: $0.bytes, fingerprint: $0.fingerprint, revision: $0.revision)
+        }
+    }
+
+    /// The last valid value's fingerprint.
+    var fingerprint: Fingerprint? { stored?.fingerprint }
+
+    /// The chunk holding the last valid value's bytes, to count it (`MemoryUsage`).
+    var bytes: ItemBytes? { stored?.bytes }
+
+    /// Whether this entry shows the same thing as `other`, both of `id`, to an observer.
+    func sameAs(_ other: Entry, id: String) -> Bool {
+        item(id: id) == other.item(id: id) && error == other.error
     }
 }
 
@@ -57,15 +87,15 @@ struct StoreSnapshot: Sendable {
         self.version = version
         self.entries = entries
         self.invalid = invalid
-        entries.forEach { _, entry in if entry.item == nil { itemless += 1 } }
+        entries.forEach { _, entry in if !entry.hasItem { itemless += 1 } }
     }
 
     /// Sets (or, with `nil`, removes) the entry of `id`. O(log n).
     mutating func setEntry(_ entry: Entry?, for id: UTF8Key) {
         let old =
             entry.map { entries.updateValue($0, forKey: id) } ?? entries.removeValue(forKey: id)
-        if let old, old.item == nil { itemless -= 1 }
-        if let entry, entry.item == nil { itemless += 1 }
+        if let old, !old.hasItem { itemless -= 1 }
+        if let entry, !entry.hasItem { itemless += 1 }
     }
 
     /// This state's revision token: etcd's revision, the journal's, or (before the
@@ -81,7 +111,7 @@ struct StoreSnapshot: Sendable {
     func differences(from other: StoreSnapshot) -> (ids: Set<UTF8Key>, names: Set<UTF8Key>) {
         var ids: Set<UTF8Key> = []
         entries.forEach { id, entry in
-            if let old = other.entries[id], old.sameAs(entry) { return }
+            if let old = other.entries[id], old.sameAs(entry, id: id.string) { return }
             ids.insert(id)
         }
         other.entries.forEach { id, _ in if entries[id] == nil { ids.insert(id) } }

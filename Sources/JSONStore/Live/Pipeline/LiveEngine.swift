@@ -266,7 +266,9 @@ actor LiveEngine {
                 previous: startCache.previous, heads: startCache.heads)
         }
         var known: [UTF8Key: Item] = [:]
-        for id in ids { if let item = previous.entries[id]?.item { known[id] = item } }
+        for id in ids {
+            if let item = previous.entries[id]?.item(id: id.string) { known[id] = item }
+        }
         recorder.changed(
             ids.map(\.string), previous: known, source: forGit ? .git : .otherProgram,
             snapshot: snapshot)

@@ -111,7 +111,7 @@ struct StartCacheWriter: Sendable {
                 var kept = StartCache.Entry(
                     id: key.string, signature: .unknown, fingerprint: empty, bytes: unknown,
                     head: heads.head(of: key, lastAt: at))
-                let item = entry.error == nil ? entry.item : nil
+                let item = entry.error == nil ? entry.item(id: key.string) : nil
                 if let item, let at, let last, Self.holds(last, at, item.fingerprint),
                     !reread.contains(key)
                 {

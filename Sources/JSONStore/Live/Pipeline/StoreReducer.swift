@@ -281,15 +281,15 @@ struct StoreReducer: Sendable {
         case .item(let item):
             // The same bytes (a touch), or the same value written anew (only whitespace
             // changed): no change at all.
-            if let old, old.error == nil, let kept = old.item,
+            if let old, old.error == nil, let kept = old.item(id: id),
                 kept.fingerprint == item.fingerprint || kept.members == item.members
             {
                 return
             }
             set(id, Entry(item: item, error: nil))
         case .invalid(let error):
-            let new = Entry(item: lastValid ?? old?.item, error: error)
-            if let old, old.sameAs(new) { return }
+            let new = Entry(item: lastValid ?? old?.item(id: id), error: error)
+            if let old, old.sameAs(new, id: id) { return }
             set(id, new)
         case .missing:
             if old != nil { remove(id) }
