@@ -53,4 +53,17 @@ struct HeadTableTests {
         #expect(table.footprint < 100 * 100_000, "\(table.footprint) bytes")
         #expect(table[UTF8Key("item-99999")] == .some(head))
     }
+
+    @Test("updating a known id takes no room, even with the table at its limit")
+    func updateTakesNoRoom() {
+        var table = HeadTable()
+        // Sixteen slots hold eight ids at most half full.
+        for i in 0..<8 { table.set(nil, for: UTF8Key("item-\(i)")) }
+        let footprint = table.footprint
+        let head = JournalHeads.Head(
+            revision: 9, kind: .modified, fingerprint: nil, sinceKeyframe: 1, wholeAt: 0)
+        for i in 0..<8 { table.set(head, for: UTF8Key("item-\(i)")) }
+        #expect(table.footprint == footprint)
+        #expect(table.count == 8 && table[UTF8Key("item-3")] == .some(head))
+    }
 }

@@ -190,6 +190,7 @@ bench_memory() {
         rm -rf "$store/.jsonstore"
         read -r s m p <<< "$(follow_json_run "$store" "$patience" settled)"
         follow+=("$m"); settled+=("$p")
+        rm -rf "$store/.jsonstore"  # the list view's first start too
         view+=("$(view_run "$store" "$patience" | cut -d' ' -f2)")
     done
     echo "items: $items, on disk: $bytes bytes; target 1.5 x disk + 30 MiB = $target MiB"

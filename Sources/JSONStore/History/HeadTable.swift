@@ -29,14 +29,14 @@ struct HeadTable: Sendable {
 
     /// Knows `head` as the head of `key` (`nil`: the journal has no entry of it).
     mutating func set(_ head: JournalHeads.Head?, for key: UTF8Key) {
-        if (entries.count + 1) * 2 > slots.count { grow() }
-        let (found, empty) = slot(of: key)
-        if let found {
+        if let found = slot(of: key).found {
             entries[Int(slots[found])].head = PackedHead(head)
-        } else {
-            slots[empty] = Int32(entries.count)
-            entries.append(Entry(key: key, head: PackedHead(head)))
+            return
         }
+        // Grown before an insertion only: an update of a known id takes no room.
+        if (entries.count + 1) * 2 > slots.count { grow() }
+        slots[slot(of: key).empty] = Int32(entries.count)
+        entries.append(Entry(key: key, head: PackedHead(head)))
     }
 
     /// Calls `body` with every id known and its head, in the order they became known.

@@ -59,7 +59,10 @@ extension StoreHistory {
                 let opened = try JournalAppender(journal, known: end)
                 appender = opened
                 if opened.segment.first != segmentStart {
+                    // Begun anew (and pruned): whether an item may predate the journal is
+                    // asked again, as every later chunk then finds it.
                     segmentStart = opened.segment.first
+                    predates = nil
                     drafts = try draft()
                 }
                 FaultPoint.drafted.reached()

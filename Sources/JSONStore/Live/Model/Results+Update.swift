@@ -57,8 +57,8 @@ extension Results {
             // Items need no decoding: a walk built for them, with no generic step per item.
             tree = snapshot.itemsInIDOrder(query) as! SortedTree<SortKey, Element>
         } else {
-            // In id order the keys keep the entries' order and hashes: the results take
-            // the snapshot's shape, with no array of the whole store in between.
+            // In id order the keys keep the entries' order: the results are built a leaf at
+            // a time as the entries are walked, with no array of the whole store between.
             tree = snapshot.entries.compactMap(element)
         }
         return Results(

@@ -48,9 +48,6 @@ struct Entry: Sendable {
     /// The last valid value's fingerprint.
     var fingerprint: Fingerprint? { stored?.fingerprint }
 
-    /// The chunk holding the last valid value's bytes, to count it (`MemoryUsage`).
-    var bytes: ItemBytes? { stored?.bytes }
-
     /// Whether this entry shows the same thing as `other`, both of `id`, to an observer.
     func sameAs(_ other: Entry, id: String) -> Bool {
         item(id: id) == other.item(id: id) && error == other.error
