@@ -51,6 +51,9 @@ subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)
 print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)' "$@"
 }
 
+# peak_mib PID: the process's peak RSS so far (VmHWM), in MiB.
+peak_mib() { awk '/VmHWM/{print int($2/1024)}' "/proc/$1/status"; }
+
 # stats NAME VALUES...: "NAME: median M (min-max)"
 stats() { local name=$1; shift; echo "$name: median $(spread_of "$@")"; }
 
@@ -71,7 +74,7 @@ follow_json_run() {
     wait_for '"invalid"' "$out" "$2" || return 1
     local seconds; seconds=$(python3 -c "print(round($(date +%s.%N) - $start, 2))")
     sleep 0.5
-    local mib; mib=$(awk '/VmHWM/{print int($2/1024)}' "/proc/$run_pid/status")
+    local mib; mib=$(peak_mib "$run_pid")
     if [ -n "${3:-}" ]; then
         local cache=$1/.jsonstore/start deadline=$(( $(date +%s) + $2 ))
         until [ -f "$cache" ] && python3 -c "import os,sys; sys.exit(0 if os.stat('$cache').st_mtime > $start else 1)"; do
@@ -80,7 +83,7 @@ follow_json_run() {
         done
     fi
     if [ "${3:-}" = settled ]; then
-        echo "$seconds $mib $(awk '/VmHWM/{print int($2/1024)}' "/proc/$run_pid/status")"
+        echo "$seconds $mib $(peak_mib "$run_pid")"
     else
         echo "$seconds $mib"
     fi
@@ -156,7 +159,7 @@ view_run() {  # view_run DIR PATIENCE [LIST-OPTIONS]
     wait_for "item-0000" "$out" "$2" || return 1
     local seconds; seconds=$(python3 -c "print(round($(date +%s.%N) - $start, 2))")
     sleep 1
-    echo "$seconds $(awk '/VmHWM/{print int($2/1024)}' "/proc/$pid/status")"
+    echo "$seconds $(peak_mib "$pid")"
     kill "$pid" 2>/dev/null; wait "$run_script" 2>/dev/null || true
 }
 
@@ -220,7 +223,7 @@ bench_poll() {
         sleep 10
         t1=$(awk '{print $14+$15}' /proc/$pid/stat); s1=$(date +%s.%N)
         cpu+=("$(python3 -c "print(round(100*($t1-$t0)/$(getconf CLK_TCK)/($s1-$s0),1))")")
-        rss+=("$(awk '/VmHWM/{print int($2/1024)}' /proc/$pid/status)")
+        rss+=("$(peak_mib "$pid")")
         kill $pid; wait $pid 2>/dev/null; rm -f "$out"
     done
     echo "items: $items, polling every 1 s, idle for 10 s a run"

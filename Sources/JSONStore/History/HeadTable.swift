@@ -29,13 +29,17 @@ struct HeadTable: Sendable {
 
     /// Knows `head` as the head of `key` (`nil`: the journal has no entry of it).
     mutating func set(_ head: JournalHeads.Head?, for key: UTF8Key) {
-        if let found = slot(of: key).found {
+        var (found, empty) = slot(of: key)
+        if let found {
             entries[Int(slots[found])].head = PackedHead(head)
             return
         }
         // Grown before an insertion only: an update of a known id takes no room.
-        if (entries.count + 1) * 2 > slots.count { grow() }
-        slots[slot(of: key).empty] = Int32(entries.count)
+        if (entries.count + 1) * 2 > slots.count {
+            grow()
+            empty = slot(of: key).empty
+        }
+        slots[empty] = Int32(entries.count)
         entries.append(Entry(key: key, head: PackedHead(head)))
     }
 

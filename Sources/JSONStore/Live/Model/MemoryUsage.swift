@@ -2,7 +2,7 @@
 ///
 /// Measured where it can be: each object's heap block is counted by what `malloc` gave it
 /// (`malloc_usable_size` and its 8-byte header), a block shared by many items once. A
-/// string's block, a dictionary's table and an invalid file's error are worked out from
+/// string's block, an array's storage and an invalid file's error are worked out from
 /// their layout, as Swift hides where they begin.
 package struct MemoryUsage: Sendable, Equatable {
     /// The items in the newest version of the store.
@@ -87,14 +87,6 @@ package struct MemoryUsage: Sendable, Equatable {
             seen.insert(start).inserted
         else { return 0 }
         return (32 + count + 1 + 8 + 15) / 16 * 16
-    }
-
-    /// The table of a dictionary of `capacity`: its keys, its values and a bit a bucket.
-    static func table<Key, Value>(_: Key.Type, _: Value.Type, capacity: Int) -> Int {
-        guard capacity > 0 else { return 0 }
-        let buckets = 1 << (Int.bitWidth - (capacity * 4 / 3).leadingZeroBitCount)
-        return buckets
-            * (MemoryLayout<Key>.stride + MemoryLayout<Value>.stride) + buckets / 8 + 64
     }
 }
 
