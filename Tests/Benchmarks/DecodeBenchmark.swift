@@ -2,9 +2,10 @@ import Foundation
 import JSONStore
 
 // Typed decoding, as a library user gets it: the bytes of an item read and decoded into a
-// Codable struct. The store's road (JSONReader, then JSONValueDecoder) against Foundation's
-// JSONDecoder on the same bytes, alternating, on many small items and on one large
-// document (all the items in one array).
+// Codable struct. The store's road (the bytes checked into a tape and decoded from it,
+// `JSONValueDecoder.decode(_:from:[UInt8])`) against Foundation's JSONDecoder on the same
+// bytes, alternating, on many small items and on one large document (all the items in
+// one array); and the road before the tape (a `JSONValue` read, then decoded) beside them.
 
 func benchDecode(count: Int, runs: Int) throws {
     let documents: [[UInt8]] = (0..<count).map { i in
@@ -17,6 +18,7 @@ func benchDecode(count: Int, runs: Int) throws {
     let largeData = Data(large)
 
     var ours: [Double] = []
+    var throughValues: [Double] = []
     var foundation: [Double] = []
     var oursLarge: [Double] = []
     var foundationLarge: [Double] = []
@@ -24,20 +26,26 @@ func benchDecode(count: Int, runs: Int) throws {
         var t = now()
         var total = 0
         for bytes in documents {
-            total += try JSONValueDecoder().decode(BenchTask.self, from: JSONReader().read(bytes))
-                .priority
+            total += try JSONValueDecoder().decode(BenchTask.self, from: bytes).priority
         }
         ours.append(now() - t)
+        t = now()
+        var total1 = 0
+        for bytes in documents {
+            total1 += try JSONValueDecoder().decode(BenchTask.self, from: JSONReader().read(bytes))
+                .priority
+        }
+        throughValues.append(now() - t)
         t = now()
         var total2 = 0
         let decoder = JSONDecoder()
         for data in datas { total2 += try decoder.decode(BenchTask.self, from: data).priority }
         foundation.append(now() - t)
-        precondition(total == total2)
+        precondition(total == total2 && total1 == total)
 
         t = now()
         let a = try JSONValueDecoder().decode(
-            [BenchTask].self, from: JSONReader(maxSize: .max).read(large))
+            [BenchTask].self, from: large, reader: JSONReader(maxSize: .max))
         oursLarge.append(now() - t)
         t = now()
         let b = try JSONDecoder().decode([BenchTask].self, from: largeData)
@@ -46,7 +54,10 @@ func benchDecode(count: Int, runs: Int) throws {
     }
     let mb = Double(documents.reduce(0) { $0 + $1.count }) / 1e6
     print("items: \(count) (\(String(format: "%.1f", mb)) MB), runs: \(runs)")
-    print(spread("small items, JSONReader + JSONValueDecoder", ours, unit: "s"))
+    print(spread("small items, JSONValueDecoder from the bytes (tape)", ours, unit: "s"))
+    print(
+        spread("small items, JSONReader + JSONValueDecoder (a JSONValue)", throughValues, unit: "s")
+    )
     print(spread("small items, Foundation JSONDecoder", foundation, unit: "s"))
     print(
         String(

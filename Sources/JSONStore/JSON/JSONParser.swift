@@ -159,7 +159,7 @@ struct JSONParser {
 
     /// After an element or member (`what`) of a container that `close` ends: reads `,`
     /// (true, refusing a trailing comma) or `close` (false).
-    private mutating func next(closing close: UInt8, after what: String) throws(JSONSyntaxError)
+    mutating func next(closing close: UInt8, after what: String) throws(JSONSyntaxError)
         -> Bool
     {
         let shown = close == JSONByte.closeBrace ? "'}'" : "']'"
@@ -195,12 +195,20 @@ struct JSONParser {
 
     /// Reads `"key" :` and returns the key and where it started.
     mutating func objectKey() throws(JSONSyntaxError) -> (String, Int) {
+        let start = try keyStart()
+        let key = try string()
+        try keyColon()
+        return (key, start)
+    }
+
+    /// Steps to the opening quote of an object's key and returns where it is, or explains
+    /// what is there instead.
+    mutating func keyStart() throws(JSONSyntaxError) -> Int {
         skipWhitespace()
         guard i < bytes.count else { throw endOfInput(expecting: "a string key") }
-        let start = i
         switch bytes[i] {
         case JSONByte.quote:
-            break
+            return i
         case UInt8(ascii: "'"):
             throw fail(
                 .singleQuotedString, "keys must be in double quotes, not single quotes", at: i)
@@ -213,7 +221,10 @@ struct JSONParser {
             throw fail(
                 .unexpectedCharacter, "expected a string key, found \(describe(at: i))", at: i)
         }
-        let key = try string()
+    }
+
+    /// Reads the `:` after an object's key.
+    mutating func keyColon() throws(JSONSyntaxError) {
         skipWhitespace()
         guard i < bytes.count else { throw endOfInput(expecting: "':'") }
         guard bytes[i] == JSONByte.colon else {
@@ -222,7 +233,6 @@ struct JSONParser {
                 at: i)
         }
         i += 1
-        return (key, start)
     }
 }
 

@@ -42,6 +42,22 @@ public struct JSONReader: Sendable {
         return try result.get()
     }
 
+    /// The tape of `bytes`: where each value lies and what kind it is, checked as `read`
+    /// checks but with no value made (`TapeDecoder` reads a `Decodable` type from it).
+    ///
+    /// - Throws: the `JSONSyntaxError` `read` would throw.
+    func tape(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONTape {
+        // A tape's offsets are 32-bit.
+        let limit = min(maxSize, Int(UInt32.max) - 1)
+        if bytes.count > limit {
+            throw JSONSyntaxError(
+                .tooLarge, "input is \(bytes.count) bytes, larger than the limit of \(limit)",
+                at: 0, in: bytes)
+        }
+        var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
+        return try parser.tape()
+    }
+
     private func parse(_ bytes: UnsafeBufferPointer<UInt8>, checkingOnly: Bool)
         throws(JSONSyntaxError) -> JSONValue
     {

@@ -20,6 +20,28 @@ public struct JSONValueDecoder: Sendable {
     public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
         try ValueDecoder(value: value, codingPath: []).decodeValue(type)
     }
+
+    /// Decodes a `T` from the JSON text `bytes`, read straight from them: the text is
+    /// checked as `reader` reads it, but no `JSONValue` is made, only the members and
+    /// elements `T` asks for.
+    ///
+    /// - Throws: `JSONSyntaxError` naming the line and column where the text is not JSON;
+    ///   `DecodingError` whose coding path names the member at fault.
+    public func decode<T: Decodable>(
+        _ type: T.Type, from bytes: [UInt8], reader: JSONReader = JSONReader()
+    ) throws -> T {
+        try bytes.withUnsafeBufferPointer { buffer in
+            let document = TapeDocument(copying: buffer, tape: try reader.tape(buffer))
+            return try TapeDecoder(document: document, index: 0, path: .root).decodeValue(type)
+        }
+    }
+
+    /// Decodes a `T` from the JSON text `data` (see `decode(_:from:reader:)` for bytes).
+    public func decode<T: Decodable>(
+        _ type: T.Type, from data: Data, reader: JSONReader = JSONReader()
+    ) throws -> T {
+        try decode(type, from: [UInt8](data), reader: reader)
+    }
 }
 
 /// A key of an array element or a `super` member, in a coding path.

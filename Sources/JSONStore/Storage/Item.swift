@@ -81,7 +81,10 @@ public struct Item: Sendable, Hashable, Identifiable {
     /// - Throws: `StoreError` with code `.invalidItem`, naming the member at fault.
     public func decode<T: Decodable>(as type: T.Type = T.self) throws(StoreError) -> T {
         do {
-            return try JSONValueDecoder().decode(type, from: .object(object))
+            guard let document = bytes.withUnsafeBytes({ TapeDocument.item($0, id: id) }) else {
+                return try JSONValueDecoder().decode(type, from: .object(object))
+            }
+            return try TapeDecoder(document: document, index: 0, path: .root).decodeValue(type)
         } catch let error as DecodingError {
             throw StoreError.decoding(error, file: fileName, id: id)
         } catch {

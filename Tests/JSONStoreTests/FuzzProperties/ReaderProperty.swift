@@ -10,15 +10,18 @@
 // what the writers write; an invalid input gives an error whose offset, line and column
 // lie inside the input. An object kept as its bytes (`ItemBytes`, what the store keeps of
 // an item) gives the same members, and each member found without reading the others
-// (`MemberScan`) is the value the reader read.
+// (`MemberScan`) is the value the reader read. The tape agrees with the reader
+// (`TapeProperty.swift`), and an item decodes from its bytes as its object does.
 
 /// Checks the reader's properties on `bytes`.
 ///
 /// - Throws: `PropertyFailure` saying which property failed.
 func readerProperty(_ bytes: UnsafeBufferPointer<UInt8>) throws(PropertyFailure) {
+    let reader = JSONReader(maxDepth: 64, maxSize: 1 << 20)
+    try tapeProperty(bytes, reader: reader)
     let value: JSONValue
     do {
-        value = try JSONReader(maxDepth: 64, maxSize: 1 << 20).read(bytes)
+        value = try reader.read(bytes)
     } catch {
         try require(
             error.offset >= 0 && error.offset <= bytes.count,
@@ -63,7 +66,17 @@ private func compactItemProperty(_ object: JSONObject, _ bytes: UnsafeBufferPoin
     for absent in ["", "id", "\u{0}", "zz-absent"] where object[absent] == nil {
         try require(kept.member(absent) == nil, "absent member \(absent.debugDescription) found")
     }
-    try rewriteProperty(Item(id: "x\u{2028}é", bytes: kept, fingerprint: Fingerprint([])))
+    let item = Item(id: "x\u{2028}é", bytes: kept, fingerprint: Fingerprint([]))
+    try rewriteProperty(item)
+    let decoded = Result { try item.decode(as: Walked.self) }
+    let expected = Result { try JSONValueDecoder().decode(Walked.self, from: .object(item.object)) }
+    switch (decoded, expected) {
+    case (.success(let a), .success(let b)):
+        try require(a == b, "the item decodes as \(a), its object as \(b)")
+    default:
+        throw PropertyFailure(
+            "the item's decoding disagrees with its object's: \(decoded), \(expected)")
+    }
 }
 
 /// An item written straight from its bytes is what writing its object gives.

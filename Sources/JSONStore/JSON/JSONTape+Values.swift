@@ -1,0 +1,69 @@
+import Glibc
+
+/// Values made from a tape and its bytes, on access: the same values the reader makes.
+extension JSONTape {
+    /// The string at `index` (a key or a value), its escapes decoded.
+    func string(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let entry = entries[index]
+        let text = Int(entry.start)..<Int(entry.start + entry.extent)
+        guard entry.count != 0 else {
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[text]), as: UTF8.self)
+        }
+        // The tape exists, so the string is valid: the reader decodes it again.
+        var parser = JSONParser(bytes: bytes, maxDepth: 0)
+        parser.i = text.lowerBound - 1
+        return (try? parser.string()) ?? ""
+    }
+
+    /// The number at `index`.
+    func number(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> JSONNumber {
+        let text = String(
+            decoding: UnsafeBufferPointer(rebasing: bytes[text(at: index)]), as: UTF8.self)
+        return JSONNumber(uncheckedText: text)
+    }
+
+    /// Whether the keys at `a` and `b` are the same string.
+    func sameKey(_ a: Int, _ b: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let x = entries[a]
+        let y = entries[b]
+        guard x.count == 0 && y.count == 0 else {
+            return UTF8Key.equal(string(at: a, in: bytes), string(at: b, in: bytes))
+        }
+        guard x.extent == y.extent else { return false }
+        return x.extent == 0
+            || memcmp(
+                bytes.baseAddress! + Int(x.start), bytes.baseAddress! + Int(y.start), Int(x.extent))
+                == 0
+    }
+
+    /// The value at `index`, made whole.
+    func value(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> JSONValue {
+        let entry = entries[index]
+        switch entry.kind {
+        case .object:
+            var members: [JSONObject.Member] = []
+            members.reserveCapacity(entry.count)
+            var child = index + 1
+            for _ in 0..<entry.count {
+                let key = string(at: child, in: bytes)
+                members.append(.init(key: key, value: value(at: child + 1, in: bytes)))
+                child = next(after: child + 1)
+            }
+            return .object(JSONObject(uniqueMembers: members))
+        case .array:
+            var elements: [JSONValue] = []
+            elements.reserveCapacity(entry.count)
+            var child = index + 1
+            for _ in 0..<entry.count {
+                elements.append(value(at: child, in: bytes))
+                child = next(after: child)
+            }
+            return .array(elements)
+        case .string: return .string(string(at: index, in: bytes))
+        case .number: return .number(number(at: index, in: bytes))
+        case .true: return .bool(true)
+        case .false: return .bool(false)
+        case .null: return .null
+        }
+    }
+}
