@@ -80,53 +80,6 @@ extension JSONStore {
         return invalid
     }
 
-    /// The first `count` items in id order, read without reading the rest: the smallest
-    /// ids are picked as the directory's names go by (no listing of every id is built or
-    /// sorted), then only their files are read; on etcd, the first page of the range. For
-    /// a view that draws its first screen while the whole store loads.
-    package func _firstItems(_ count: Int) throws -> [Item] {
-        guard remote == nil else { return try firstChunk(count) }
-        let dir = try openDirectory()
-        defer { dir.close() }
-        var first: [[UInt8]] = []  // the smallest item ids so far, ascending by bytes
-        let suffix = Array(".json".utf8)
-        do {
-            try DirectoryScan.forEachName(in: dir) { name in
-                let bytes = UnsafeRawBufferPointer(name).prefix(name.count - 1)  // no NUL
-                guard bytes.count > suffix.count, bytes.suffix(suffix.count).elementsEqual(suffix)
-                else { return }
-                let id = bytes.prefix(bytes.count - suffix.count)
-                if first.count == count, !id.lexicographicallyPrecedes(first[count - 1]) { return }
-                guard let text = String(validating: id, as: UTF8.self),
-                    case .item = EntryName(text + ".json")
-                else { return }
-                let at = first.firstIndex { id.lexicographicallyPrecedes($0) } ?? first.count
-                first.insert(Array(id), at: at)
-                if first.count > count { first.removeLast() }
-            }
-        } catch {
-            throw StoreError.system(error, "could not list the store directory", file: path)
-        }
-        let ids = first.map { String(decoding: $0, as: UTF8.self) }
-        return read(ids, in: dir, schema: enforcedSchema).compactMap {
-            if case .item(let item) = $0 { return item }
-            return nil
-        }
-    }
-
-    /// The first chunk of `count` items of a chunked read, the rest left unread.
-    private func firstChunk(_ count: Int) throws -> [Item] {
-        struct Enough: Error {}
-        var first: [Item] = []
-        do {
-            _ = try forEachChunk(of: max(1, count)) { items in
-                first = Array(items.prefix(count))
-                throw Enough()
-            }
-        } catch is Enough {}
-        return first
-    }
-
     /// Reads the items `ids`, in parallel when there are many; an item that breaks
     /// `schema` is invalid.
     func read(_ ids: [String], in dir: FileDescriptor, schema: StoreSchema?)

@@ -13,6 +13,9 @@ extension StartCache {
         private let fd: FileDescriptor?
         private var records: Window
         private var names: Window
+        /// The items' bytes, read only by `withItemBytes`, and their checksum.
+        private var items: Window
+        private let itemsSum: UInt64
         /// Whether a read failed since the check (the file changed in place, an I/O
         /// error): what was answered then is a fallback, and a writer writes nothing.
         private(set) var failed = false
@@ -42,6 +45,8 @@ extension StartCache {
             records = Window(
                 source, at: sections.records, count: sections.names - sections.records)
             names = Window(source, at: sections.names, count: sections.namesCount)
+            items = Window(source, at: sections.bytes, count: sections.bytesCount)
+            itemsSum = sections.sums[3]
         }
 
         deinit { fd?.close() }
@@ -49,7 +54,7 @@ extension StartCache {
         /// Goes back to the first entry, to walk the entries again (the file was checked
         /// when opened, and is held open: a cache written since replaces its name only).
         func rewind() {
-            (records, names) = (records.rewound, names.rewound)
+            (records, names, items) = (records.rewound, names.rewound, items.rewound)
         }
 
         /// Checks every record, and the records' and names' checksums, in one pass.
@@ -121,6 +126,25 @@ extension StartCache {
         }
 
         func head(at k: Int) -> Head { withRecord(k, .unknown, Layout.head) }
+
+        /// Calls `body` with entry `k`'s item bytes as they are in the file, not checked:
+        /// `nil` when they cannot be read. Entries are asked for in order; `itemsIntact`
+        /// then says whether what was read was what was written.
+        func withItemBytes<R>(_ k: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R? {
+            let range = withRecord(k, 0..<0) { record in
+                let start = Int(record.little(Layout.bytesOffset, as: UInt32.self))
+                return start..<start + Int(record.little(Layout.bytesCount, as: UInt32.self))
+            }
+            guard let at = try? items.bring(range.lowerBound, range.count) else {
+                failed = true
+                return nil
+            }
+            return items.withBytes(at, range.count, body)
+        }
+
+        /// Whether the items' bytes are the ones written: the rest of them read and their
+        /// checksum compared.
+        func itemsIntact() -> Bool { !failed && (try? items.sum()) == itemsSum }
     }
 
     /// A section of a cache's file read forward a block at a time, each block checksummed

@@ -102,13 +102,15 @@ final class ListViewApp {
         }
     }
 
-    /// In id order with no conditions, the first screen is the store's first ids: read
-    /// them (off the main queue) and draw them while the whole store loads.
+    /// Draws a first screen while the whole store loads (off the main queue): in id order
+    /// with no conditions the store's first ids; in any other order or with conditions,
+    /// the first rows as the start cache knows the store, each read from its file.
     private func drawFirstScreenEarly() {
-        guard list.conditions.isEmpty, model.sort.isEmpty else { return }
-        let (store, count) = (store, size.height)
+        var list = self.list
+        list.sort = model.sort
+        let (store, count, query) = (store, size.height, list.query)
         DispatchQueue.global(qos: .userInitiated).async {
-            guard let items = try? store._firstItems(count) else { return }
+            guard let items = try? store._firstItems(count, of: query) else { return }
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
                     self.model.showPreview(items)
