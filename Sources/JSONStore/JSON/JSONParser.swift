@@ -9,9 +9,6 @@ struct JSONParser {
     var elements: [JSONValue] = []
     /// The members read so far of every open object, outermost first.
     var members: [JSONObject.Member] = []
-    /// Only checking the text: every container is given as an empty one, and its
-    /// elements and values are not kept (an object's keys are, for the duplicate check).
-    var checkingOnly = false
 
     /// Objects at least this long check duplicate keys with a set instead of a scan.
     static let hashedKeysAbove = 16
@@ -92,20 +89,17 @@ struct JSONParser {
                     return value
                 }
                 if open[top].isObject {
-                    try addMember(checkingOnly ? .null : value, to: top)
+                    try addMember(value, to: top)
                     if try nextMember(of: top) { continue nextValue }
                     let start = open.removeLast().start
-                    value = .object(
-                        checkingOnly
-                            ? JSONObject() : JSONObject(uniqueMembers: exactCopy(members[start...]))
-                    )
+                    value = .object(JSONObject(uniqueMembers: exactCopy(members[start...])))
                     members.removeSubrange(start...)
                 } else {
-                    if !checkingOnly { elements.append(value) }
+                    elements.append(value)
                     if try nextElement() { continue nextValue }
                     let start = open.removeLast().start
-                    value = .array(checkingOnly ? [] : exactCopy(elements[start...]))
-                    if !checkingOnly { elements.removeSubrange(start...) }
+                    value = .array(exactCopy(elements[start...]))
+                    elements.removeSubrange(start...)
                 }
             }
         }

@@ -22,24 +22,7 @@ public struct JSONReader: Sendable {
     /// - Complexity: O(n) in the input's length.
     /// - Throws: `JSONSyntaxError` naming the line, column and reason.
     public func read(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue {
-        try parse(bytes, checkingOnly: false)
-    }
-
-    /// Checks that `bytes` are one JSON value, as `read` would, without making it: the
-    /// value is given hollow, its containers empty, for its kind. Much less work than
-    /// `read` for text that is kept as it is (an item's bytes).
-    ///
-    /// - Throws: the `JSONSyntaxError` `read` would throw.
-    package func check(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue {
-        try parse(bytes, checkingOnly: true)
-    }
-
-    /// Checks that `bytes` are one JSON value (see the other `check`).
-    package func check(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
-        let result = bytes.withUnsafeBufferPointer { buffer in
-            Result { () throws(JSONSyntaxError) -> JSONValue in try check(buffer) }
-        }
-        return try result.get()
+        try parse(bytes)
     }
 
     /// The tape of `bytes`: where each value lies and what kind it is, checked as `read`
@@ -58,16 +41,13 @@ public struct JSONReader: Sendable {
         return try parser.tape()
     }
 
-    private func parse(_ bytes: UnsafeBufferPointer<UInt8>, checkingOnly: Bool)
-        throws(JSONSyntaxError) -> JSONValue
-    {
+    private func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue {
         if bytes.count > maxSize {
             throw JSONSyntaxError(
                 .tooLarge, "input is \(bytes.count) bytes, larger than the limit of \(maxSize)",
                 at: 0, in: bytes)
         }
         var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
-        parser.checkingOnly = checkingOnly
         return try parser.document()
     }
 

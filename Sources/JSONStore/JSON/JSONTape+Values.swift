@@ -22,6 +22,15 @@ extension JSONTape {
         return JSONNumber(uncheckedText: text)
     }
 
+    /// The value of the outermost object's member `key`, if the text is an object that has
+    /// one.
+    func value(ofMember key: String, in bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
+        guard entries.first?.kind == .object else { return nil }
+        var key = key
+        let found = key.withUTF8 { member($0, of: 0, from: 0, in: bytes) }
+        return found.map { value(at: $0.value, in: bytes) }
+    }
+
     /// Whether the keys at `a` and `b` are the same string.
     func sameKey(_ a: Int, _ b: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let x = entries[a]

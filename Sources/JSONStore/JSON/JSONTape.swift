@@ -13,6 +13,18 @@ struct JSONTape: Sendable {
     /// The kinds of value.
     enum Kind: UInt8 {
         case object, array, string, number, `true`, `false`, null
+
+        /// The name `JSONValue.typeName` gives a value of this kind.
+        var typeName: String {
+            switch self {
+            case .object: "object"
+            case .array: "array"
+            case .string: "string"
+            case .number: "number"
+            case .true, .false: "boolean"
+            case .null: "null"
+            }
+        }
     }
 
     /// One value.

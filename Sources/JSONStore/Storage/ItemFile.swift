@@ -209,9 +209,12 @@ package enum ItemFile {
         _ bytes: [UInt8], id: String, file: String, reader: JSONReader, revision: Int64 = 0,
         schema: StoreSchema? = nil, keep: (UnsafeRawBufferPointer) -> ItemBytes
     ) -> Outcome {
-        let value: JSONValue  // hollow: the item keeps the bytes, its members made on access
+        // The tape only: the item keeps the bytes, its members made on access.
+        let tape: JSONTape
         do {
-            value = try reader.check(bytes)
+            tape = try bytes.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
+                try reader.tape(buffer)
+            }
         } catch {
             if let line = conflictMarkerLine(bytes) {
                 return .invalid(
@@ -223,16 +226,17 @@ package enum ItemFile {
             }
             return .invalid(.syntax(error, file: file, id: id))
         }
-        guard case .object = value else {
+        guard tape.entries[0].kind == .object else {
             return .invalid(
                 StoreError(
                     code: .invalidItem,
                     message:
-                        "an item file must hold a JSON object, this one holds \(article(value.typeName))",
+                        "an item file must hold a JSON object, this one holds \(article(tape.entries[0].kind.typeName))",
                     file: file, id: id))
         }
         let kept = bytes.withUnsafeBytes(keep)
-        if let member = kept.member("id") {  // else the item makes it from the name on demand
+        // Without an "id" member the item makes it from the name on demand.
+        if let member = bytes.withUnsafeBufferPointer({ tape.value(ofMember: "id", in: $0) }) {
             guard member == .string(id) else {
                 return .invalid(
                     StoreError(
