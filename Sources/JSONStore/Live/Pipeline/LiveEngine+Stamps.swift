@@ -73,8 +73,14 @@ extension LiveEngine {
             startWaitingSubscriptions()
             finishSyncIfSettled()
         case .failed(let error):
+            // Said once a failing spell (a report again before a stamp says nothing new),
+            // to those that asked for the journal's revisions.
+            let first = !stampsFailing
             stampsFailing = true
-            // Said once, to those that asked for the journal's revisions.
+            guard first else {
+                stampsSettled()
+                return
+            }
             let notice = StoreError(
                 code: error.code,
                 message:
