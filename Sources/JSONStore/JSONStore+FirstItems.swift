@@ -10,6 +10,7 @@ extension JSONStore {
     /// sorted), then only their files are read; on etcd, the first page of the range. For
     /// a view that draws its first screen while the whole store loads.
     package func _firstItems(_ count: Int) throws -> [Item] {
+        guard count > 0 else { return [] }
         guard remote == nil else { return try firstChunk(count) }
         let dir = try openDirectory()
         defer { dir.close() }
@@ -59,10 +60,9 @@ extension JSONStore {
     /// of the first screen, which the loaded results then correct. Empty without a start
     /// cache (or with a damaged one); in id order without conditions, `_firstItems(_:)`.
     package func _firstItems(_ count: Int, of query: Query) throws -> [Item] {
-        if query.order == .id, query.predicates.isEmpty, query.grouping == nil {
-            return try _firstItems(count)
-        }
-        guard remote == nil, options.keepsStartCache, count > 0 else { return [] }
+        guard count > 0 else { return [] }
+        if query.selectsEveryItemByID { return try _firstItems(count) }
+        guard remote == nil, options.keepsStartCache else { return [] }
         let dir = try openDirectory()
         defer { dir.close() }
         let schema = enforcedSchema
@@ -72,16 +72,33 @@ extension JSONStore {
                 terms: StartCache.terms(reader: reader, schema: schema))
         else { return [] }
         var best = FirstKeys(count)
+        func offer(_ item: Item) {
+            if query.includes(item) { best.offer(query.sortKey(item), item.id) }
+        }
+        // Entries with no item: an id the journal knows deleted (none now), or a file the
+        // cache did not keep (invalid, or written too recently to trust): read it.
+        var unkept: [String] = []
         for k in 0..<cursor.count {
-            let item = cursor.withItemBytes(k) { bytes in
-                Item(
+            let signature = cursor.signature(at: k)
+            guard signature.isFile else {
+                if signature == .unknown { unkept.append(cursor.id(at: k)) }
+                continue
+            }
+            // Checked before use, as every item's bytes are: the section's checksum is
+            // known only once it is all read.
+            let item = cursor.withItemBytes(k) { bytes -> Item? in
+                let text = bytes.assumingMemoryBound(to: UInt8.self)
+                guard (try? ItemBytes.reader.tape(text))?.entries.first?.kind == .object else {
+                    return nil
+                }
+                return Item(
                     id: cursor.id(at: k), bytes: ItemBytes(bytes),
                     fingerprint: cursor.fingerprint(at: k))
             }
-            guard let item, query.includes(item) else { continue }
-            best.offer(query.sortKey(item), item.id)
+            if let item = item ?? nil { offer(item) }
         }
         guard cursor.itemsIntact() else { return [] }
+        for case .item(let item) in read(unkept, in: dir, schema: schema) { offer(item) }
         let fresh = read(best.ids, in: dir, schema: schema).compactMap { outcome -> Item? in
             if case .item(let item) = outcome { return item }
             return nil

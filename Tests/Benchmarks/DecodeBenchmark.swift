@@ -3,7 +3,7 @@ import JSONStore
 
 // Typed decoding, as a library user gets it: the bytes of an item read and decoded into a
 // Codable struct. The store's road (the bytes checked into a tape and decoded from it,
-// `JSONValueDecoder.decode(_:from:[UInt8])`) against Foundation's JSONDecoder on the same
+// `JSONValueDecoder.decode(_:fromJSON:[UInt8])`) against Foundation's JSONDecoder on the same
 // bytes, alternating, on many small items and on one large document (all the items in
 // one array); and the road before the tape (a `JSONValue` read, then decoded) beside them.
 
@@ -26,7 +26,7 @@ func benchDecode(count: Int, runs: Int) throws {
         var t = now()
         var total = 0
         for bytes in documents {
-            total += try JSONValueDecoder().decode(BenchTask.self, from: bytes).priority
+            total += try JSONValueDecoder().decode(BenchTask.self, fromJSON: bytes).priority
         }
         ours.append(now() - t)
         t = now()
@@ -45,7 +45,7 @@ func benchDecode(count: Int, runs: Int) throws {
 
         t = now()
         let a = try JSONValueDecoder().decode(
-            [BenchTask].self, from: large, reader: JSONReader(maxSize: .max))
+            [BenchTask].self, fromJSON: large, reader: JSONReader(maxSize: .max))
         oursLarge.append(now() - t)
         t = now()
         let b = try JSONDecoder().decode([BenchTask].self, from: largeData)

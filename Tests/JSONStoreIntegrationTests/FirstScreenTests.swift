@@ -32,6 +32,29 @@ struct FirstScreenTests {
         #expect(try store._firstItems(2, of: .all).map(\.id) == ["item-00", "item-01"])
     }
 
+    @Test("ids the cache knows deleted are no rows; a file the cache could not keep is read")
+    func entriesWithoutItems() async throws {
+        let temp = try await StartCacheLiveTests.storeWithCache()
+        let before = try #require(StartCacheLiveTests.readCache(temp.path)).lookedAt
+        for k in 0..<30 {
+            try FileManager.default.removeItem(
+                atPath: temp.path + String(format: "/item-%02d.json", k))
+        }
+        try temp.writeFile("item-50.json", "{\"n\": ")
+        _ = try await StartCacheLiveTests.firstResults(temp.path) { _ in
+            let again = try await StartCacheLiveTests.waitForCache(temp.path, after: before)
+            #expect(again?.entries.contains { !$0.signature.isFile } == true)
+        }
+        try temp.writeFile("item-50.json", "{\"title\": \"fixed\", \"n\": 1000}\n")
+        let store = try JSONStore(directory: temp.path)
+        // No item has "missing": ties go by id, and a deleted id's empty entry would win.
+        let byMissing = Query.all.sorted(by: "missing")
+        #expect(
+            try store._firstItems(3, of: byMissing).map(\.id) == ["item-30", "item-31", "item-32"])
+        let byN = Query.all.sorted(by: "n", descending: true)
+        #expect(try store._firstItems(2, of: byN).map(\.id) == ["item-50", "item-39"])
+    }
+
     @Test("no cache, or a damaged one, gives no first screen in another order")
     func noCache() async throws {
         let temp = try TemporaryStore()

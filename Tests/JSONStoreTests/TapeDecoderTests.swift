@@ -32,7 +32,7 @@ struct TapeDecoderTests {
         func told(_ body: () throws -> T) -> String {
             do { return "\(try body())" } catch { return "\(error)" }
         }
-        let tape = told { try JSONValueDecoder().decode(type, from: Array(text.utf8)) }
+        let tape = told { try JSONValueDecoder().decode(type, fromJSON: Array(text.utf8)) }
         let value = told {
             try JSONValueDecoder().decode(type, from: try JSONReader().read(text))
         }
@@ -47,7 +47,7 @@ struct TapeDecoderTests {
              "extra": {"any": [1, 20, null]}, "big": 18446744073709551615, "small": -128,
              "nested": [[true, null], []]}
             """#
-        let plan = try JSONValueDecoder().decode(Plan.self, from: Array(text.utf8))
+        let plan = try JSONValueDecoder().decode(Plan.self, fromJSON: Array(text.utf8))
         #expect(plan.id == "pé")
         #expect(plan.steps == [.init(name: "a"), .init(name: "b\n", minutes: 2.5)])
         #expect(plan.weights == ["x": 1, "y\u{0}": -2])
@@ -97,18 +97,45 @@ struct TapeDecoderTests {
             agree(UInt.self)
             agree(Float.self)
         }
-        let negativeZero = try? JSONValueDecoder().decode(Double.self, from: Array("-0".utf8))
+        let negativeZero = try? JSONValueDecoder().decode(Double.self, fromJSON: Array("-0".utf8))
         #expect(negativeZero?.sign == .minus)
+    }
+
+    @Test("an array literal is still a JSONValue, not bytes")
+    func literals() throws {
+        #expect(try JSONValueDecoder().decode([Int].self, from: [1, 2, 3]) == [1, 2, 3])
+    }
+
+    @Test("optional scalars of every kind, present, null and missing, decode as through a value")
+    func optionalScalars() {
+        struct Optionals: Decodable, Equatable {
+            var b: Bool?
+            var d: Double?
+            var f: Float?
+            var i8: Int8?
+            var u16: UInt16?
+            var i64: Int64?
+            var u: UInt?
+            var s: String?
+        }
+        for text in [
+            #"{"b": true, "d": 2.5, "f": 1, "i8": -8, "u16": 16, "i64": 64, "u": 1, "s": "x"}"#,
+            #"{"b": null, "d": null, "f": null, "i8": null, "u16": null, "i64": null, "u": null}"#,
+            #"{"s": "only"}"#, #"{"u16": 70000}"#, #"{"b": 1}"#,
+        ] {
+            let (tape, value) = both(Optionals.self, text)
+            #expect(tape == value, "\(text)")
+        }
     }
 
     @Test("text that is not JSON throws the reader's error")
     func syntax() {
         #expect(throws: JSONSyntaxError.self) {
-            try JSONValueDecoder().decode([Int].self, from: Array("[1,]".utf8))
+            try JSONValueDecoder().decode([Int].self, fromJSON: Array("[1,]".utf8))
         }
         do {
             _ = try JSONValueDecoder().decode(
-                [String: Int].self, from: Array(#"{"a": 1, "a": 2}"#.utf8))
+                [String: Int].self, fromJSON: Array(#"{"a": 1, "a": 2}"#.utf8))
             Issue.record("a duplicate key decoded")
         } catch let error as JSONSyntaxError {
             #expect(error.kind == .duplicateKey)

@@ -15,8 +15,9 @@ extension JSONParser {
     }
 
     /// Steps over the string whose opening quote is at `i`, checking it as `string()`
-    /// does, without making it: its text lies at `result.text` of the input, and
-    /// `result.escaped` says whether it has escapes to decode.
+    /// does: its text lies at `result.text` of the input, and `result.escaped` says
+    /// whether it has escapes to decode. A string without escapes is not made; one with
+    /// them is, to check them, and dropped.
     mutating func skipString() throws(JSONSyntaxError) -> (text: Range<Int>, escaped: Bool) {
         let open = i
         i += 1

@@ -1,4 +1,6 @@
-/// The reader at work over one input; scalars are in `JSONParser+Scalars.swift`.
+/// The reader at work over one input: `document()` makes its value, `tape()`
+/// (`JSONTape+Building.swift`) its tape; numbers and literals are read in
+/// `JSONParser+Scalars.swift`, strings in `JSONParser+Strings.swift`.
 struct JSONParser {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int

@@ -1,6 +1,8 @@
 /// Building a tape: the reader's grammar, checked by the same steps in the same order as
 /// `document()`, so a text gives a tape exactly when it gives a value, and the same error
-/// when it gives none; but nothing is made, neither strings nor containers.
+/// when it gives none (up to its limits: 2^28 - 1 members or elements in a container, a
+/// text under 4 GiB); but no container is made, and no string but one with escapes, to
+/// check them.
 extension JSONParser {
     /// The tape of the input, or the error `document()` would throw.
     mutating func tape() throws(JSONSyntaxError) -> JSONTape {
@@ -75,6 +77,12 @@ extension JSONParser {
                             "unexpected \(describe(at: i)) after the JSON value", at: i)
                     }
                     return tape
+                }
+                guard tape.entries[top].word < JSONTape.Entry.fullCount else {
+                    throw fail(
+                        .tooLarge,
+                        "more than \(JSONTape.Entry.fullCount >> 4) members or elements in one container",
+                        at: Int(tape.entries[top].start))
                 }
                 if tape.entries[top].kind == .object {
                     try checkUnique(key: done - 1, of: top, in: tape, seen: &seen)

@@ -4,9 +4,8 @@ import Glibc
 extension JSONTape {
     /// The string at `index` (a key or a value), its escapes decoded.
     func string(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> String {
-        let entry = entries[index]
-        let text = Int(entry.start)..<Int(entry.start + entry.extent)
-        guard entry.count != 0 else {
+        let text = text(at: index)
+        guard entries[index].count != 0 else {
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[text]), as: UTF8.self)
         }
         // The tape exists, so the string is valid: the reader decodes it again.
@@ -27,7 +26,7 @@ extension JSONTape {
     func value(ofMember key: String, in bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
         guard entries.first?.kind == .object else { return nil }
         var key = key
-        let found = key.withUTF8 { member($0, of: 0, from: 0, in: bytes) }
+        let found = key.withUTF8 { member($0, of: 0, from: nil, in: bytes) }
         return found.map { value(at: $0.value, in: bytes) }
     }
 

@@ -41,6 +41,9 @@ struct JSONTape: Sendable {
         var extent: UInt32
 
         var kind: Kind { Kind(rawValue: UInt8(word & 0xF))! }
+        /// A `word` whose count cannot grow: the most members or elements a container
+        /// of a tape can have, 2^28 - 1, shifted.
+        static let fullCount: UInt32 = 0xFFFF_FFF0
         /// A container's members or elements; a scalar's flag (escaped, not an integer).
         var count: Int { Int(word >> 4) }
     }
@@ -63,32 +66,34 @@ struct JSONTape: Sendable {
         return Int(entry.start)..<Int(entry.start + entry.extent)
     }
 
-    /// The entry of the value of `object`'s member whose key is `key`'s UTF-8, looked
-    /// for from the member at `hint` (a position among the members) on and then from the
-    /// first: `Codable` asks for members in the order a type declares them, which is
-    /// mostly the order a file has them. Returns the value's entry and its position.
+    /// Where to look for a member: the key entry of the member at `position` among
+    /// an object's members.
+    struct MemberMark {
+        var key: Int
+        var position: Int
+    }
+
+    /// The entry of the value of `object`'s member whose key is `key`'s UTF-8, looked for
+    /// from the member `from` marks on (the one after the last found: `Codable` asks for
+    /// members in the order a type declares them, which is mostly the order a file has
+    /// them), then from the first. Returns the value's entry and the mark of the member
+    /// after it.
     func member(
-        _ key: UnsafeBufferPointer<UInt8>, of object: Int, from hint: Int,
+        _ key: UnsafeBufferPointer<UInt8>, of object: Int, from: MemberMark?,
         in bytes: UnsafeBufferPointer<UInt8>
-    ) -> (value: Int, position: Int)? {
+    ) -> (value: Int, next: MemberMark)? {
         let count = entries[object].count
         guard count > 0 else { return nil }
-        var keyEntry = object + 1
-        var position = 0
-        let start = hint < count ? hint : 0
-        while position < start {
-            keyEntry = next(after: keyEntry + 1)
-            position += 1
-        }
+        var mark =
+            from.flatMap { $0.position < count ? $0 : nil }
+            ?? MemberMark(key: object + 1, position: 0)
         for _ in 0..<count {
-            if keyMatches(key, at: keyEntry, in: bytes) { return (keyEntry + 1, position) }
-            position += 1
-            if position == count {
-                position = 0
-                keyEntry = object + 1
-            } else {
-                keyEntry = next(after: keyEntry + 1)
-            }
+            let value = mark.key + 1
+            let found = keyMatches(key, at: mark.key, in: bytes)
+            mark.position += 1
+            mark.key = mark.position == count ? object + 1 : next(after: value)
+            if mark.position == count { mark.position = 0 }
+            if found { return (value, mark) }
         }
         return nil
     }

@@ -28,19 +28,25 @@ public struct JSONValueDecoder: Sendable {
     /// - Throws: `JSONSyntaxError` naming the line and column where the text is not JSON;
     ///   `DecodingError` whose coding path names the member at fault.
     public func decode<T: Decodable>(
-        _ type: T.Type, from bytes: [UInt8], reader: JSONReader = JSONReader()
+        _ type: T.Type, fromJSON bytes: [UInt8], reader: JSONReader = JSONReader()
     ) throws -> T {
-        try bytes.withUnsafeBufferPointer { buffer in
-            let document = TapeDocument(copying: buffer, tape: try reader.tape(buffer))
-            return try TapeDecoder(document: document, index: 0, path: .root).decodeValue(type)
+        try bytes.withUnsafeBufferPointer { try decode(type, fromJSON: $0, reader: reader) }
+    }
+
+    /// Decodes a `T` from the JSON text `data` (see `decode(_:fromJSON:reader:)`).
+    public func decode<T: Decodable>(
+        _ type: T.Type, fromJSON data: Data, reader: JSONReader = JSONReader()
+    ) throws -> T {
+        try data.withUnsafeBytes {
+            try decode(type, fromJSON: $0.assumingMemoryBound(to: UInt8.self), reader: reader)
         }
     }
 
-    /// Decodes a `T` from the JSON text `data` (see `decode(_:from:reader:)` for bytes).
-    public func decode<T: Decodable>(
-        _ type: T.Type, from data: Data, reader: JSONReader = JSONReader()
+    private func decode<T: Decodable>(
+        _ type: T.Type, fromJSON bytes: UnsafeBufferPointer<UInt8>, reader: JSONReader
     ) throws -> T {
-        try decode(type, from: [UInt8](data), reader: reader)
+        let document = TapeDocument(copying: bytes, tape: try reader.tape(bytes))
+        return try TapeDecoder(document: document, index: 0, path: .root).decodeValue(type)
     }
 }
 

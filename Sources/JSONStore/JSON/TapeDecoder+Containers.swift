@@ -51,12 +51,61 @@ struct TapeKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try decodeIfPresent(type, forKey: key, generic: ())
     }
 
-    // Without these the standard library's defaults would look the member up three times.
+    // Without these the standard library's defaults would look the member up three times
+    // (contains, decodeNil, decode): every optional scalar a type declares.
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
         try decodeIfPresent(type, forKey: key, generic: ())
     }
 
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        try decodeIfPresent(type, forKey: key, generic: ())
+    }
+
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try decodeIfPresent(type, forKey: key, generic: ())
+    }
+
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+        try decodeIfPresent(type, forKey: key, generic: ())
+    }
+
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        try decodeIfPresent(type, forKey: key, generic: ())
+    }
+
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+        try decodeIfPresent(type, forKey: key, generic: ())
+    }
+
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+        try decodeIfPresent(type, forKey: key, generic: ())
+    }
+
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+        try decodeIfPresent(type, forKey: key, generic: ())
+    }
+
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+        try decodeIfPresent(type, forKey: key, generic: ())
+    }
+
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+        try decodeIfPresent(type, forKey: key, generic: ())
+    }
+
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+        try decodeIfPresent(type, forKey: key, generic: ())
+    }
+
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+        try decodeIfPresent(type, forKey: key, generic: ())
+    }
+
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+        try decodeIfPresent(type, forKey: key, generic: ())
+    }
+
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
         try decodeIfPresent(type, forKey: key, generic: ())
     }
 

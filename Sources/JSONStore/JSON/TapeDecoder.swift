@@ -2,9 +2,9 @@ import FoundationEssentials
 
 /// Decodes `Decodable` types straight from JSON text and its tape (`JSONTape`): strings,
 /// numbers and booleans are read from the bytes where a type asks for them, and no
-/// `JSONValue` is made. What the tape does not read itself (dates, URLs, data, values of
-/// `JSONValue`, numbers that are not small integers, every mismatch and its error) goes
-/// to `ValueDecoder` with the value made whole, so both decoders agree on every input.
+/// `JSONValue` is made. What the tape does not read itself (dates, URLs, data, numbers
+/// that are not small integers, every mismatch and its error) goes to `ValueDecoder` with
+/// the scalar made (a container only as its kind), so both decoders agree on every input.
 struct TapeDecoder: Decoder, SingleValueDecodingContainer {
     let document: TapeDocument
     /// The value's entry in the tape.
@@ -16,9 +16,16 @@ struct TapeDecoder: Decoder, SingleValueDecodingContainer {
     var codingPath: [any CodingKey] { path.codingPath }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    /// The decoder of the same value made whole: the general road.
+    /// The decoder of the same value on the general road: a scalar made, a container as
+    /// its kind only (what the general road does with one here is say it is not a scalar).
     var whole: ValueDecoder {
-        ValueDecoder(value: document.value(at: index), codingPath: codingPath)
+        let value: JSONValue =
+            switch document.kind(index) {
+            case .object: .object([:])
+            case .array: .array([])
+            default: document.value(at: index)
+            }
+        return ValueDecoder(value: value, codingPath: codingPath)
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -80,9 +87,7 @@ struct TapeDecoder: Decoder, SingleValueDecodingContainer {
         // Metatypes compared, not cast: this runs for every value decoded.
         if T.self == String.self {
             return try decode(String.self) as! T
-        } else if T.self == JSONValue.self || T.self == JSONObject.self || T.self == Date.self
-            || T.self == URL.self || T.self == Data.self
-        {
+        } else if T.self == Date.self || T.self == URL.self || T.self == Data.self {
             return try whole.decodeValue(type)
         } else {
             return try T(from: self)

@@ -6,9 +6,9 @@ import Glibc
 final class TapeDocument {
     let bytes: UnsafeMutableBufferPointer<UInt8>
     let tape: JSONTape
-    /// The object last looked in and the position after the member found there: the next
+    /// The object last looked in and the member after the one found there: the next
     /// lookup in it starts there.
-    private var hint = (object: -1, position: 0)
+    private var hint: (object: Int, next: JSONTape.MemberMark) = (-1, .init(key: 0, position: 0))
 
     /// The document of `bytes`, whose tape is `tape`.
     init(copying source: UnsafeBufferPointer<UInt8>, tape: JSONTape) {
@@ -19,24 +19,22 @@ final class TapeDocument {
 
     deinit { bytes.deallocate() }
 
-    /// The reader that reads an item's bytes again: no limits, since they passed the store's.
-    private static let reader = JSONReader(maxDepth: .max, maxSize: .max)
-
     /// The document of the item `id` whose bytes are `raw`, with an `"id"` member first
     /// when they have none, as `Item.object` has it.
     static func item(_ raw: UnsafeRawBufferPointer, id: String) -> TapeDocument? {
         let bytes = raw.assumingMemoryBound(to: UInt8.self)
-        guard let tape = try? reader.tape(bytes), tape.entries.first?.kind == .object else {
-            return nil
+        guard let tape = try? ItemBytes.reader.tape(bytes), tape.entries.first?.kind == .object
+        else { return nil }
+        let hasID = Array("id".utf8).withUnsafeBufferPointer {
+            tape.member($0, of: 0, from: nil, in: bytes) != nil
         }
-        let document = TapeDocument(copying: bytes, tape: tape)
-        if document.member("id", of: 0) != nil { return document }
+        if hasID { return TapeDocument(copying: bytes, tape: tape) }
         var spliced = Array(#"{"id":"#.utf8)
         JSONWriter.writeString(id, into: &spliced, strict: false)
         if tape.entries[0].count > 0 { spliced.append(JSONByte.comma) }
         spliced.append(contentsOf: bytes[(Int(tape.entries[0].start) + 1)...])
         return spliced.withUnsafeBufferPointer { spliced in
-            guard let tape = try? reader.tape(spliced) else { return nil }
+            guard let tape = try? ItemBytes.reader.tape(spliced) else { return nil }
             return TapeDocument(copying: spliced, tape: tape)
         }
     }
@@ -52,10 +50,10 @@ final class TapeDocument {
     /// The entry of the value of `object`'s member `key`, if it has one.
     func member(_ key: String, of object: Int) -> Int? {
         var key = key
-        let from = hint.object == object ? hint.position : 0
+        let from = hint.object == object ? hint.next : nil
         let found = key.withUTF8 { tape.member($0, of: object, from: from, in: readable) }
         guard let found else { return nil }
-        hint = (object, found.position + 1)
+        hint = (object, found.next)
         return found.value
     }
 

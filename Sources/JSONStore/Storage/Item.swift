@@ -81,15 +81,21 @@ public struct Item: Sendable, Hashable, Identifiable {
     /// - Throws: `StoreError` with code `.invalidItem`, naming the member at fault.
     public func decode<T: Decodable>(as type: T.Type = T.self) throws(StoreError) -> T {
         do {
-            guard let document = bytes.withUnsafeBytes({ TapeDocument.item($0, id: id) }) else {
-                return try JSONValueDecoder().decode(type, from: .object(object))
-            }
-            return try TapeDecoder(document: document, index: 0, path: .root).decodeValue(type)
+            return try decoded(as: type)
         } catch let error as DecodingError {
             throw StoreError.decoding(error, file: fileName, id: id)
         } catch {
             throw StoreError(
                 code: .invalidItem, message: "\(error)", file: fileName, id: id, underlying: error)
         }
+    }
+
+    /// Decodes the item as `T` straight from its bytes, throwing the decoder's own error:
+    /// for callers that locate it themselves (typed live results).
+    func decoded<T: Decodable>(as type: T.Type) throws -> T {
+        guard let document = bytes.withUnsafeBytes({ TapeDocument.item($0, id: id) }) else {
+            return try JSONValueDecoder().decode(type, from: .object(object))
+        }
+        return try TapeDecoder(document: document, index: 0, path: .root).decodeValue(type)
     }
 }

@@ -57,7 +57,7 @@ struct ItemBytes: Sendable, Equatable {
     }
 
     /// The reader that reads the bytes again: no limits, since they passed the store's.
-    private static let reader = JSONReader(maxDepth: .max, maxSize: .max)
+    static let reader = JSONReader(maxDepth: .max, maxSize: .max)
 
     /// The members, made afresh.
     var object: JSONObject {

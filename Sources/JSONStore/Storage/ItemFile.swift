@@ -234,7 +234,6 @@ package enum ItemFile {
                         "an item file must hold a JSON object, this one holds \(article(tape.entries[0].kind.typeName))",
                     file: file, id: id))
         }
-        let kept = bytes.withUnsafeBytes(keep)
         // Without an "id" member the item makes it from the name on demand.
         if let member = bytes.withUnsafeBufferPointer({ tape.value(ofMember: "id", in: $0) }) {
             guard member == .string(id) else {
@@ -247,7 +246,8 @@ package enum ItemFile {
             }
         }
         let item = Item(
-            id: id, bytes: kept, fingerprint: Fingerprint(bytes), revision: revision)
+            id: id, bytes: bytes.withUnsafeBytes(keep), fingerprint: Fingerprint(bytes),
+            revision: revision)
         guard let schema else { return .item(item) }
         return schema.applied(to: .item(item), bytes: bytes, file: file)
     }

@@ -2,7 +2,8 @@ extension StartCache {
     /// A cache's records and names read in order, a block at a time (`Layout.block`):
     /// what a writer walking its snapshot in the ids' order needs of the last cache, without
     /// holding it. Its header, records and names are checked first, in one pass of the same
-    /// kind (not the items' bytes, which a writer never reads).
+    /// kind; the items' bytes, which a writer never reads, only by the one who reads them
+    /// (`withItemBytes`, then `itemsIntact`: the list view's first screen).
     ///
     /// Entries are asked for by position, never one before the last asked. Used by one
     /// thread at a time.

@@ -80,8 +80,7 @@ final class ListViewApp {
     /// Observes the results in the model's order; the first time, warns in the footer
     /// about fields no item has.
     private func observeResults(warn: Bool) {
-        var list = self.list
-        list.sort = model.sort
+        let list = listAsShown
         results?.invalidate()
         var warned = !warn
         results = store.observe(list.query, policy: list.policy, members: list.members) {
@@ -102,17 +101,24 @@ final class ListViewApp {
         }
     }
 
+    /// The command's list in the order the view shows now.
+    private var listAsShown: ListCommand {
+        var list = self.list
+        list.sort = model.sort
+        return list
+    }
+
     /// Draws a first screen while the whole store loads (off the main queue): in id order
     /// with no conditions the store's first ids; in any other order or with conditions,
     /// the first rows as the start cache knows the store, each read from its file.
     private func drawFirstScreenEarly() {
-        var list = self.list
-        list.sort = model.sort
-        let (store, count, query) = (store, size.height, list.query)
+        let (store, count, query, sort) = (store, size.height, listAsShown.query, model.sort)
         DispatchQueue.global(qos: .userInitiated).async {
             guard let items = try? store._firstItems(count, of: query) else { return }
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
+                    // Sorted otherwise since it was asked for: those rows are not first.
+                    guard self.model.sort == sort else { return }
                     self.model.showPreview(items)
                     self.requestRender()
                 }

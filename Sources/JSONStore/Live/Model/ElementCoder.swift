@@ -42,7 +42,7 @@ extension ElementCoder where Element: Decodable {
     ) -> ElementCoder<Element> {
         ElementCoder(isItem: false) { item in
             do {
-                return .success(try JSONValueDecoder().decode(type, from: .object(item.object)))
+                return .success(try item.decoded(as: type))
             } catch let error as DecodingError {
                 return .failure(
                     located(
