@@ -82,12 +82,7 @@ struct JSONParser {
             // Attach the finished value to its container, closing containers as they end.
             while true {
                 guard let top = open.indices.last else {
-                    skipWhitespace()
-                    if i < bytes.count {
-                        throw fail(
-                            .trailingData,
-                            "unexpected \(describe(at: i)) after the JSON value", at: i)
-                    }
+                    try end()
                     return value
                 }
                 if open[top].isObject {
@@ -177,6 +172,14 @@ struct JSONParser {
         }
         i += 1
         return false
+    }
+
+    /// After the document's value: refuses anything but whitespace.
+    mutating func end() throws(JSONSyntaxError) {
+        skipWhitespace()
+        if i < bytes.count {
+            throw fail(.trailingData, "unexpected \(describe(at: i)) after the JSON value", at: i)
+        }
     }
 
     func checkDepth(_ depth: Int) throws(JSONSyntaxError) {

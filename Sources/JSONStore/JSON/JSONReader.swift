@@ -31,24 +31,24 @@ public struct JSONReader: Sendable {
     /// - Throws: the `JSONSyntaxError` `read` would throw.
     func tape(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONTape {
         // A tape's offsets are 32-bit.
-        let limit = min(maxSize, Int(UInt32.max) - 1)
-        if bytes.count > limit {
-            throw JSONSyntaxError(
-                .tooLarge, "input is \(bytes.count) bytes, larger than the limit of \(limit)",
-                at: 0, in: bytes)
-        }
+        try checkSize(bytes, limit: min(maxSize, Int(UInt32.max) - 1))
         var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
         return try parser.tape()
     }
 
     private func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue {
-        if bytes.count > maxSize {
-            throw JSONSyntaxError(
-                .tooLarge, "input is \(bytes.count) bytes, larger than the limit of \(maxSize)",
-                at: 0, in: bytes)
-        }
+        try checkSize(bytes, limit: maxSize)
         var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
         return try parser.document()
+    }
+
+    private func checkSize(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) throws(JSONSyntaxError)
+    {
+        if bytes.count > limit {
+            throw JSONSyntaxError(
+                .tooLarge, "input is \(bytes.count) bytes, larger than the limit of \(limit)",
+                at: 0, in: bytes)
+        }
     }
 
     /// Reads one JSON value from `bytes`.

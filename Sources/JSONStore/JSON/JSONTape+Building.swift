@@ -70,12 +70,7 @@ extension JSONParser {
             // Count the finished value in its container, closing containers as they end.
             while true {
                 guard top >= 0 else {
-                    skipWhitespace()
-                    if i < bytes.count {
-                        throw fail(
-                            .trailingData,
-                            "unexpected \(describe(at: i)) after the JSON value", at: i)
-                    }
+                    try end()
                     return tape
                 }
                 guard tape.entries[top].word < JSONTape.Entry.fullCount else {
