@@ -33,8 +33,12 @@ extension JSONStore {
         } catch {
             throw StoreError.system(error, "could not list the store directory", file: path)
         }
-        let ids = first.map { String(decoding: $0, as: UTF8.self) }
-        return read(ids, in: dir, schema: enforcedSchema).compactMap {
+        return readItems(first.map { String(decoding: $0, as: UTF8.self) }, in: dir)
+    }
+
+    /// The items of the files of `ids` that hold one, under the store's schema.
+    private func readItems(_ ids: [String], in dir: FileDescriptor) -> [Item] {
+        read(ids, in: dir, schema: enforcedSchema).compactMap {
             if case .item(let item) = $0 { return item }
             return nil
         }
@@ -65,11 +69,10 @@ extension JSONStore {
         guard remote == nil, options.keepsStartCache else { return [] }
         let dir = try openDirectory()
         defer { dir.close() }
-        let schema = enforcedSchema
         guard let directory = StartCache.directory(of: dir),
             let cursor = StartCache.Cursor.open(
                 store: path, directory: directory,
-                terms: StartCache.terms(reader: reader, schema: schema))
+                terms: StartCache.terms(reader: reader, schema: enforcedSchema))
         else { return [] }
         var best = FirstKeys(count)
         func offer(_ item: Item) {
@@ -78,6 +81,7 @@ extension JSONStore {
         // Entries with no item: an id the journal knows deleted (none now), or a file the
         // cache did not keep (invalid, or written too recently to trust): read it.
         var unkept: [String] = []
+        var scratch = JSONTape()  // one tape's storage for every item checked
         for k in 0..<cursor.count {
             let signature = cursor.signature(at: k)
             guard signature.isFile else {
@@ -88,9 +92,9 @@ extension JSONStore {
             // known only once it is all read.
             let item = cursor.withItemBytes(k) { bytes -> Item? in
                 let text = bytes.assumingMemoryBound(to: UInt8.self)
-                guard (try? ItemBytes.reader.tape(text))?.entries.first?.kind == .object else {
-                    return nil
-                }
+                guard (try? ItemBytes.reader.tape(text, into: &scratch)) != nil,
+                    scratch.entries[0].kind == .object
+                else { return nil }
                 return Item(
                     id: cursor.id(at: k), bytes: ItemBytes(bytes),
                     fingerprint: cursor.fingerprint(at: k))
@@ -98,12 +102,8 @@ extension JSONStore {
             if let item = item ?? nil { offer(item) }
         }
         guard cursor.itemsIntact() else { return [] }
-        for case .item(let item) in read(unkept, in: dir, schema: schema) { offer(item) }
-        let fresh = read(best.ids, in: dir, schema: schema).compactMap { outcome -> Item? in
-            if case .item(let item) = outcome { return item }
-            return nil
-        }
-        return query.apply(to: fresh)
+        readItems(unkept, in: dir).forEach(offer)
+        return query.apply(to: readItems(best.ids, in: dir))
     }
 }
 
@@ -117,13 +117,7 @@ struct FirstKeys {
     /// Keeps `id` if its key is among the least so far.
     mutating func offer(_ key: SortKey, _ id: String) {
         if kept.count == count, !(key < kept[count - 1].key) { return }
-        var low = 0
-        var high = kept.count
-        while low < high {
-            let mid = (low + high) / 2
-            if kept[mid].key < key { low = mid + 1 } else { high = mid }
-        }
-        kept.insert((key, id), at: low)
+        kept.insert((key, id), at: Bisection.first(of: kept.count) { !(kept[$0].key < key) })
         if kept.count > count { kept.removeLast() }
     }
 

@@ -1,4 +1,5 @@
-/// Reading JSON's strings: checked byte by byte, made into a `String`, or stepped over and located for a tape.
+/// Reading JSON's strings: checked byte by byte, made into a `String`, or stepped over
+/// and located for a tape.
 extension JSONParser {
     /// Reads a string starting at its opening quote.
     mutating func string() throws(JSONSyntaxError) -> String {

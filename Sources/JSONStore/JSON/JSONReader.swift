@@ -30,10 +30,22 @@ public struct JSONReader: Sendable {
     ///
     /// - Throws: the `JSONSyntaxError` `read` would throw.
     func tape(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONTape {
+        var tape = JSONTape()
+        tape.entries.reserveCapacity(bytes.count / 12 + 4)
+        try self.tape(bytes, into: &tape)
+        return tape
+    }
+
+    /// Builds the tape of `bytes` in `tape`, whose storage it reuses (many texts checked
+    /// in turn, one allocation).
+    func tape(_ bytes: UnsafeBufferPointer<UInt8>, into tape: inout JSONTape)
+        throws(JSONSyntaxError)
+    {
         // A tape's offsets are 32-bit.
         try checkSize(bytes, limit: min(maxSize, Int(UInt32.max) - 1))
+        tape.entries.removeAll(keepingCapacity: true)
         var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
-        return try parser.tape()
+        try parser.tape(into: &tape)
     }
 
     private func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue {

@@ -4,10 +4,8 @@
 /// text under 4 GiB); but no container is made, and no string but one with escapes, to
 /// check them.
 extension JSONParser {
-    /// The tape of the input, or the error `document()` would throw.
-    mutating func tape() throws(JSONSyntaxError) -> JSONTape {
-        var tape = JSONTape()
-        tape.entries.reserveCapacity(bytes.count / 12 + 4)
+    /// Builds the input's tape in `tape` (empty), or throws the error `document()` would.
+    mutating func tape(into tape: inout JSONTape) throws(JSONSyntaxError) {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
         skipWhitespace()
         if i == bytes.count {
@@ -45,11 +43,7 @@ extension JSONParser {
                     continue nextValue
                 }
             case JSONByte.quote:
-                let (text, escaped) = try skipString()
-                tape.entries.append(
-                    .init(
-                        .string, flag: escaped, start: UInt32(text.lowerBound),
-                        extent: UInt32(text.count)))
+                try tapeString(into: &tape)
             case JSONByte.minus, 0x30...0x39:
                 let start = i
                 try skipNumber()
@@ -69,10 +63,7 @@ extension JSONParser {
 
             // Count the finished value in its container, closing containers as they end.
             while true {
-                guard top >= 0 else {
-                    try end()
-                    return tape
-                }
+                guard top >= 0 else { return try end() }
                 guard tape.entries[top].word < JSONTape.Entry.fullCount else {
                     throw fail(
                         .tooLarge,
@@ -104,11 +95,16 @@ extension JSONParser {
     /// Reads `"key" :` into the tape as a string.
     private mutating func tapeKey(into tape: inout JSONTape) throws(JSONSyntaxError) {
         _ = try keyStart()
+        try tapeString(into: &tape)
+        try keyColon()
+    }
+
+    /// Reads the string at `i` into the tape.
+    private mutating func tapeString(into tape: inout JSONTape) throws(JSONSyntaxError) {
         let (text, escaped) = try skipString()
         tape.entries.append(
             .init(
                 .string, flag: escaped, start: UInt32(text.lowerBound), extent: UInt32(text.count)))
-        try keyColon()
     }
 
     /// Refuses the key at `key` if `object` has it already among its members so far.

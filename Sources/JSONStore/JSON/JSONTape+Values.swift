@@ -1,5 +1,3 @@
-import Glibc
-
 /// Values made from a tape and its bytes, on access: the same values the reader makes.
 extension JSONTape {
     /// The string at `index` (a key or a value), its escapes decoded.
@@ -25,23 +23,16 @@ extension JSONTape {
     /// one.
     func value(ofMember key: String, in bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
         guard entries.first?.kind == .object else { return nil }
-        var key = key
-        let found = key.withUTF8 { member($0, of: 0, from: nil, in: bytes) }
-        return found.map { value(at: $0.value, in: bytes) }
+        return member(key, of: 0, in: bytes).map { value(at: $0.value, in: bytes) }
     }
 
     /// Whether the keys at `a` and `b` are the same string.
     func sameKey(_ a: Int, _ b: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let x = entries[a]
-        let y = entries[b]
-        guard x.count == 0 && y.count == 0 else {
+        // Without escapes `b`'s text is its string, as `keyMatches` takes a key.
+        guard entries[b].count == 0 else {
             return UTF8Key.equal(string(at: a, in: bytes), string(at: b, in: bytes))
         }
-        guard x.extent == y.extent else { return false }
-        return x.extent == 0
-            || memcmp(
-                bytes.baseAddress! + Int(x.start), bytes.baseAddress! + Int(y.start), Int(x.extent))
-                == 0
+        return keyMatches(UnsafeBufferPointer(rebasing: bytes[text(at: b)]), at: a, in: bytes)
     }
 
     /// The value at `index`, made whole.

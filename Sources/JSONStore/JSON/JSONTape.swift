@@ -88,14 +88,22 @@ struct JSONTape: Sendable {
             from.flatMap { $0.position < count ? $0 : nil }
             ?? MemberMark(key: object + 1, position: 0)
         for _ in 0..<count {
-            let value = mark.key + 1
-            let found = keyMatches(key, at: mark.key, in: bytes)
-            mark.position += 1
-            mark.key = mark.position == count ? object + 1 : next(after: value)
-            if mark.position == count { mark.position = 0 }
-            if found { return (value, mark) }
+            let (keyEntry, value) = (mark.key, mark.key + 1)
+            mark =
+                mark.position + 1 == count
+                ? MemberMark(key: object + 1, position: 0)
+                : MemberMark(key: next(after: value), position: mark.position + 1)
+            if keyMatches(key, at: keyEntry, in: bytes) { return (value, mark) }
         }
         return nil
+    }
+
+    /// The member `key` of `object` (see the other `member`).
+    func member(
+        _ key: String, of object: Int, from: MemberMark? = nil, in bytes: UnsafeBufferPointer<UInt8>
+    ) -> (value: Int, next: MemberMark)? {
+        var key = key
+        return key.withUTF8 { member($0, of: object, from: from, in: bytes) }
     }
 
     /// Whether the key at `keyEntry` is `key`.

@@ -45,8 +45,7 @@ public struct JSONValueDecoder: Sendable {
     private func decode<T: Decodable>(
         _ type: T.Type, fromJSON bytes: UnsafeBufferPointer<UInt8>, reader: JSONReader
     ) throws -> T {
-        let document = TapeDocument(copying: bytes, tape: try reader.tape(bytes))
-        return try TapeDecoder(document: document, index: 0, path: .root).decodeValue(type)
+        try TapeDocument(copying: bytes, tape: try reader.tape(bytes)).decode(type)
     }
 }
 

@@ -25,10 +25,9 @@ final class TapeDocument {
         let bytes = raw.assumingMemoryBound(to: UInt8.self)
         guard let tape = try? ItemBytes.reader.tape(bytes), tape.entries.first?.kind == .object
         else { return nil }
-        let hasID = Array("id".utf8).withUnsafeBufferPointer {
-            tape.member($0, of: 0, from: nil, in: bytes) != nil
+        if tape.member("id", of: 0, in: bytes) != nil {
+            return TapeDocument(copying: bytes, tape: tape)
         }
-        if hasID { return TapeDocument(copying: bytes, tape: tape) }
         var spliced = Array(#"{"id":"#.utf8)
         JSONWriter.writeString(id, into: &spliced, strict: false)
         if tape.entries[0].count > 0 { spliced.append(JSONByte.comma) }
@@ -37,6 +36,11 @@ final class TapeDocument {
             guard let tape = try? ItemBytes.reader.tape(spliced) else { return nil }
             return TapeDocument(copying: spliced, tape: tape)
         }
+    }
+
+    /// Decodes the document as a `T`.
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try TapeDecoder(document: self, index: 0, path: .root).decodeValue(type)
     }
 
     var readable: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(bytes) }
@@ -49,10 +53,10 @@ final class TapeDocument {
 
     /// The entry of the value of `object`'s member `key`, if it has one.
     func member(_ key: String, of object: Int) -> Int? {
-        var key = key
         let from = hint.object == object ? hint.next : nil
-        let found = key.withUTF8 { tape.member($0, of: object, from: from, in: readable) }
-        guard let found else { return nil }
+        guard let found = tape.member(key, of: object, from: from, in: readable) else {
+            return nil
+        }
         hint = (object, found.next)
         return found.value
     }

@@ -96,6 +96,6 @@ public struct Item: Sendable, Hashable, Identifiable {
         guard let document = bytes.withUnsafeBytes({ TapeDocument.item($0, id: id) }) else {
             return try JSONValueDecoder().decode(type, from: .object(object))
         }
-        return try TapeDecoder(document: document, index: 0, path: .root).decodeValue(type)
+        return try document.decode(type)
     }
 }

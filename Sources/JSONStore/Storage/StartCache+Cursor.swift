@@ -93,13 +93,19 @@ extension StartCache {
             return records.withBytes(r, Layout.record, body)
         }
 
+        /// The range entry `k`'s record gives at its fields `offset` and `count` (its
+        /// name's in the names, its item's in the items' bytes).
+        private func span(_ k: Int, _ offset: Int, _ count: Int) -> Range<Int> {
+            withRecord(k, 0..<0) { record in
+                let start = Int(record.little(offset, as: UInt32.self))
+                return start..<start + Int(record.little(count, as: UInt32.self))
+            }
+        }
+
         private func withName<R>(_ k: Int, _ fallback: R, _ body: (UnsafeBufferPointer<UInt8>) -> R)
             -> R
         {
-            let range = withRecord(k, 0..<0) { record in
-                let start = Int(record.little(Layout.nameOffset, as: UInt32.self))
-                return start..<start + Int(record.little(Layout.nameCount, as: UInt32.self))
-            }
+            let range = span(k, Layout.nameOffset, Layout.nameCount)
             guard let n = try? names.bring(range.lowerBound, range.count) else {
                 failed = true
                 return fallback
@@ -132,10 +138,7 @@ extension StartCache {
         /// `nil` when they cannot be read. Entries are asked for in order; `itemsIntact`
         /// then says whether what was read was what was written.
         func withItemBytes<R>(_ k: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R? {
-            let range = withRecord(k, 0..<0) { record in
-                let start = Int(record.little(Layout.bytesOffset, as: UInt32.self))
-                return start..<start + Int(record.little(Layout.bytesCount, as: UInt32.self))
-            }
+            let range = span(k, Layout.bytesOffset, Layout.bytesCount)
             guard let at = try? items.bring(range.lowerBound, range.count) else {
                 failed = true
                 return nil

@@ -83,11 +83,7 @@ extension StartCache {
 
         /// The position of the entry of `id`, found by its bytes.
         func position(of id: String) -> Int? {
-            var (low, high) = (0, count)
-            while low < high {
-                let middle = (low + high) / 2
-                if compare(middle, id) < 0 { low = middle + 1 } else { high = middle }
-            }
+            let low = Bisection.first(of: count) { compare($0, id) >= 0 }
             return low < count && compare(low, id) == 0 ? low : nil
         }
     }

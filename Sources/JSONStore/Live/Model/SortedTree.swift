@@ -63,33 +63,21 @@ struct SortedTree<Key: Comparable & Hashable & Sendable, Value: Sendable>: Senda
         /// The child whose keys take `key`: the first whose greatest key is not below it
         /// (`children.count` when `key` is above them all).
         func childIndex(for key: Key) -> Int {
-            Self.first(of: lastKeys.count) { !(lastKeys[$0] < key) }
+            Bisection.first(of: lastKeys.count) { !(lastKeys[$0] < key) }
         }
 
         /// The position in a leaf of the first key not below `key`.
         func elementIndex(for key: Key) -> Int {
-            Self.first(of: elements.count) { !(elements[$0].key < key) }
+            Bisection.first(of: elements.count) { !(elements[$0].key < key) }
         }
 
         /// The child holding the element at `index` under this inner node.
         func childIndex(holding index: Int) -> Int {
-            Self.first(of: ends.count) { ends[$0] > index }
+            Bisection.first(of: ends.count) { ends[$0] > index }
         }
 
         /// The elements under the children before `index`.
         func elementsBefore(child index: Int) -> Int { index == 0 ? 0 : ends[index - 1] }
-
-        /// The first of positions `0..<count` where `holds` does, by bisection: `holds`
-        /// is false up to some position and true from there on (`count` when never).
-        @inline(__always)
-        private static func first(of count: Int, where holds: (Int) -> Bool) -> Int {
-            var (low, high) = (0, count)
-            while low < high {
-                let middle = (low + high) / 2
-                if holds(middle) { high = middle } else { low = middle + 1 }
-            }
-            return low
-        }
     }
 
     /// The most elements a leaf holds, and children an inner node has: an edit copies a
