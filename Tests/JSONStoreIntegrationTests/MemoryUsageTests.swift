@@ -8,7 +8,7 @@ import Testing
 /// memory counted once, from the blocks `malloc` gave it. Real files, a real watch.
 @Suite("A live store's memory, by what holds it")
 struct MemoryUsageTests {
-    @Test("the files' bytes once, 64 bytes of index an id, long ids apart, invalid, results")
+    @Test("the bytes once, 64 bytes of index an id, long ids apart, one tree with an invalid file")
     func parts() async throws {
         let temp = try TemporaryStore()
         var fileBytes = 0
@@ -42,13 +42,21 @@ struct MemoryUsageTests {
         #expect(usage.heads > 0)
         #expect(usage.total == usage.bytes + usage.index + usage.ids + usage.heads)
 
-        // A file invalid since it appeared: the results take a tree of their own.
-        try temp.writeFile("broken.json", "{\"title\": ")
-        #expect(await recorder.wait { $0.results.invalid.map(\.name) == ["broken.json"] })
+        // A file invalid since it appeared, an entry with no item: the results still
+        // share the store's tree, skipping it, and have every item in its place.
+        try temp.writeFile("item-151.json", "{\"title\": ")
+        #expect(await recorder.wait { $0.results.invalid.map(\.name) == ["item-151.json"] })
         let after = try #require(try await blocking { store.memoryUsage() })
         #expect(after.items == 300)
         #expect(after.invalid > 0)
-        #expect(after.results >= 300 * 48)
+        #expect(after.results == 0)
+        let results = recorder.current.results
+        #expect(recorder.current.violations.isEmpty)
+        #expect(results.count == 300)
+        #expect(results.index(ofID: "item-151") == nil)
+        #expect(results.map(\.id) == (0..<300).map { results[$0].id })
+        #expect(results.map(\.id) == results.map(\.id).sorted())  // ASCII: bytes' order
+        #expect(results.index(ofID: "item-152").map { results[$0].id } == "item-152")
     }
 
     @Test("nothing to measure before a store is loaded")

@@ -4,7 +4,7 @@ import TestSupport
 
 extension StoreSnapshot {
     /// One round of random edits of the model tests: up to `most` of the ids `k0`…, each
-    /// once, removed, made invalid (keeping its value), or set to `makeItem(id, &random)`
+    /// once, removed, made invalid (keeping its value, if it had one), or set to `makeItem(id, &random)`
     /// (one choice in `choices` each for removal and invalidity, the rest new items); the
     /// version moves on. Returns the changes, as the pipeline hands them to results.
     mutating func randomEdits(
@@ -21,10 +21,10 @@ extension StoreSnapshot {
             switch Int.random(in: 0..<choices, using: &random) {
             case 0: setEntry(nil, for: key)
             case 1:
-                if let entry = entries[key] {
-                    let error = StoreError(code: .invalidJSON, message: "bad \(round)")
-                    setEntry(Entry(item: entry.item(id: id), error: error), for: key)
-                }
+                // Invalid: keeping its last value, or with none (a file invalid since it
+                // appeared, a hole in the results of every item).
+                let error = StoreError(code: .invalidJSON, message: "bad \(round)")
+                setEntry(Entry(item: entries[key]?.item(id: id), error: error), for: key)
             default:
                 setEntry(Entry(item: makeItem(id, &random), error: nil), for: key)
             }

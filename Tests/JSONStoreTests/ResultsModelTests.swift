@@ -41,8 +41,17 @@ struct ResultsModelTests {
             let fresh = Results<Item>.initial(query, snapshot, coder: .items)
             #expect(next.map(\.id) == fresh.map(\.id))
             #expect(next.map(\.object) == fresh.map(\.object))
-            // Iteration and indexing agree.
+            // Iteration and indexing agree; in id order, the results are the entries with
+            // an item (those sharing the snapshot's tree skip the entries with none).
             #expect(next.map(\.id) == (0..<next.count).map { next[$0].id })
+            if query.selectsEveryItemByID {
+                var items: [String] = []
+                snapshot.entries.forEach { id, entry in
+                    if entry.hasItem { items.append(id.string) }
+                }
+                #expect(next.map(\.id) == items)
+                #expect(items.allSatisfy { next.index(ofID: $0).map { next[$0].id } == $0 })
+            }
             var list = previous
             for index in changeSet.deletions.reversed() { list.remove(at: index) }
             for index in changeSet.insertions { list.insert(next[index].id, at: index) }

@@ -95,12 +95,7 @@ extension Results {
             update.tree.updateValue(entering.1, forKey: entering.0)
         }
         if query.selectsEveryItemByID && coder.isItem {
-            if let shared = ResultsTree<Element>(entriesOf: newSnapshot) {
-                update.tree = shared
-            } else if tree.sharesEntries {
-                // A file invalid since it appeared: the entries are no longer the results.
-                update.tree = Results.initial(query, newSnapshot, coder: coder).tree
-            }
+            if let shared = ResultsTree<Element>(entriesOf: newSnapshot) { update.tree = shared }
         }
         let next = Results(
             tree: update.tree, snapshot: newSnapshot, query: query, coder: coder,

@@ -72,7 +72,7 @@ public struct Results<Element: Sendable>: RandomAccessCollection, Sendable {
 
     /// How many items the whole store has, whatever the query keeps of them (the list
     /// view's `6 of 25 items`). O(1).
-    package var storeItemCount: Int { snapshot.entries.count - snapshot.itemless }
+    package var storeItemCount: Int { snapshot.entries.count - snapshot.itemless.count }
 
     /// The position of the item `id`, if it is in the results. O(log n).
     ///

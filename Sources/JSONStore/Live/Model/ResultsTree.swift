@@ -1,15 +1,16 @@
 /// The elements of live results in order, with positions.
 ///
 /// Results keep a tree of their own, keyed by sort key, unless they are every item of the
-/// store in id order (the default query, untyped): those are exactly the snapshot's
-/// entries while every entry has an item, so they use the snapshot's tree and the store
-/// is not indexed twice. A file invalid since it appeared (an entry with no item) turns
-/// such results into a tree of their own until it goes.
+/// store in id order (the default query, untyped): those are the snapshot's entries less
+/// the few with no item (files invalid since they appeared, `StoreSnapshot.itemless`), so
+/// they use the snapshot's tree and the store is not indexed twice. A position among the
+/// items is found past the holes before it, by bisection over the holes' ranks.
 struct ResultsTree<Element: Sendable>: Sendable {
     private enum Storage: Sendable {
         case own(SortedTree<SortKey, Element>)
-        /// The snapshot's entries, every one with an item; only when `Element` is `Item`.
-        case entries(SortedTree<UTF8Key, Entry>)
+        /// The snapshot's entries and the ids of those with no item, which are skipped;
+        /// only when `Element` is `Item`.
+        case entries(SortedTree<UTF8Key, Entry>, holes: SortedTree<UTF8Key, Bool>)
     }
 
     private var storage: Storage
@@ -18,23 +19,17 @@ struct ResultsTree<Element: Sendable>: Sendable {
         storage = .own(tree)
     }
 
-    /// The snapshot's entries as the results of every item in id order; `nil` while an
-    /// entry has no item, or when the elements are not items.
+    /// The snapshot's entries as the results of every item in id order; `nil` when the
+    /// elements are not items.
     init?(entriesOf snapshot: StoreSnapshot) {
-        guard Element.self == Item.self, snapshot.itemless == 0 else { return nil }
-        storage = .entries(snapshot.entries)
-    }
-
-    /// Whether these are the snapshot's entries rather than a tree of their own.
-    var sharesEntries: Bool {
-        if case .entries = storage { return true }
-        return false
+        guard Element.self == Item.self else { return nil }
+        storage = .entries(snapshot.entries, holes: snapshot.itemless)
     }
 
     var count: Int {
         switch storage {
         case .own(let tree): tree.count
-        case .entries(let entries): entries.count
+        case .entries(let entries, let holes): entries.count - holes.count
         }
     }
 
@@ -42,9 +37,14 @@ struct ResultsTree<Element: Sendable>: Sendable {
     func element(at index: Int) -> Element {
         switch storage {
         case .own(let tree): return tree.element(at: index).value
-        case .entries(let entries):
-            let (id, entry) = entries.element(at: index)
-            return Self.element(id, entry)
+        case .entries(let entries, let holes):
+            // The items ahead of hole k are its rank less the k holes before it: the
+            // element is past every hole with at most `index` items ahead of it.
+            let skipped = Bisection.first(of: holes.count) { k in
+                entries.rank(of: holes.element(at: k).key) - k > index
+            }
+            let (id, entry) = entries.element(at: index + skipped)
+            return Self.element(id, entry)!
         }
     }
 
@@ -52,9 +52,9 @@ struct ResultsTree<Element: Sendable>: Sendable {
     subscript(key: SortKey) -> Element? {
         switch storage {
         case .own(let tree): return tree[key]
-        case .entries(let entries):
+        case .entries(let entries, _):
             let id = UTF8Key(key.id)
-            return entries[id].map { Self.element(id, $0) }
+            return entries[id].flatMap { Self.element(id, $0) }
         }
     }
 
@@ -62,8 +62,10 @@ struct ResultsTree<Element: Sendable>: Sendable {
     /// not one of them). O(log n).
     func rank(of key: SortKey) -> Int {
         switch storage {
-        case .own(let tree): tree.rank(of: key)
-        case .entries(let entries): entries.rank(of: UTF8Key(key.id))
+        case .own(let tree): return tree.rank(of: key)
+        case .entries(let entries, let holes):
+            let id = UTF8Key(key.id)
+            return entries.rank(of: id) - holes.rank(of: id)
         }
     }
 
@@ -80,7 +82,8 @@ struct ResultsTree<Element: Sendable>: Sendable {
 
     private mutating func editOwnTree(_ edit: (inout SortedTree<SortKey, Element>) -> Void) {
         guard case .own(var tree) = storage else { return }
-        storage = .entries(SortedTree())  // let go of the tree, so the edit copies nothing
+        // Let go of the tree, so the edit copies nothing.
+        storage = .entries(SortedTree(), holes: SortedTree())
         edit(&tree)
         storage = .own(tree)
     }
@@ -104,7 +107,10 @@ struct ResultsTree<Element: Sendable>: Sendable {
             case .entries(var iterator):
                 base = .moving
                 defer { base = .entries(iterator) }
-                return iterator.next().map { ResultsTree.element($0.key, $0.value) }
+                while let (id, entry) = iterator.next() {
+                    if let element = ResultsTree.element(id, entry) { return element }
+                }
+                return nil
             case .moving:
                 preconditionFailure("unreachable: a step is in progress")
             }
@@ -121,20 +127,21 @@ struct ResultsTree<Element: Sendable>: Sendable {
     func forEach(_ body: (Element) -> Void) {
         switch storage {
         case .own(let tree): tree.forEach { _, element in body(element) }
-        case .entries(let entries): entries.forEach { id, entry in body(Self.element(id, entry)) }
+        case .entries(let entries, _):
+            entries.forEach { id, entry in Self.element(id, entry).map(body) }
         }
     }
 
     func makeIterator() -> Iterator {
         switch storage {
         case .own(let tree): Iterator(base: .own(tree.makeIterator()))
-        case .entries(let entries): Iterator(base: .entries(entries.makeIterator()))
+        case .entries(let entries, _): Iterator(base: .entries(entries.makeIterator()))
         }
     }
 
-    /// A shared entry as an element: its item (shared entries all have one, and are
-    /// shared only when `Element` is `Item`).
-    private static func element(_ id: UTF8Key, _ entry: Entry) -> Element {
-        entry.item(id: id.string)! as! Element
+    /// A shared entry as an element: its item, `nil` for a hole (entries are shared only
+    /// when `Element` is `Item`).
+    private static func element(_ id: UTF8Key, _ entry: Entry) -> Element? {
+        entry.item(id: id.string).map { $0 as! Element }
     }
 }

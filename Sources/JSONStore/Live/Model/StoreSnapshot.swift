@@ -68,9 +68,10 @@ struct StoreSnapshot: Sendable {
     var stamp: JournalStamp?
     /// Every id with a file, valid or not, by the id's bytes.
     private(set) var entries = SortedTree<UTF8Key, Entry>()
-    /// How many entries have no item: files invalid since they appeared. While there are
-    /// none, results of every item in id order are `entries` itself.
-    private(set) var itemless = 0
+    /// The ids of the entries with no item: files invalid since they appeared (few, as a
+    /// rule; each value is `true`). Results of every item in id order are `entries` less
+    /// these, so the store is not indexed twice (`ResultsTree`).
+    private(set) var itemless = SortedTree<UTF8Key, Bool>()
     /// Every invalid file by its name's bytes: items whose file is invalid, and names that
     /// give no valid id. Small, so a plain dictionary.
     var invalid: [UTF8Key: InvalidFile] = [:]
@@ -84,15 +85,17 @@ struct StoreSnapshot: Sendable {
         self.version = version
         self.entries = entries
         self.invalid = invalid
-        entries.forEach { _, entry in if !entry.hasItem { itemless += 1 } }
+        var holes = SortedTree<UTF8Key, Bool>.Builder()
+        entries.forEach { id, entry in if !entry.hasItem { holes.append(id, true) } }
+        itemless = holes.finish()
     }
 
     /// Sets (or, with `nil`, removes) the entry of `id`. O(log n).
     mutating func setEntry(_ entry: Entry?, for id: UTF8Key) {
         let old =
             entry.map { entries.updateValue($0, forKey: id) } ?? entries.removeValue(forKey: id)
-        if let old, !old.hasItem { itemless -= 1 }
-        if let entry, !entry.hasItem { itemless += 1 }
+        if let old, !old.hasItem { itemless.removeValue(forKey: id) }
+        if let entry, !entry.hasItem { itemless.updateValue(true, forKey: id) }
     }
 
     /// This state's revision token: etcd's revision, the journal's, or (before the
