@@ -23,6 +23,19 @@ struct StoreReadingTests {
         #expect(contents.items[0].object.keys == ["id", "title"])
     }
 
+    @Test("a directory listed twice through one descriptor gives every name both times")
+    func listedTwice() throws {
+        let temp = try TemporaryStore()
+        for name in ["a", "b", "c"] { try temp.writeFile("\(name).json", "{}") }
+        let dir = try FileDescriptor.openDirectory(temp.path)
+        defer { dir.close() }
+        // Each listing reads a copy of the descriptor, which shares its offset.
+        let first = try StoreListing(scanning: dir, path: temp.path).ids
+        let second = try StoreListing(scanning: dir, path: temp.path).ids
+        #expect(first == ["a", "b", "c"])
+        #expect(second == first)
+    }
+
     @Test("invalid files are reported with file, line, column and reason; the rest load")
     func reportsInvalid() throws {
         let temp = try TemporaryStore()

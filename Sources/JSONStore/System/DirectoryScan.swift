@@ -38,6 +38,8 @@ enum DirectoryScan {
             throw error
         }
         defer { _ = Syscall.closedir(stream) }
+        // The copy shares the descriptor's offset: an earlier listing left it at the end.
+        Syscall.rewinddir(stream)
         while let entry = Syscall.readdir(stream) {
             withUnsafeBytes(of: &entry.pointee.d_name) { raw in
                 let chars = raw.bindMemory(to: CChar.self)

@@ -74,6 +74,7 @@ enum Syscall {
         Glibc.readdir(dir)
     }
     static func closedir(_ dir: OpaquePointer) -> CInt { Glibc.closedir(dir) }
+    static func rewinddir(_ dir: OpaquePointer) { Glibc.rewinddir(dir) }
     static func dup(_ fd: CInt) -> CInt { Glibc.dup(fd) }
     static func clockGettime(_ clock: clockid_t, _ time: inout timespec) -> CInt {
         Glibc.clock_gettime(clock, &time)
