@@ -28,10 +28,13 @@ extension LiveEngine {
         // The listing, the names and the files' outcomes live only in this block, so the
         // store is not held twice while the subscriptions build their first results.
         do {
+            // A first load reads its start cache while the directory is listed.
+            let cache = starting ? beginStartCacheRead(of: dir) : nil
             let listing: StoreListing
             do {
                 listing = try StoreListing(scanning: dir, path: configuration.path)
             } catch {
+                _ = cache?.wait()
                 return directoryGone(cause: error)
             }
             let progress = ProgressCounter()
@@ -47,7 +50,7 @@ extension LiveEngine {
             }
             let outcomes =
                 starting
-                ? startOutcomes(listing.ids, in: dir, progress: progress)
+                ? startOutcomes(listing.ids, in: dir, cache: cache, progress: progress)
                 : read(listing.ids, in: dir, progress: progress)
             reporter?.cancel()
             // Every file is read; what is left (the list built) is told by a full count.

@@ -9,21 +9,44 @@ extension LiveEngine {
     // is written in the background after a version is stamped (at most every
     // `StartCachePlan.interval` while the store changes), never on the edit path.
 
-    /// The outcomes of the files of `ids` (a listing, in order) for a first load: from the
-    /// start cache where a file is unchanged since, read where it is not.
-    func startOutcomes(_ ids: [String], in dir: FileDescriptor, progress: ProgressCounter)
-        -> [ItemFile.Outcome]
-    {
+    /// The start cache, read on another core while a first load lists the directory.
+    final class PendingStartCache: Sendable {
+        private let done = DispatchGroup()
+        private let cache = Locked<StartCache?>(nil)
+
+        init(store: String, directory: StartCache.Directory, terms: Fingerprint) {
+            DispatchQueue.global().async(group: done) { [cache] in
+                let read = StartCache.read(store: store, directory: directory, terms: terms)
+                cache.withLock { $0 = read }
+            }
+        }
+
+        /// The cache, once read; `nil` when there is none or it was refused.
+        func wait() -> StartCache? {
+            done.wait()
+            return cache.withLock { $0 }
+        }
+    }
+
+    /// Begins a first load's look (its stamp, which the next cache records) and the
+    /// reading of the start cache, on another core: `nil` when this store keeps none.
+    func beginStartCacheRead(of dir: FileDescriptor) -> PendingStartCache? {
         guard configuration.remote == nil, configuration.keepsStartCache,
             let look = StartCache.beginLook(store: configuration.path),
             let directory = StartCache.directory(of: dir)
-        else { return read(ids, in: dir, progress: progress) }
+        else { return nil }
         startCache.loadLook = look
         let terms = StartCache.terms(reader: configuration.reader, schema: schema)
-        guard
-            let cache = StartCache.read(
-                store: configuration.path, directory: directory, terms: terms)
-        else { return read(ids, in: dir, progress: progress) }
+        return PendingStartCache(store: configuration.path, directory: directory, terms: terms)
+    }
+
+    /// The outcomes of the files of `ids` (a listing, in order) for a first load: from the
+    /// start cache (`pending`) where a file is unchanged since, read where it is not.
+    func startOutcomes(
+        _ ids: [String], in dir: FileDescriptor, cache pending: PendingStartCache?,
+        progress: ProgressCounter
+    ) -> [ItemFile.Outcome] {
+        guard let cache = pending?.wait() else { return read(ids, in: dir, progress: progress) }
         let entries = cache.entries
         let comparison = StartComparison(ids, in: dir, entries: entries, lookedAt: cache.lookedAt)
         var outcomes = [ItemFile.Outcome](repeating: .missing, count: ids.count)
