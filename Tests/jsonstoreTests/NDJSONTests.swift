@@ -28,6 +28,25 @@ struct NDJSONTests {
         #expect(whole.filter { $0 == 0x0A }.count == 1)
     }
 
+    @Test("the initial event of many items, written in runs on every core, is the same bytes")
+    func initialInRuns() throws {
+        // Three runs of 4,096 and a short one, with text that must be escaped.
+        let (results, _) = makeResults(12_500) { "Task \($0) \u{2028} \"quoted\"" }
+        func written(parallelAbove threshold: Int) -> [UInt8] {
+            var pieces: [[UInt8]] = []
+            var out = OutputBuffer { pieces.append($0) }
+            NDJSON.writeInitial(results, to: &out, parallelAbove: threshold)
+            out.flush()
+            return Array(pieces.joined())
+        }
+        let inRuns = written(parallelAbove: 0)
+        #expect(inRuns == written(parallelAbove: .max))
+        let event = try JSONReader().read(inRuns)
+        let items = try #require(event.objectValue?["items"]?.arrayValue)
+        #expect(items.count == 12_500)
+        #expect(items.last?.objectValue?["id"] == "item-012499")
+    }
+
     @Test("list's JSON and NDJSON written in pieces are the items' objects, byte for byte")
     func listFormats() {
         let fingerprint = Fingerprint([UInt8]())

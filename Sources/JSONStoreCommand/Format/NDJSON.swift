@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 import JSONStore
 
@@ -116,9 +117,11 @@ enum NDJSON {
     }
 
     /// Writes the initial event to `out`: the items of a large store are never built as
-    /// one string.
+    /// one string. Above `parallelAbove` items, runs of them are written on every core, a
+    /// few runs at a time, and handed on in order.
     static func writeInitial(
-        _ results: Results<Item>, naming: Naming = \.name, to out: inout OutputBuffer
+        _ results: Results<Item>, naming: Naming = \.name, to out: inout OutputBuffer,
+        parallelAbove threshold: Int = 16_384
     ) {
         out.append {
             $0.append(
@@ -127,13 +130,17 @@ enum NDJSON {
                     + JSONWriter.compact(.string(results.revision.token))
                     + #","version":\#(results.version),"items":["#.utf8)
         }
-        var first = true
-        results.forEachItem { item in
-            out.append { bytes in
-                if !first { bytes.append(UInt8(ascii: ",")) }
-                JSONWriter.appendItem(item, to: &bytes, escapingUnicodeLineBreaks: true)
+        if results.count > threshold {
+            writeItemsInRuns(results, to: &out)
+        } else {
+            var first = true
+            results.forEachItem { item in
+                out.append { bytes in
+                    if !first { bytes.append(UInt8(ascii: ",")) }
+                    JSONWriter.appendItem(item, to: &bytes, escapingUnicodeLineBreaks: true)
+                }
+                first = false
             }
-            first = false
         }
         out.append { bytes in
             bytes.append(contentsOf: #"],"invalid":"#.utf8)
@@ -160,5 +167,31 @@ enum NDJSON {
         case .live: break
         }
         return line(object)
+    }
+
+    /// The items of `results`, comma-separated, written in runs of `runLength` on every
+    /// core: twice as many runs as cores at a time, so a few megabytes are held at most.
+    private static func writeItemsInRuns(
+        _ results: Results<Item>, runLength: Int = 4096, to out: inout OutputBuffer
+    ) {
+        let runs = (results.count + runLength - 1) / runLength
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        var next = 0
+        while next < runs {
+            let batch = next..<min(runs, next + 2 * cores)
+            let written = Locked<[Int: [UInt8]]>([:])
+            DispatchQueue.concurrentPerform(iterations: batch.count) { k in
+                let run = batch.lowerBound + k
+                var bytes: [UInt8] = []
+                for index in run * runLength..<min(results.count, (run + 1) * runLength) {
+                    if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                    JSONWriter.appendItem(
+                        results[index], to: &bytes, escapingUnicodeLineBreaks: true)
+                }
+                written.withLock { $0[run] = bytes }
+            }
+            for run in batch { out.hand(written.withLock { $0.removeValue(forKey: run) ?? [] }) }
+            next = batch.upperBound
+        }
     }
 }

@@ -39,6 +39,12 @@ struct OutputBuffer {
         if bytes.count >= Self.pieceSize { flush() }
     }
 
+    /// Hands on what the buffer holds, then `piece` as it is (no copy into the buffer).
+    mutating func hand(_ piece: [UInt8]) {
+        flush()
+        if !piece.isEmpty { sink(piece) }
+    }
+
     /// Hands on what the buffer holds.
     mutating func flush() {
         guard !bytes.isEmpty else { return }
