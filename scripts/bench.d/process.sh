@@ -92,10 +92,12 @@ follow_json_run() {
 
 # edit_stopped DIR ROUND: edits made while nothing runs, as a second start must find them:
 # 1 % of the files rewritten (half of them at the same size, both times put back), 0.5 %
-# deleted and as many new ones made.
+# deleted and as many new ones made. Repeated on one store, a file edited again has its
+# "edited" member set, not added a second time (which made it invalid, and the initial
+# event's list of invalid files longer than `wait_for` looks).
 edit_stopped() {
     python3 - "$1" "$2" <<'PY'
-import os, sys
+import os, re, sys
 d, r = sys.argv[1], int(sys.argv[2])
 names = sorted(n for n in os.listdir(d) if n.endswith(".json"))
 n = len(names)
@@ -107,6 +109,8 @@ for k, name in enumerate(names[r % step::step]):
     if k % 2:
         open(p, "w").write(text.replace("plants", "PLANTS") if "plants" in text else text.replace("PLANTS", "plants"))
         os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))
+    elif '"edited": ' in text:  # edited in an earlier round: its value, not a second member
+        open(p, "w").write(re.sub(r'"edited": \d+', '"edited": %d' % r, text))
     else:
         open(p, "w").write(text.replace("\n}", ',\n  "edited": %d\n}' % r))
 for name in names[(r + 1) % (2 * step)::2 * step]:
