@@ -35,32 +35,50 @@ struct StartComparisonTests {
         return known
     }
 
+    /// A cache of `known` (signatures by file name), recorded by a look that began at
+    /// `start`, as its file's bytes.
+    func cacheBytes(_ known: [UTF8Key: FileSignature], lookedAt start: Int64) throws -> [UInt8] {
+        let made = known.map { name, signature in
+            StartCache.Entry(
+                id: id(name.string), signature: signature, fingerprint: Fingerprint([UInt8]()),
+                bytes: ItemBytes(Array(name.string.utf8)))
+        }.sorted { UTF8Key.less($0.id, $1.id) }
+        let header = StartCache.Header(directory: directory, lookedAt: start)
+        return try StartCache.encoded(header, made)
+    }
+
+    let directory = StartCache.Directory(device: 1, inode: 1)
+
+    func id(_ name: String) -> String { String(name.dropLast(".json".count)) }
+
     /// The comparison of the files `names` with what `known` recorded of them by name, as
     /// names: what is unchanged, what to read, what is gone.
     func compare(
         _ names: [String], in dir: FileDescriptor, known: [UTF8Key: FileSignature],
-        lookedAt start: Int64, parallelAbove threshold: Int = 4096
+        lookedAt start: Int64, parallelAbove threshold: Int = 4096, batchSize: Int = 4096
     ) throws
         -> (unchanged: [String], toRead: [String], gone: [String])
     {
-        func id(_ name: String) -> String { String(name.dropLast(".json".count)) }
         let ids = names.map(id).sorted(by: UTF8Key.less)
-        let made = known.map { name, signature in
-            StartCache.Entry(
-                id: id(name.string), signature: signature, fingerprint: Fingerprint([UInt8]()),
-                bytes: ItemBytes([UInt8]()))
-        }.sorted { UTF8Key.less($0.id, $1.id) }
-        let header = StartCache.Header(
-            directory: StartCache.Directory(device: 1, inode: 1), lookedAt: start)
-        let entries = try StartCache(
-            decoding: StartCache.encoded(header, made), for: header.directory
-        ).entries
+        let bytes = try cacheBytes(known, lookedAt: start)
+        let cursor = try StartCache.Cursor(.memory(bytes), for: directory, terms: nil)
+        #expect(cursor.readItems())
+        var unchanged: [String] = []
         let comparison = StartComparison(
-            ids, in: dir, entries: entries, lookedAt: start, parallelAbove: threshold)
+            ids, in: dir, cache: cursor, lookedAt: start, parallelAbove: threshold,
+            batchSize: batchSize
+        ) { i, entry in
+            // The entry taken is the listed file's, its bytes what the cache held of it.
+            #expect(entry.id == ids[i])
+            #expect(entry.bytes.array == Array(ItemID.fileName(ids[i]).utf8))
+            unchanged.append(ItemID.fileName(ids[i]))
+        }
+        #expect(comparison.intact)
+        #expect(comparison.changed.allSatisfy { entry in ids.contains(entry.id) })
         return (
-            comparison.unchanged.map { ItemID.fileName(ids[$0.id]) },
+            unchanged,
             comparison.toRead.map { ItemID.fileName(ids[$0]) },
-            comparison.gone.map { ItemID.fileName(entries.id(at: $0)) }
+            comparison.gone.map { ItemID.fileName($0.id) }
         )
     }
 
@@ -91,14 +109,45 @@ struct StartComparisonTests {
         try temp.writeFile("e.json", #"{"v": 1}"#)
 
         let now = ["a.json", "b.json", "d.json", "e.json"]
-        // One thread, and the files' `fstatat`s on every core: the same answer.
-        for threshold in [4096, 1] {
+        // One thread, and the files' `fstatat`s on every core, in one batch or in batches
+        // of two: the same answer.
+        for (threshold, batchSize) in [(4096, 4096), (1, 4096), (1, 2), (4096, 1)] {
             let comparison = try compare(
-                now, in: dir, known: known, lookedAt: start, parallelAbove: threshold)
+                now, in: dir, known: known, lookedAt: start, parallelAbove: threshold,
+                batchSize: batchSize)
             #expect(comparison.unchanged == ["a.json"])
             #expect(comparison.toRead == ["b.json", "d.json", "e.json"])
             #expect(comparison.gone == ["c.json"])
         }
+    }
+
+    @Test("a cache changed in place after its check is not used: the walk says so")
+    func changedInPlace() throws {
+        let temp = try TemporaryStore()
+        let names = ["a.json", "b.json", "c.json"]
+        for name in names { try temp.writeFile(name, "{}") }
+        let dir = try FileDescriptor.openDirectory(temp.path)
+        defer { dir.close() }
+        let start = try look(after: names, in: dir)
+        let bytes = try cacheBytes(signatures(of: names, in: dir), lookedAt: start)
+        #expect(FileManager.default.createFile(atPath: temp.path + "/cache", contents: Data(bytes)))
+        let fd = try FileDescriptor.open("cache", relativeTo: dir, flags: O_RDWR)
+        defer { fd.close() }
+        let cursor = try StartCache.Cursor(
+            .file(fd, size: bytes.count), for: directory, terms: nil)
+        #expect(cursor.readItems())
+        // b's recorded inode, changed in the file once it was checked: b would be taken
+        // for unchanged no more, but a cache changed so is trusted for nothing.
+        let sections = try StartCache.Sections(.memory(bytes), for: directory, terms: nil)
+        var inode = UInt64(7).littleEndian
+        let at = sections.records + StartCache.Layout.record + StartCache.Layout.inode
+        #expect(pwrite(fd.rawValue, &inode, 8, off_t(at)) == 8)
+        var taken: [Int] = []
+        let comparison = StartComparison(
+            names.map(id), in: dir, cache: cursor, lookedAt: start
+        ) { i, _ in taken.append(i) }
+        #expect(!comparison.intact)
+        #expect(taken == [0, 2])  // what the walk took before its end, not to be used
     }
 
     @Test("a file stamped in the tick the look began is read again, whatever its signature")

@@ -46,51 +46,27 @@ extension StartCache {
     }
 
     /// The cache `source` holds, if it is one this build reads, of `directory`, under
-    /// `terms` when given. What decides a refusal is read first: the format, then the
-    /// trailer, the header, the records; the items' bytes last.
+    /// `terms` when given, every entry read (a cursor's walk, to its end). What decides
+    /// a refusal is read first: the format, then the trailer, the header, the records; the
+    /// items' bytes last.
     ///
     /// - Throws: `Refusal`, saying why it is not used.
     init(reading source: Source, for directory: Directory, terms: Fingerprint? = nil)
         throws(Refusal)
     {
-        let sections = try Sections(source, for: directory, terms: terms)
-        let (records, names) = (sections.records, sections.names)
-        let metadata = try source.bytes(count: sections.bytes - records, at: records)
-        let sums = metadata.withUnsafeBytes { raw in
-            [(0, names - records), (names - records, raw.count)].map { start, end in
-                SectionHash.of(UnsafeRawBufferPointer(rebasing: raw[start..<end]))
+        let cursor = try Cursor(source, for: directory, terms: terms)
+        guard cursor.readItems() else { throw .damaged("its checksum does not match") }
+        var entries: [Entry] = []
+        entries.reserveCapacity(cursor.count)
+        for k in 0..<cursor.count {
+            let id = cursor.id(at: k)
+            guard let entry = cursor.record(at: k).flatMap({ cursor.entry($0, id: id) }) else {
+                throw .damaged("it could not be read whole")
             }
+            entries.append(entry)
         }
-        guard sums == [sections.sums[1], sections.sums[2]] else {
-            throw .damaged("its checksum does not match")
-        }
-        let wrong = metadata.withUnsafeBytes { raw -> String? in
-            var check = RecordCheck(sections)
-            for k in 0..<sections.count {
-                let record = UnsafeRawBufferPointer(
-                    rebasing: raw[k * Layout.record..<(k + 1) * Layout.record])
-                let wrong = check.next(record) { range, body in
-                    let start = names - records + range.lowerBound
-                    return body(
-                        UnsafeRawBufferPointer(rebasing: raw[start..<start + range.count])
-                            .assumingMemoryBound(to: UInt8.self))
-                }
-                if let wrong { return wrong }
-            }
-            return check.finish()
-        }
-        if let wrong { throw .damaged(wrong) }
-        let (count, at) = (sections.bytesCount, sections.bytes)
-        let chunk = ByteChunk.create(count: count)
-        try chunk.withUnsafeMutableBytes(count: count) { r throws(Refusal) in
-            try source.fill(r, at: at)
-            guard SectionHash.of(UnsafeRawBufferPointer(r)) == sections.sums[3] else {
-                throw .damaged("its checksum does not match")
-            }
-        }
-        header = sections.header
-        entries = Entries(
-            metadata: metadata, names: names - records, count: sections.count, bytes: chunk)
+        guard cursor.walkedIntact() else { throw .damaged("its checksum does not match") }
+        (header, self.entries) = (cursor.header, entries)
     }
 
     /// Reads a header's fields, every length checked against what is left.

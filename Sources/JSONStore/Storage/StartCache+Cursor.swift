@@ -1,9 +1,10 @@
 extension StartCache {
     /// A cache's records and names read in order, a block at a time (`Layout.block`):
-    /// what a writer walking its snapshot in the ids' order needs of the last cache, without
-    /// holding it. Its header, records and names are checked first, in one pass of the same
-    /// kind; the items' bytes, which a writer never reads, only by the one who reads them
-    /// (`withItemBytes`, then `itemsIntact`: the list view's first screen).
+    /// what a writer walking its snapshot in the ids' order needs of the last cache, and a
+    /// start walking its listing, without holding them. Its header, records and names are
+    /// checked first, in one pass of the same kind; the items' bytes, which a writer never
+    /// reads, only by the one who reads them (`withItemBytes`, then `itemsIntact`: the list
+    /// view's first screen; or whole, `readItems`: a start, whose items share them).
     ///
     /// Entries are asked for by position, never one before the last asked. Used by one
     /// thread at a time.
@@ -16,7 +17,11 @@ extension StartCache {
         private var names: Window
         /// The items' bytes, read only by `withItemBytes`, and their checksum.
         private var items: Window
-        private let itemsSum: UInt64
+        /// The checksums of the records, names and items' bytes, and the items' length.
+        private let sums: (records: UInt64, names: UInt64, items: UInt64)
+        private let itemsCount: Int
+        /// The items' bytes, once `readItems` has read them whole.
+        private(set) var chunk: ByteChunk?
         /// Whether a read failed since the check (the file changed in place, an I/O
         /// error): what was answered then is a fallback, and a writer writes nothing.
         private(set) var failed = false
@@ -47,7 +52,8 @@ extension StartCache {
                 source, at: sections.records, count: sections.names - sections.records)
             names = Window(source, at: sections.names, count: sections.namesCount)
             items = Window(source, at: sections.bytes, count: sections.bytesCount)
-            itemsSum = sections.sums[3]
+            sums = (sections.sums[1], sections.sums[2], sections.sums[3])
+            itemsCount = sections.bytesCount
         }
 
         deinit { fd?.close() }
@@ -86,11 +92,11 @@ extension StartCache {
         private func withRecord<R>(_ k: Int, _ fallback: R, _ body: (UnsafeRawBufferPointer) -> R)
             -> R
         {
-            guard let r = try? records.bring(k * Layout.record, Layout.record) else {
+            guard let result = try? records.read(k * Layout.record, Layout.record, body) else {
                 failed = true
                 return fallback
             }
-            return records.withBytes(r, Layout.record, body)
+            return result
         }
 
         /// The range entry `k`'s record gives at its fields `offset` and `count` (its
@@ -105,14 +111,21 @@ extension StartCache {
         private func withName<R>(_ k: Int, _ fallback: R, _ body: (UnsafeBufferPointer<UInt8>) -> R)
             -> R
         {
-            let range = span(k, Layout.nameOffset, Layout.nameCount)
-            guard let n = try? names.bring(range.lowerBound, range.count) else {
+            withName(span(k, Layout.nameOffset, Layout.nameCount), fallback, body)
+        }
+
+        /// Calls `body` with the names' bytes in `range`; a failed read gives `fallback`.
+        private func withName<R>(
+            _ range: Range<Int>, _ fallback: R, _ body: (UnsafeBufferPointer<UInt8>) -> R
+        ) -> R {
+            let result = try? names.read(range.lowerBound, range.count) {
+                body($0.assumingMemoryBound(to: UInt8.self))
+            }
+            guard let result else {
                 failed = true
                 return fallback
             }
-            return names.withBytes(n, range.count) {
-                body($0.assumingMemoryBound(to: UInt8.self))
-            }
+            return result
         }
 
         /// Compares entry `k`'s id with `id` by their bytes, as `UTF8Key.compare` does.
@@ -139,16 +152,72 @@ extension StartCache {
         /// then says whether what was read was what was written.
         func withItemBytes<R>(_ k: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R? {
             let range = span(k, Layout.bytesOffset, Layout.bytesCount)
-            guard let at = try? items.bring(range.lowerBound, range.count) else {
+            guard let result = try? items.read(range.lowerBound, range.count, body) else {
                 failed = true
                 return nil
             }
-            return items.withBytes(at, range.count, body)
+            return result
         }
 
         /// Whether the items' bytes are the ones written: the rest of them read and their
         /// checksum compared.
-        func itemsIntact() -> Bool { !failed && (try? items.sum()) == itemsSum }
+        func itemsIntact() -> Bool { !failed && (try? items.sum()) == sums.items }
+
+        /// Reads the items' bytes whole into one chunk (`chunk`), which the items a start
+        /// takes share, and checks them: whether they are the ones written.
+        func readItems() -> Bool {
+            guard let (read, sum) = try? items.whole(), sum == sums.items else { return false }
+            chunk = read
+            return true
+        }
+
+        /// Entry `k`'s record compared with `id` by their bytes, as `UTF8Key.compare`
+        /// does, read once: the order, and the record when they are the same.
+        func record(at k: Int, comparedWith id: String) -> (order: Int, record: Record?) {
+            guard let (record, name) = fields(k) else { return (1, nil) }
+            let order = withName(name, 1) { name in
+                UTF8Key.withBytes(id) { UTF8Key.compare(name, $0) }
+            }
+            return order == 0 ? (0, record) : (order, nil)
+        }
+
+        /// Entry `k`'s record; `nil` when it cannot be read.
+        func record(at k: Int) -> Record? { fields(k)?.record }
+
+        /// Entry `k`'s record and its name's range, read at once.
+        private func fields(_ k: Int) -> (record: Record, name: Range<Int>)? {
+            withRecord(k, nil) { r in
+                let start = Int(r.little(Layout.nameOffset, as: UInt32.self))
+                let record = Record(
+                    signature: Layout.signature(r), fingerprint: Layout.fingerprint(r),
+                    bytes: Int(r.little(Layout.bytesOffset, as: UInt32.self)),
+                    head: Layout.head(r))
+                return (record, start..<start + Int(r.little(Layout.nameCount, as: UInt32.self)))
+            }
+        }
+
+        /// The entry of `record`, with `id` (the caller's copy of its name) and its bytes
+        /// in `chunk`: `nil` when they are not there.
+        func entry(_ record: Record, id: String) -> Entry? {
+            let count = record.fingerprint.size
+            guard let chunk, record.bytes + count <= itemsCount else {
+                failed = true
+                return nil
+            }
+            let bytes = ItemBytes(chunk: chunk, offset: UInt32(record.bytes), count: UInt32(count))
+            return Entry(
+                id: id, signature: record.signature, fingerprint: record.fingerprint,
+                bytes: bytes, head: record.head)
+        }
+
+        /// Whether every record and name walked was the one written and checked: the rest of
+        /// them read and their checksums compared, once the walk is done. A cache changed
+        /// in place since it was checked gives `false`, and what the walk took is not used.
+        func walkedIntact() -> Bool {
+            guard !failed, let records = try? records.sum(), let names = try? names.sum()
+            else { return false }
+            return records == sums.records && names == sums.names
+        }
     }
 
     /// A section of a cache's file read forward a block at a time, each block checksummed
@@ -184,6 +253,17 @@ extension StartCache {
             return offset - dataStart
         }
 
+        /// Calls `body` with the section's bytes at `offset`, `length` of them, made present
+        /// (`bring`), in place.
+        mutating func read<R>(
+            _ offset: Int, _ length: Int, _ body: (UnsafeRawBufferPointer) -> R
+        ) throws(Refusal) -> R {
+            let at = try bring(offset, length)
+            return data.withUnsafeBytes {
+                body(UnsafeRawBufferPointer(rebasing: $0[at..<at + length]))
+            }
+        }
+
         func withBytes<R, E: Error>(
             _ at: Int, _ length: Int, _ body: (UnsafeRawBufferPointer) throws(E) -> R
         ) throws(E) -> R {
@@ -193,6 +273,17 @@ extension StartCache {
                 }
             }
             return try result.get()
+        }
+
+        /// The whole section, read into one chunk, and its checksum; nothing of it read
+        /// before.
+        func whole() throws(Refusal) -> (ByteChunk, UInt64) {
+            let chunk = ByteChunk.create(count: count)
+            let sum = try chunk.withUnsafeMutableBytes(count: count) { r throws(Refusal) in
+                try source.fill(r, at: start)
+                return SectionHash.of(UnsafeRawBufferPointer(r))
+            }
+            return (chunk, sum)
         }
 
         /// The section's checksum, once every block is read.

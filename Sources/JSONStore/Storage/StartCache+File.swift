@@ -20,15 +20,6 @@ extension StartCache {
         return Directory(device: status.device, inode: status.inode)
     }
 
-    /// The cache the store at `store` keeps for the directory `directory`, read under
-    /// `terms`; `nil` when there is none or it is refused (damaged, another format, another
-    /// directory, other terms), which is never an error: it is written again.
-    static func read(store: String, directory: Directory, terms: Fingerprint) -> StartCache? {
-        guard let (fd, source) = openFile(store: store) else { return nil }
-        defer { fd.close() }
-        return try? StartCache(reading: source, for: directory, terms: terms)
-    }
-
     /// The cache's file of the store at `store`, open, if it is a regular file: the
     /// caller closes it.
     static func openFile(store: String) -> (FileDescriptor, Source)? {

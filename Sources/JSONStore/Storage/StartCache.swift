@@ -8,10 +8,11 @@
 /// written again, never an error.
 ///
 /// A writer streams it entry by entry (`Encoder`) and reads the last one forward, a block
-/// at a time (`Cursor`); a start reads its records and names into one buffer, each field
-/// read when asked (`Entries`), and its items' bytes into one chunk that the items it takes
-/// share: the chunk stays while any of them does, so a run keeps at most the bytes the
-/// cache held beside the items' current ones (as a load's chunks do).
+/// at a time (`Cursor`); a start walks its records and names the same way, beside its
+/// listing, and reads its items' bytes into one chunk that the items it takes share: the
+/// chunk stays while any of them does, so a run keeps at most the bytes the cache held
+/// beside the items' current ones (as a load's chunks do). This value, every entry in an
+/// array, is the whole cache read at once: for tests that look inside one.
 struct StartCache: Sendable {
     /// One file as the look read it.
     struct Entry: Sendable, Equatable {
@@ -28,6 +29,16 @@ struct StartCache: Sendable {
 
         /// The item, its bytes the cache's.
         var item: Item { Item(id: id, bytes: bytes, fingerprint: fingerprint) }
+    }
+
+    /// An entry as its record holds it, without its name, and its bytes as their place
+    /// in the items' bytes (the fingerprint's size is their count): what a start keeps of
+    /// an entry while it looks at the file, nothing shared.
+    struct Record: Sendable {
+        var signature: FileSignature
+        var fingerprint: Fingerprint
+        var bytes: Int
+        var head: Head
     }
 
     /// What the journal's newest entry of an id was at the cache's stamp: what a start
@@ -101,7 +112,7 @@ struct StartCache: Sendable {
 
     var header: Header
     /// The files, sorted by their ids' bytes, each once.
-    var entries: Entries
+    var entries: [Entry]
 
     var directory: Directory { header.directory }
     var lookedAt: Int64 { header.lookedAt }
@@ -112,7 +123,9 @@ struct StartCache: Sendable {
 
     /// The entry of `id`, found by its bytes in the sorted entries.
     func entry(_ id: String) -> Entry? {
-        entries.position(of: id).map { entries[$0] }
+        let low = Bisection.first(of: entries.count) { UTF8Key.compare(entries[$0].id, id) >= 0 }
+        return low < entries.count && UTF8Key.compare(entries[low].id, id) == 0
+            ? entries[low] : nil
     }
 }
 

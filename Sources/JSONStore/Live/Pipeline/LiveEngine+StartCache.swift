@@ -9,20 +9,25 @@ extension LiveEngine {
     // is written in the background after a version is stamped (at most every
     // `StartCachePlan.interval` while the store changes), never on the edit path.
 
-    /// The start cache, read on another core while a first load lists the directory.
+    /// The start cache, checked and its items' bytes read on another core while a first
+    /// load lists the directory; its records are walked afterwards, a block at a time.
     final class PendingStartCache: Sendable {
         private let done = DispatchGroup()
-        private let cache = Locked<StartCache?>(nil)
+        /// Made on the reading thread, then handed over once: `wait` returns after it is
+        /// set, and only the waiting thread uses it after.
+        private let cache = Locked<StartCache.Cursor?>(nil)
 
         init(store: String, directory: StartCache.Directory, terms: Fingerprint) {
             DispatchQueue.global().async(group: done) { [cache] in
-                let read = StartCache.read(store: store, directory: directory, terms: terms)
+                let cursor = StartCache.Cursor.open(
+                    store: store, directory: directory, terms: terms)
+                let read = cursor?.readItems() == true ? cursor : nil
                 cache.withLock { $0 = read }
             }
         }
 
         /// The cache, once read; `nil` when there is none or it was refused.
-        func wait() -> StartCache? {
+        func wait() -> StartCache.Cursor? {
             done.wait()
             return cache.withLock { $0 }
         }
@@ -47,12 +52,14 @@ extension LiveEngine {
         progress: ProgressCounter
     ) -> [ItemFile.Outcome] {
         guard let cache = pending?.wait() else { return read(ids, in: dir, progress: progress) }
-        let entries = cache.entries
-        let comparison = StartComparison(ids, in: dir, entries: entries, lookedAt: cache.lookedAt)
         var outcomes = [ItemFile.Outcome](repeating: .missing, count: ids.count)
         // The items share the cache's chunk of bytes: nothing is copied.
-        for (i, k) in comparison.unchanged { outcomes[i] = .item(entries.item(at: k, id: ids[i])) }
-        progress.add(comparison.unchanged.count)
+        let comparison = StartComparison(
+            ids, in: dir, cache: cache, lookedAt: cache.header.lookedAt
+        ) { i, entry in outcomes[i] = .item(entry.item) }
+        // A cache changed in place since it was checked: none of it is used.
+        guard comparison.intact else { return read(ids, in: dir, progress: progress) }
+        progress.add(ids.count - comparison.toRead.count)
         let toRead = comparison.toRead
         let fresh = read(toRead.map { ids[$0] }, in: dir, progress: progress)
         for (n, i) in toRead.enumerated() { outcomes[i] = fresh[n] }
@@ -61,24 +68,22 @@ extension LiveEngine {
         var changed: Set<UTF8Key> = []
         var previous: [UTF8Key: Item] = [:]
         var heads: [UTF8Key: JournalHeads.Head?] = [:]
-        func note(_ key: UTF8Key, at k: Int?) {
-            changed.insert(key)
-            guard let k else {
-                // Not there at all: the journal had no entry of it, if the cache says so.
-                if cache.headsComplete { heads[key] = .some(nil) }
-                return
-            }
-            if entries.signature(at: k).isFile {
-                previous[key] = entries.item(at: k, id: key.string)
-            }
-            if let recorded = entries.head(at: k).recorded { heads[key] = recorded }
+        for i in toRead { changed.insert(UTF8Key(ids[i])) }
+        if cache.header.headsComplete {
+            // Not in the cache at all: the journal had no entry of it.
+            for key in changed { heads[key] = .some(nil) }
         }
-        for i in toRead { note(UTF8Key(ids[i]), at: entries.position(of: ids[i])) }
-        for k in comparison.gone { note(UTF8Key(entries.id(at: k)), at: k) }
+        for entry in comparison.changed + comparison.gone {
+            let key = UTF8Key(entry.id)
+            changed.insert(key)
+            heads[key] = nil
+            if entry.signature.isFile { previous[key] = entry.item }
+            if let recorded = entry.head.recorded { heads[key] = recorded }
+        }
         startCache.readAtStart = changed
         startCache.taken = ids.count - toRead.count
         startCache.read = toRead.count
-        if let stamp = cache.stamp, let position = cache.position {
+        if let stamp = cache.header.stamp, let position = cache.header.position {
             startCache.base = StoreHistory.StampBase(stamp: stamp, position: position)
             startCache.changed = changed
             startCache.previous = previous
