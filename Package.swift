@@ -44,6 +44,8 @@ let package = Package(
             dependencies: ["JSONStore", "JSONStoreEtcd", "JSONStoreCommand", "TestSupport"],
             path: "Tests/Benchmarks"),
         .testTarget(name: "JSONStoreTests", dependencies: ["JSONStore", "TestSupport"]),
+        // The etcd backend's pure parts (its wire formats), with no etcd to run.
+        .testTarget(name: "JSONStoreEtcdUnitTests", dependencies: ["JSONStoreEtcd"]),
         .testTarget(
             name: "JSONStoreIntegrationTests",
             dependencies: [
