@@ -1,0 +1,135 @@
+/// An HTTP/2 connection to etcd that carries gRPC calls (issue 29): HTTP/2 with prior
+/// knowledge on a plain socket, or after ALPN `h2` on TLS.
+///
+/// Calls go one at a time, each on a stream of its own (`call`); every frame that
+/// arrives meanwhile is handled as the connection requires: the server's SETTINGS
+/// applied and acknowledged, PINGs answered, windows granted back as DATA is taken and
+/// waited for before DATA is sent past them, every header block decoded (so the dynamic
+/// table stays in step), GOAWAY and RST_STREAM turned into errors that say so. Not
+/// thread-safe: one owner uses it. (Its state is the frames' too, `+Frames`, so not
+/// private to this file.)
+final class GRPCConnection {
+    let socket: ByteStream
+    let authority: String
+    let scheme: String
+    var input: [UInt8] = []
+    var consumed = 0
+    var decoder = HPACKDecoder()
+    var nextStream: UInt32 = 1
+    /// What the server announced, and the room it left for DATA on the connection.
+    var peerMaxFrameSize = HTTP2Frame.defaultMaxFrameSize
+    var peerInitialWindow = 65_535
+    var connectionWindow = 65_535
+    /// DATA taken since this side last granted room again on the connection.
+    var takenSinceGrant = 0
+    /// The server's GOAWAY, once it sent one: no stream after its last is processed.
+    var goneAway: (lastStream: UInt32, code: HTTP2Error.Code)?
+
+    /// What this side announces: frames up to 1 MiB, and by default 16 MiB of DATA a
+    /// stream and 1 GiB on the connection before the server must wait for room.
+    static let maxFrameSize = 1 << 20
+    let streamWindowSize: Int
+    let connectionWindowSize: Int
+    /// The largest message an answer may hold (etcd's own default limit is 2 GiB; a range
+    /// is asked for in pages far below this).
+    static let maxMessageSize = 512 << 20
+
+    /// Begins HTTP/2 on `socket`: the preface, this side's settings, and room for DATA on
+    /// the connection. The server's settings are taken with the first call's frames.
+    init(
+        socket: ByteStream, tls: Bool, streamWindow: Int = 1 << 24,
+        connectionWindow: Int = 1 << 30, until deadline: Deadline
+    ) throws(EtcdError) {
+        precondition((65_535...0x7FFF_FFFF).contains(streamWindow))
+        precondition((65_535...0x7FFF_FFFF).contains(connectionWindow))
+        self.socket = socket
+        (streamWindowSize, connectionWindowSize) = (streamWindow, connectionWindow)
+        (authority, scheme) = (socket.endpoint, tls ? "https" : "http")
+        let settings = HTTP2Frame.settings([
+            .init(id: HTTP2Frame.Setting.enablePush, value: 0),
+            .init(id: HTTP2Frame.Setting.initialWindowSize, value: UInt32(streamWindow)),
+            .init(id: HTTP2Frame.Setting.maxFrameSize, value: UInt32(Self.maxFrameSize)),
+        ])
+        var opening = HTTP2Frame.preface + settings.encoded
+        if connectionWindow > 65_535 {
+            opening +=
+                HTTP2Frame.windowUpdate(stream: 0, increment: UInt32(connectionWindow - 65_535))
+                .encoded
+        }
+        try socket.send(opening, until: deadline)
+    }
+
+    /// Calls `method` (`/etcdserverpb.KV/Range`) with `request`, a message's bytes, and
+    /// returns the answer's one message; `metadata` goes with the request's headers (the
+    /// token). A status other than OK is an `EtcdError` with the status (`grpcStatus`).
+    func call(
+        _ method: String, _ request: [UInt8], metadata: [HPACK.Field] = [],
+        until deadline: Deadline
+    ) throws(EtcdError) -> [UInt8] {
+        guard goneAway == nil, nextStream < 1 << 31 else {
+            throw EtcdError(endpoint: authority, reason: "the connection takes no more calls")
+        }
+        let stream = nextStream
+        nextStream += 2
+        var headers: [HPACK.Field] = [
+            .init(":method", "POST"), .init(":scheme", scheme), .init(":path", method),
+            .init(":authority", authority), .init("content-type", "application/grpc"),
+            .init("te", "trailers"),
+        ]
+        if deadline.remaining.isFinite {
+            headers.append(.init("grpc-timeout", "\(max(1, Int(deadline.remaining * 1000)))m"))
+        }
+        try sendHeaders(HPACKEncoder.encode(headers + metadata), stream: stream, until: deadline)
+        try sendData(GRPCMessages.frame(request), stream: stream, until: deadline)
+        return try answer(on: stream, until: deadline)
+    }
+
+    /// A header block as HEADERS and, past the server's frame size, CONTINUATION frames.
+    private func sendHeaders(_ block: [UInt8], stream: UInt32, until deadline: Deadline)
+        throws(EtcdError)
+    {
+        var frames: [UInt8] = []
+        var at = 0
+        repeat {
+            let end = min(block.count, at + peerMaxFrameSize)
+            let fragment = Array(block[at..<end])
+            frames +=
+                (at == 0
+                ? HTTP2Frame.headers(
+                    stream: stream, fragment: fragment, endStream: false,
+                    endHeaders: end == block.count)
+                : HTTP2Frame.continuation(
+                    stream: stream, fragment: fragment, endHeaders: end == block.count)).encoded
+            at = end
+        } while at < block.count
+        try socket.send(frames, until: deadline)
+    }
+
+    /// The request's DATA, the stream ended with its last frame, each frame within the
+    /// server's frame size and the room it left on the stream and the connection.
+    private func sendData(_ body: [UInt8], stream: UInt32, until deadline: Deadline)
+        throws(EtcdError)
+    {
+        var streamWindow = peerInitialWindow
+        var at = 0
+        repeat {
+            while min(streamWindow, connectionWindow) <= 0 {
+                // Room comes back in WINDOW_UPDATE frames; everything else is handled.
+                let frame = try nextFrame(until: deadline)
+                if case .windowUpdate(let on, let increment) = frame, on == stream {
+                    streamWindow += Int(increment)
+                } else {
+                    try handle(frame, stream: stream)
+                }
+            }
+            let count = min(body.count - at, peerMaxFrameSize, streamWindow, connectionWindow)
+            let end = at + count == body.count
+            try socket.send(
+                HTTP2Frame.data(stream: stream, data: Array(body[at..<at + count]), endStream: end)
+                    .encoded, until: deadline)
+            (at, streamWindow, connectionWindow) = (
+                at + count, streamWindow - count, connectionWindow - count
+            )
+        } while at < body.count
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+@testable import JSONStoreEtcd
+
+extension EtcdTests {
+    /// etcd's own gRPC API over HTTP/2 against a real etcd, checked against what `etcdctl`
+    /// (a client nobody here wrote) reads and writes.
+    @Suite("gRPC calls to a real etcd")
+    struct GRPC {
+        func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+        func connect(_ server: EtcdServer, window: Int = 1 << 24) throws -> GRPCConnection {
+            let deadline = Deadline(seconds: 10)
+            let socket = try TCPSocket(host: "127.0.0.1", port: server.clientPort, until: deadline)
+            return try GRPCConnection(
+                socket: socket, tls: false, streamWindow: window, connectionWindow: window,
+                until: deadline)
+        }
+
+        func range(_ connection: GRPCConnection, _ request: EtcdRPC.RangeRequest) throws
+            -> EtcdRPC.RangeResponse
+        {
+            let answer = try connection.call(
+                "/etcdserverpb.KV/Range", request.encoded, until: Deadline(seconds: 10))
+            return try EtcdRPC.RangeResponse(decoding: answer)
+        }
+
+        @Test("put, range and a compare-and-swap, as etcdctl sees them")
+        func unary() async throws {
+            let server = try await blocking { try EtcdServer() }
+            let connection = try connect(server)
+            defer { connection.socket.close() }
+            let put = try EtcdRPC.PutResponse(
+                decoding: connection.call(
+                    "/etcdserverpb.KV/Put",
+                    EtcdRPC.PutRequest(key: bytes("tasks/tea"), value: bytes("{\"v\":1}")).encoded,
+                    until: Deadline(seconds: 10)))
+            #expect(put.header.revision > 1)
+            #expect(
+                try await server.etcdctl(["get", "tasks/tea", "--print-value-only"]).output
+                    == "{\"v\":1}\n")
+            _ = try await server.etcdctl(["put", "tasks/coffee", "{\"v\":2}"])
+            let listed = try range(
+                connection, .init(key: bytes("tasks/"), rangeEnd: bytes("tasks0")))
+            #expect(listed.keyValues.map(\.key) == [bytes("tasks/coffee"), bytes("tasks/tea")])
+            #expect(listed.keyValues.last?.value == bytes("{\"v\":1}"))
+            #expect(listed.count == 2 && listed.header.revision == put.header.revision + 1)
+            // Create-only: refused now that the key is there; its branch's range answers.
+            let txn = EtcdRPC.TxnRequest(
+                compare: [.init(key: bytes("tasks/tea"), result: .equal, target: .modRevision(0))],
+                success: [.put(.init(key: bytes("tasks/tea"), value: bytes("{\"v\":9}")))],
+                failure: [.range(.init(key: bytes("tasks/tea")))])
+            let refused = try EtcdRPC.TxnResponse(
+                decoding: connection.call(
+                    "/etcdserverpb.KV/Txn", txn.encoded, until: Deadline(seconds: 10)))
+            #expect(!refused.succeeded)
+            guard case .range(let current)? = refused.responses.first else {
+                Issue.record("no range in the failure branch: \(refused.responses)")
+                return
+            }
+            #expect(current.keyValues.first?.value == bytes("{\"v\":1}"))
+        }
+
+        @Test("a range of 4 MB: the windows granted back as it comes, one message")
+        func large() async throws {
+            let server = try await blocking { try EtcdServer() }
+            let value = String(repeating: "x", count: 1_000)
+            let port = server.clientPort
+            try await blocking {
+                let writer = EtcdClient(endpoints: [.init(host: "127.0.0.1", port: port)])
+                for i in 0..<4_000 {
+                    try writer.put(Array(String(format: "big/%05d", i).utf8), Array(value.utf8))
+                }
+            }
+            // Windows of 64 KiB: the server waits for room every 32 KiB or so, on the
+            // stream and on the connection, three ranges on one connection.
+            let connection = try connect(server, window: 65_535)
+            defer { connection.socket.close() }
+            for _ in 0..<3 {
+                let all = try range(connection, .init(key: bytes("big/"), rangeEnd: bytes("big0")))
+                #expect(all.keyValues.count == 4_000)
+                #expect(all.keyValues.allSatisfy { $0.value.count == 1_000 })
+            }
+        }
+
+        @Test("etcd's refusals come back as its gRPC status, and the connection goes on")
+        func status() async throws {
+            let server = try await blocking { try EtcdServer() }
+            let connection = try connect(server)
+            defer { connection.socket.close() }
+            // A revision not reached yet.
+            #expect {
+                _ = try range(connection, .init(key: bytes("a"), revision: 1_000_000))
+            } throws: { error in
+                "\(error)".contains("OUT_OF_RANGE") && "\(error)".contains("future revision")
+            }
+            // An unknown method.
+            #expect {
+                _ = try connection.call(
+                    "/etcdserverpb.KV/Nothing", [], until: Deadline(seconds: 10))
+            } throws: { error in
+                "\(error)".contains("UNIMPLEMENTED")
+            }
+            #expect(try range(connection, .init(key: bytes("a"))).keyValues.isEmpty)
+        }
+    }
+}
