@@ -1,13 +1,7 @@
 import JSONStore
 
 extension EtcdClient {
-    /// Every key that starts with `prefix`, at one revision, read in pages (`limit` and
-    /// the key after the last one read), so a large prefix is a consistent snapshot that
-    /// never arrives in one answer.
-    ///
-    /// The first page is `pageSize` keys; later ones are sized from the keys seen so far to
-    /// about `pageBytes` each, between `pageSize` and 16 times it: etcd 3.4 walks the
-    /// prefix up to each page's end, so many small pages cost more than a few large ones.
+    /// Every key that starts with `prefix`, at one revision, read in pages (`RangePages`).
     ///
     /// - Parameter revision: the revision to read at; `nil` for the newest.
     /// - Returns: the revision read at, and the keys in key order.
@@ -26,43 +20,30 @@ extension EtcdClient {
         pageBytes: Int = 4 << 20
     ) throws(EtcdError) -> (revision: Int64, cluster: String?, keyValues: [KeyValue]) {
         var cluster: String?
-        let end = Self.rangeEnd(ofPrefix: prefix)
-        var start = prefix
-        var at = revision
-        var found: [KeyValue] = []
-        var limit = pageSize
-        var bytesSeen = 0
+        var pages = RangePages(
+            prefix: prefix, revision: revision, pageSize: pageSize, pageBytes: pageBytes)
         while true {
             var request: JSONObject = [
-                "key": .string(Base64.encode(start)), "range_end": .string(Base64.encode(end)),
-                "limit": .string(String(limit)),
+                "key": .string(Base64.encode(pages.start)),
+                "range_end": .string(Base64.encode(pages.end)),
+                "limit": .string(String(pages.limit)),
             ]
-            if let at { request["revision"] = .string(String(at)) }
+            if let at = pages.revision { request["revision"] = .string(String(at)) }
             let answer = try call("/v3/kv/range", .object(request))
-            if at == nil { at = Self.revision(of: answer) }
             if cluster == nil { cluster = Self.cluster(of: answer) }
             let page = answer["kvs"]?.arrayValue?.compactMap(Self.keyValue) ?? []
-            // A page starts at `start` and stays before `end`: a server that sends a page
-            // again (or keys out of order) would otherwise be read forever.
-            guard
-                page.allSatisfy({ !$0.key.lexicographicallyPrecedes(start) })
-                    && zip(page, page.dropFirst()).allSatisfy({
-                        $0.key.lexicographicallyPrecedes($1.key)
-                    })
-            else {
+            switch pages.take(
+                page, at: pages.revision ?? Self.revision(of: answer),
+                more: answer["more"] == .bool(true))
+            {
+            case .success(true): continue
+            case .success(false): return (pages.revision ?? 0, cluster, pages.found)
+            case .failure(let refusal):
                 throw EtcdError(
-                    endpoint: endpoints[currentIndex].description,
-                    reason: "a page of a range that does not move past the keys already read",
+                    endpoint: endpoints[currentIndex].description, reason: refusal.reason,
                     kind: .badResponse)
             }
-            found += page
-            bytesSeen += page.reduce(0) { $0 + $1.key.count + $1.value.count }
-            let average = max(1, bytesSeen / max(found.count, 1))
-            limit = min(max(pageBytes / average, pageSize), pageSize * 16)
-            guard answer["more"] == .bool(true), let last = page.last else { break }
-            start = last.key + [0]  // the smallest key after the last one read
         }
-        return (at ?? 0, cluster, found)
     }
 
     /// The cluster id of a response's header.

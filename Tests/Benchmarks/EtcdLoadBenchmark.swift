@@ -37,6 +37,9 @@ enum EtcdLoadBenchmark {
             ("range, pages of 1000", { try timedRange(client, count: count, pageSize: 1_000) }),
             ("range, pages of 10000", { try timedRange(client, count: count, pageSize: 10_000) }),
             ("range, one page", { try timedRange(client, count: count, pageSize: 0) }),
+            // The same ranges over etcd's gRPC API (issue 29), a connection made each run.
+            ("gRPC range, pages of 1000", { try timedGRPCRange(server, count, pageSize: 1_000) }),
+            ("gRPC range, one page", { try timedGRPCRange(server, count, pageSize: 0) }),
         ]
         let curl = "/usr/bin/curl"
         if FileManager.default.isExecutableFile(atPath: curl) {
@@ -88,6 +91,21 @@ enum EtcdLoadBenchmark {
     {
         let start = now()
         let found = try client.range(
+            prefix: Array("\(EtcdBench.prefix)/".utf8), pageSize: pageSize)
+        let elapsed = now() - start
+        precondition(found.keyValues.count == count, "ranged \(found.keyValues.count)")
+        return elapsed
+    }
+
+    /// Connects over gRPC (timed: as the gateway's client connects in its range), then
+    /// times the prefix's range.
+    private static func timedGRPCRange(_ server: EtcdServer, _ count: Int, pageSize: Int) throws
+        -> Double
+    {
+        let start = now()
+        let connection = try GRPCConnection.connect(host: "127.0.0.1", port: server.clientPort)
+        defer { connection.close() }
+        let found = try connection.range(
             prefix: Array("\(EtcdBench.prefix)/".utf8), pageSize: pageSize)
         let elapsed = now() - start
         precondition(found.keyValues.count == count, "ranged \(found.keyValues.count)")

@@ -86,6 +86,28 @@ extension EtcdTests {
             }
         }
 
+        @Test("a prefix read in pages at one revision: later writes not in it")
+        func pages() async throws {
+            let server = try await blocking { try EtcdServer() }
+            let port = server.clientPort
+            try await blocking {
+                let writer = EtcdClient(endpoints: [.init(host: "127.0.0.1", port: port)])
+                for i in 0..<1_200 {
+                    try writer.put(Array(String(format: "p/%05d", i).utf8), Array("\(i)".utf8))
+                }
+                try writer.put(Array("pX".utf8), Array("not under the prefix".utf8))
+            }
+            let connection = try GRPCConnection.connect(host: "127.0.0.1", port: port)
+            defer { connection.close() }
+            let (revision, all) = try connection.range(prefix: bytes("p/"), pageSize: 500)
+            #expect(all.map(\.key) == (0..<1_200).map { bytes(String(format: "p/%05d", $0)) })
+            _ = try await server.etcdctl(["put", "p/late", "{}"])
+            let (same, again) = try connection.range(
+                prefix: bytes("p/"), revision: revision, pageSize: 300)
+            #expect(same == revision && again == all)
+            #expect(try connection.range(prefix: bytes("p/")).keyValues.count == 1_201)
+        }
+
         @Test("etcd's refusals come back as its gRPC status, and the connection goes on")
         func status() async throws {
             let server = try await blocking { try EtcdServer() }

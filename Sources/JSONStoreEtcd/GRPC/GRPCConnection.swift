@@ -8,7 +8,7 @@
 /// table stays in step), GOAWAY and RST_STREAM turned into errors that say so. Not
 /// thread-safe: one owner uses it. (Its state is the frames' too, `+Frames`, so not
 /// private to this file.)
-final class GRPCConnection {
+package final class GRPCConnection {
     let socket: ByteStream
     let authority: String
     let scheme: String
@@ -58,6 +58,9 @@ final class GRPCConnection {
         }
         try socket.send(opening, until: deadline)
     }
+
+    /// Closes the connection (GOAWAY is not owed: the server sees the socket close).
+    package func close() { socket.close() }
 
     /// Calls `method` (`/etcdserverpb.KV/Range`) with `request`, a message's bytes, and
     /// returns the answer's one message; `metadata` goes with the request's headers (the

@@ -1,0 +1,52 @@
+/// A prefix read in pages at one revision, whatever the transport: each page `limit` keys
+/// from the key after the last one read, so a large prefix is a consistent snapshot that
+/// never arrives in one answer.
+///
+/// The first page is `pageSize` keys; later ones are sized from the keys seen so far to
+/// about `pageBytes` each, between `pageSize` and 16 times it: etcd 3.4 walks the prefix
+/// up to each page's end, so many small pages cost more than a few large ones.
+struct RangePages {
+    /// Where the next page begins, and where the prefix ends.
+    private(set) var start: [UInt8]
+    let end: [UInt8]
+    /// The revision read at: the caller's, or the first page's.
+    private(set) var revision: Int64?
+    /// How many keys the next page asks for.
+    private(set) var limit: Int
+    private(set) var found: [EtcdClient.KeyValue] = []
+    private let pageSize: Int
+    private let pageBytes: Int
+    private var bytesSeen = 0
+
+    init(prefix: [UInt8], revision: Int64?, pageSize: Int, pageBytes: Int) {
+        (start, end, self.revision) = (prefix, EtcdClient.rangeEnd(ofPrefix: prefix), revision)
+        (limit, self.pageSize, self.pageBytes) = (pageSize, pageSize, pageBytes)
+    }
+
+    /// Takes a page read at `revision`, which had `more` after it: whether another is due.
+    /// A page must start at `start`, stay in order and move on: a server that sends one
+    /// again (or keys out of order) would otherwise be read forever.
+    mutating func take(_ page: [EtcdClient.KeyValue], at revision: Int64, more: Bool)
+        -> Result<Bool, Refusal>
+    {
+        if self.revision == nil { self.revision = revision }
+        guard
+            page.allSatisfy({ !$0.key.lexicographicallyPrecedes(start) })
+                && zip(page, page.dropFirst()).allSatisfy({
+                    $0.key.lexicographicallyPrecedes($1.key)
+                })
+        else { return .failure(Refusal()) }
+        found += page
+        bytesSeen += page.reduce(0) { $0 + $1.key.count + $1.value.count }
+        let average = max(1, bytesSeen / max(found.count, 1))
+        limit = min(max(pageBytes / average, pageSize), pageSize * 16)
+        guard more, let last = page.last else { return .success(false) }
+        start = last.key + [0]  // the smallest key after the last one read
+        return .success(true)
+    }
+
+    /// A page that does not move past the keys already read.
+    struct Refusal: Error {
+        let reason = "a page of a range that does not move past the keys already read"
+    }
+}
