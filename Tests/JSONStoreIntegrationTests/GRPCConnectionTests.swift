@@ -108,6 +108,40 @@ extension EtcdTests {
             #expect(try connection.range(prefix: bytes("p/")).keyValues.count == 1_201)
         }
 
+        @Test("over TLS: h2 chosen by ALPN, the certificate checked; in the clear to TLS fails")
+        func tls() async throws {
+            let certificates = try TestCertificates()
+            let server = try await blocking { try EtcdServer(certificates: certificates) }
+            try await server.etcdctl(["put", "tls/tea", "{}"])
+            let context = try TLSContext(
+                EtcdTLS(
+                    caCertificate: certificates.ca, certificate: certificates.clientCertificate,
+                    key: certificates.clientKey))
+            let connection = try GRPCConnection.connect(
+                host: "127.0.0.1", port: server.clientPort, tls: context)
+            defer { connection.close() }
+            #expect(
+                try connection.range(prefix: bytes("tls/")).keyValues.map(\.key) == [
+                    bytes("tls/tea")
+                ])
+            // A CA that did not sign the server's certificate: refused in the handshake.
+            let other = try TLSContext(
+                EtcdTLS(
+                    caCertificate: certificates.otherCA,
+                    certificate: certificates.clientCertificate,
+                    key: certificates.clientKey))
+            #expect(throws: EtcdError.self) {
+                try GRPCConnection.connect(host: "127.0.0.1", port: server.clientPort, tls: other)
+            }
+            // HTTP/2 in the clear to a TLS port: an error within the deadline, not a hang.
+            #expect(throws: EtcdError.self) {
+                let plain = try GRPCConnection.connect(
+                    host: "127.0.0.1", port: server.clientPort, timeout: 3)
+                defer { plain.close() }
+                _ = try plain.range(prefix: bytes("tls/"), timeout: 3)
+            }
+        }
+
         @Test("etcd's refusals come back as its gRPC status, and the connection goes on")
         func status() async throws {
             let server = try await blocking { try EtcdServer() }

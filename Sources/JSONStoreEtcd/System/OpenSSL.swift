@@ -28,6 +28,14 @@ struct OpenSSL: @unchecked Sendable {  // C function pointers, immutable after l
     let setHost: @convention(c) (Pointer, CString, Int) -> CInt
     let setAddress: @convention(c) (Pointer, CString) -> CInt
     let connect: @convention(c) (Pointer) -> CInt
+    /// ALPN: the protocols offered, and the one the server chose.
+    let setProtocols: @convention(c) (Pointer, UnsafePointer<UInt8>?, CUnsignedInt) -> CInt
+    let selectedProtocol:
+        @convention(c) (
+            Pointer, UnsafeMutablePointer<UnsafePointer<UInt8>?>?,
+            UnsafeMutablePointer<CUnsignedInt>?
+        ) ->
+            Void
     let read: @convention(c) (Pointer, UnsafeMutableRawPointer?, CInt) -> CInt
     let write: @convention(c) (Pointer, UnsafeRawPointer?, CInt) -> CInt
     let error: @convention(c) (Pointer, CInt) -> CInt
@@ -107,6 +115,15 @@ struct OpenSSL: @unchecked Sendable {  // C function pointers, immutable after l
                 crypto, "X509_VERIFY_PARAM_set1_ip_asc",
                 as: (@convention(c) (Pointer, CString) -> CInt).self),
             connect: symbol(ssl, "SSL_connect", as: (@convention(c) (Pointer) -> CInt).self),
+            setProtocols: symbol(
+                ssl, "SSL_set_alpn_protos",
+                as: (@convention(c) (Pointer, UnsafePointer<UInt8>?, CUnsignedInt) -> CInt).self),
+            selectedProtocol: symbol(
+                ssl, "SSL_get0_alpn_selected",
+                as: (@convention(c) (
+                    Pointer, UnsafeMutablePointer<UnsafePointer<UInt8>?>?,
+                    UnsafeMutablePointer<CUnsignedInt>?
+                ) -> Void).self),
             read: symbol(
                 ssl, "SSL_read",
                 as: (@convention(c) (Pointer, UnsafeMutableRawPointer?, CInt) -> CInt).self),

@@ -66,10 +66,15 @@ final class TLSSocket: ByteStream {
 
     var endpoint: String { tcp.endpoint }
 
-    /// Connects to `host:port` and completes the handshake by `deadline`.
-    init(host: String, port: UInt16, context: TLSContext, until deadline: Deadline)
-        throws(EtcdError)
-    {
+    /// The application protocol the server chose among those offered (ALPN), if any.
+    private(set) var negotiatedProtocol: String?
+
+    /// Connects to `host:port` and completes the handshake by `deadline`, offering the
+    /// application `protocols` (ALPN: `h2` for gRPC), most wanted first.
+    init(
+        host: String, port: UInt16, context: TLSContext, protocols: [String] = [],
+        until deadline: Deadline
+    ) throws(EtcdError) {
         tcp = try TCPSocket(host: host, port: port, until: deadline)
         library = context.library
         guard let session = library.new(context.context) else {
@@ -90,10 +95,24 @@ final class TLSSocket: ByteStream {
                     session, OpenSSL.controlHostName, 0, UnsafeMutableRawPointer(mutating: $0))
             }
         }
+        if !protocols.isEmpty {
+            // Each name its length, then its bytes (RFC 7301); 0 is success here.
+            let list = protocols.flatMap { [UInt8($0.utf8.count)] + Array($0.utf8) }
+            guard library.setProtocols(session, list, CUnsignedInt(list.count)) == 0 else {
+                throw EtcdError(endpoint: tcp.endpoint, reason: "TLS: \(library.errors())")
+            }
+        }
         while true {
             let result = Self.withoutBrokenPipeSignal { library.connect(session) }
-            if result == 1 { return }
+            if result == 1 { break }
             try wait(after: result, until: deadline, doing: "TLS handshake")
+        }
+        var chosen: UnsafePointer<UInt8>?
+        var length: CUnsignedInt = 0
+        library.selectedProtocol(session, &chosen, &length)
+        if let chosen, length > 0 {
+            negotiatedProtocol = String(
+                decoding: UnsafeBufferPointer(start: chosen, count: Int(length)), as: UTF8.self)
         }
     }
 
