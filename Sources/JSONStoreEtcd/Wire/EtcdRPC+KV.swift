@@ -37,13 +37,12 @@ extension EtcdRPC {
         init() {}
 
         init(from reader: ProtobufReader) throws(ProtobufError) {
-            var reader = reader
-            while let (field, value) = try reader.next() {
+            try reader.forEachField { (field, value) throws(ProtobufError) in
                 switch field {
-                case 1: header = try ResponseHeader(from: reader.message(value, field: field))
+                case 1: header = try reader.decode(value, field: field) as ResponseHeader
                 case 2:
                     keyValues.append(
-                        try EtcdClient.KeyValue(from: reader.message(value, field: field)))
+                        try reader.decode(value, field: field) as EtcdClient.KeyValue)
                 case 3: more = try reader.bool(value, field: field)
                 case 4: count = try reader.integer(value, field: field)
                 default: break
@@ -72,12 +71,11 @@ extension EtcdRPC {
         init() {}
 
         init(from reader: ProtobufReader) throws(ProtobufError) {
-            var reader = reader
-            while let (field, value) = try reader.next() {
+            try reader.forEachField { (field, value) throws(ProtobufError) in
                 switch field {
-                case 1: header = try ResponseHeader(from: reader.message(value, field: field))
+                case 1: header = try reader.decode(value, field: field) as ResponseHeader
                 case 2:
-                    previous = try EtcdClient.KeyValue(from: reader.message(value, field: field))
+                    previous = try reader.decode(value, field: field) as EtcdClient.KeyValue
                 default: break
                 }
             }
@@ -105,14 +103,13 @@ extension EtcdRPC {
         init() {}
 
         init(from reader: ProtobufReader) throws(ProtobufError) {
-            var reader = reader
-            while let (field, value) = try reader.next() {
+            try reader.forEachField { (field, value) throws(ProtobufError) in
                 switch field {
-                case 1: header = try ResponseHeader(from: reader.message(value, field: field))
+                case 1: header = try reader.decode(value, field: field) as ResponseHeader
                 case 2: deleted = try reader.integer(value, field: field)
                 case 3:
                     previous.append(
-                        try EtcdClient.KeyValue(from: reader.message(value, field: field)))
+                        try reader.decode(value, field: field) as EtcdClient.KeyValue)
                 default: break
                 }
             }

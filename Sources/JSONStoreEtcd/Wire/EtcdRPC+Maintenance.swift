@@ -17,10 +17,9 @@ extension EtcdRPC {
         init() {}
 
         init(from reader: ProtobufReader) throws(ProtobufError) {
-            var reader = reader
-            while let (field, value) = try reader.next() {
+            try reader.forEachField { (field, value) throws(ProtobufError) in
                 switch field {
-                case 1: header = try ResponseHeader(from: reader.message(value, field: field))
+                case 1: header = try reader.decode(value, field: field) as ResponseHeader
                 case 2: token = try reader.string(value, field: field)
                 default: break
                 }
@@ -43,10 +42,9 @@ extension EtcdRPC {
         init() {}
 
         init(from reader: ProtobufReader) throws(ProtobufError) {
-            var reader = reader
-            while let (field, value) = try reader.next() {
+            try reader.forEachField { (field, value) throws(ProtobufError) in
                 switch field {
-                case 1: header = try ResponseHeader(from: reader.message(value, field: field))
+                case 1: header = try reader.decode(value, field: field) as ResponseHeader
                 case 2: version = try reader.string(value, field: field)
                 case 3: databaseSize = try reader.integer(value, field: field)
                 case 4: leader = try reader.unsigned(value, field: field)

@@ -68,19 +68,18 @@ extension EtcdRPC {
         case transaction(TxnResponse)
 
         init(from reader: ProtobufReader) throws(ProtobufError) {
-            var reader = reader
             var answer: ResponseOp?
-            while let (field, value) = try reader.next() {
+            try reader.forEachField { (field, value) throws(ProtobufError) in
                 switch field {
                 case 1:
-                    answer = .range(try RangeResponse(from: reader.message(value, field: field)))
-                case 2: answer = .put(try PutResponse(from: reader.message(value, field: field)))
+                    answer = .range(try reader.decode(value, field: field) as RangeResponse)
+                case 2: answer = .put(try reader.decode(value, field: field) as PutResponse)
                 case 3:
                     answer = .deleteRange(
-                        try DeleteRangeResponse(from: reader.message(value, field: field)))
+                        try reader.decode(value, field: field) as DeleteRangeResponse)
                 case 4:
                     answer = .transaction(
-                        try TxnResponse(from: reader.message(value, field: field)))
+                        try reader.decode(value, field: field) as TxnResponse)
                 default: break
                 }
             }
@@ -111,12 +110,11 @@ extension EtcdRPC {
         init() {}
 
         init(from reader: ProtobufReader) throws(ProtobufError) {
-            var reader = reader
-            while let (field, value) = try reader.next() {
+            try reader.forEachField { (field, value) throws(ProtobufError) in
                 switch field {
-                case 1: header = try ResponseHeader(from: reader.message(value, field: field))
+                case 1: header = try reader.decode(value, field: field) as ResponseHeader
                 case 2: succeeded = try reader.bool(value, field: field)
-                case 3: responses.append(try ResponseOp(from: reader.message(value, field: field)))
+                case 3: responses.append(try reader.decode(value, field: field) as ResponseOp)
                 default: break
                 }
             }

@@ -43,10 +43,9 @@ extension EtcdRPC {
         init() {}
 
         init(from reader: ProtobufReader) throws(ProtobufError) {
-            var reader = reader
-            while let (field, value) = try reader.next() {
+            try reader.forEachField { (field, value) throws(ProtobufError) in
                 switch field {
-                case 1: header = try ResponseHeader(from: reader.message(value, field: field))
+                case 1: header = try reader.decode(value, field: field) as ResponseHeader
                 case 2: watchID = try reader.integer(value, field: field)
                 case 3: created = try reader.bool(value, field: field)
                 case 4: canceled = try reader.bool(value, field: field)
@@ -54,7 +53,7 @@ extension EtcdRPC {
                 case 6: cancelReason = try reader.string(value, field: field)
                 case 7: fragment = try reader.bool(value, field: field)
                 case 11:
-                    events.append(try EtcdWatch.Event(from: reader.message(value, field: field)))
+                    events.append(try reader.decode(value, field: field) as EtcdWatch.Event)
                 default: break
                 }
             }
@@ -65,10 +64,9 @@ extension EtcdRPC {
 extension EtcdWatch.Event: ProtobufDecodable {
     /// `mvccpb.Event`.
     init(from reader: ProtobufReader) throws(ProtobufError) {
-        var reader = reader
         var kind = Kind.put
         var (keyValue, previous): (EtcdClient.KeyValue?, EtcdClient.KeyValue?) = (nil, nil)
-        while let (field, value) = try reader.next() {
+        try reader.forEachField { (field, value) throws(ProtobufError) in
             switch field {
             case 1:
                 switch try reader.integer(value, field: field) {
@@ -76,8 +74,8 @@ extension EtcdWatch.Event: ProtobufDecodable {
                 case 1: kind = .delete
                 case let other: throw ProtobufError("an event of type \(other)", at: reader.start)
                 }
-            case 2: keyValue = try EtcdClient.KeyValue(from: reader.message(value, field: field))
-            case 3: previous = try EtcdClient.KeyValue(from: reader.message(value, field: field))
+            case 2: keyValue = try reader.decode(value, field: field) as EtcdClient.KeyValue
+            case 3: previous = try reader.decode(value, field: field) as EtcdClient.KeyValue
             default: break
             }
         }

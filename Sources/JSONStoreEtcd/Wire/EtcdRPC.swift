@@ -39,8 +39,7 @@ extension EtcdRPC {
         init() {}
 
         init(from reader: ProtobufReader) throws(ProtobufError) {
-            var reader = reader
-            while let (field, value) = try reader.next() {
+            try reader.forEachField { (field, value) throws(ProtobufError) in
                 switch field {
                 case 1: clusterID = try reader.unsigned(value, field: field)
                 case 2: memberID = try reader.unsigned(value, field: field)
@@ -56,10 +55,9 @@ extension EtcdRPC {
 extension EtcdClient.KeyValue: ProtobufDecodable {
     /// `mvccpb.KeyValue`; its lease is not kept.
     init(from reader: ProtobufReader) throws(ProtobufError) {
-        var reader = reader
         var (key, value): ([UInt8], [UInt8]) = ([], [])
         var (created, modified, version): (Int64, Int64, Int64) = (0, 0, 0)
-        while let (field, raw) = try reader.next() {
+        try reader.forEachField { (field, raw) throws(ProtobufError) in
             switch field {
             case 1: key = try reader.bytes(raw, field: field)
             case 2: created = try reader.integer(raw, field: field)

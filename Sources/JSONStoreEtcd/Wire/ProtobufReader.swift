@@ -95,7 +95,18 @@ struct ProtobufReader {
         return value
     }
 
+    /// Calls `body` with each field of the message, in order.
+    func forEachField(_ body: (Int, Value) throws(ProtobufError) -> Void) throws(ProtobufError) {
+        var reader = self
+        while let (field, value) = try reader.next() { try body(field, value) }
+    }
+
     // MARK: A field's value as its declaration types it
+
+    /// A message field's value, decoded.
+    func decode<M: ProtobufDecodable>(_ value: Value, field: Int) throws(ProtobufError) -> M {
+        try M(from: message(value, field: field))
+    }
 
     /// An `int64` or enum field's value.
     func integer(_ value: Value, field: Int) throws(ProtobufError) -> Int64 {
