@@ -1,12 +1,16 @@
 /// An HTTP/2 connection to etcd that carries gRPC calls (issue 29): HTTP/2 with prior
 /// knowledge on a plain socket, or after ALPN `h2` on TLS.
 ///
-/// Calls go one at a time, each on a stream of its own (`call`); every frame that
-/// arrives meanwhile is handled as the connection requires: the server's SETTINGS
-/// applied and acknowledged, PINGs answered, windows granted back as DATA is taken and
-/// waited for before DATA is sent past them, every header block decoded (so the dynamic
-/// table stays in step), GOAWAY and RST_STREAM turned into errors that say so. Not
-/// thread-safe: one owner uses it. (Its state is the frames' too, `+Frames`, so not
+/// Calls go one at a time, each on a stream of its own (`call`), each within its
+/// deadline however busy the server keeps the connection; every frame that arrives
+/// meanwhile is handled as the connection requires: the server's SETTINGS applied and
+/// acknowledged, PINGs answered, room granted back for every DATA frame taken and waited
+/// for before DATA is sent past it, every header block decoded (so the dynamic table
+/// stays in step), an answer that comes before the request is all sent taken as the
+/// answer. A call that ends in a gRPC status is an error that leaves the connection as it
+/// was; anything else (a timeout, a reset, GOAWAY, a malformed frame or header block, a
+/// second message) closes it, and later calls are refused: a new connection is made.
+/// Not thread-safe: one owner uses it. (Its state is the frames' too, `+Frames`, so not
 /// private to this file.)
 package final class GRPCConnection {
     let socket: ByteStream
@@ -16,14 +20,21 @@ package final class GRPCConnection {
     var consumed = 0
     var decoder = HPACKDecoder()
     var nextStream: UInt32 = 1
-    /// What the server announced, and the room it left for DATA on the connection.
+    /// What the server announced, and the room it left for DATA on the connection and on
+    /// the call's stream.
     var peerMaxFrameSize = HTTP2Frame.defaultMaxFrameSize
     var peerInitialWindow = 65_535
     var connectionWindow = 65_535
+    var streamWindow = 0
     /// DATA taken since this side last granted room again on the connection.
     var takenSinceGrant = 0
     /// The server's GOAWAY, once it sent one: no stream after its last is processed.
     var goneAway: (lastStream: UInt32, code: HTTP2Error.Code)?
+    /// Why the connection was given up, once it was.
+    var failure: EtcdError?
+    /// The whole payload of the last frame read (DATA's counts against the windows with
+    /// its padding).
+    var lastPayloadLength = 0
 
     /// What this side announces: frames up to 1 MiB, and by default 16 MiB of DATA a
     /// stream and 1 GiB on the connection before the server must wait for room.
@@ -64,11 +75,12 @@ package final class GRPCConnection {
 
     /// Calls `method` (`/etcdserverpb.KV/Range`) with `request`, a message's bytes, and
     /// returns the answer's one message; `metadata` goes with the request's headers (the
-    /// token). A status other than OK is an `EtcdError` with the status (`grpcStatus`).
+    /// token). A status other than OK is an `EtcdError` that says it.
     func call(
         _ method: String, _ request: [UInt8], metadata: [HPACK.Field] = [],
         until deadline: Deadline
     ) throws(EtcdError) -> [UInt8] {
+        if let failure { throw failure }
         guard goneAway == nil, nextStream < 1 << 31 else {
             throw EtcdError(endpoint: authority, reason: "the connection takes no more calls")
         }
@@ -79,12 +91,43 @@ package final class GRPCConnection {
             .init(":authority", authority), .init("content-type", "application/grpc"),
             .init("te", "trailers"),
         ]
-        if deadline.remaining.isFinite {
-            headers.append(.init("grpc-timeout", "\(max(1, Int(deadline.remaining * 1000)))m"))
+        if let timeout = Self.timeout(deadline.remaining) {
+            headers.append(.init("grpc-timeout", timeout))
         }
-        try sendHeaders(HPACKEncoder.encode(headers + metadata), stream: stream, until: deadline)
-        try sendData(GRPCMessages.frame(request), stream: stream, until: deadline)
-        return try answer(on: stream, until: deadline)
+        var answer = Answer()
+        do {
+            try sendHeaders(
+                HPACKEncoder.encode(headers + metadata), stream: stream, until: deadline)
+            try sendData(
+                GRPCMessages.frame(request), stream: stream, &answer, until: deadline)
+            while answer.status == nil {
+                try take(try nextFrame(until: deadline), stream: stream, &answer, deadline)
+            }
+            return try result(of: answer)
+        } catch {
+            // A status is the call's own end; anything else leaves the connection in a
+            // state not to be trusted.
+            if answer.status.map({ $0.code == .ok }) ?? true { fail(error) }
+            throw error
+        }
+    }
+
+    /// A deadline's seconds as `grpc-timeout` says them: at most eight digits, in the
+    /// finest unit that holds them (`nil`: no deadline).
+    static func timeout(_ seconds: Double) -> String? {
+        guard seconds.isFinite else { return nil }
+        for (unit, perSecond) in [("m", 1_000.0), ("S", 1), ("M", 1.0 / 60), ("H", 1.0 / 3_600)] {
+            let count = (seconds * perSecond).rounded(.up)
+            if count < 100_000_000 { return "\(max(1, Int(count)))\(unit)" }
+        }
+        return nil
+    }
+
+    /// Gives the connection up: closed, and every later call refused with `error`.
+    func fail(_ error: EtcdError) {
+        guard failure == nil else { return }
+        failure = error
+        socket.close()
     }
 
     /// A header block as HEADERS and, past the server's frame size, CONTINUATION frames.
@@ -109,20 +152,28 @@ package final class GRPCConnection {
     }
 
     /// The request's DATA, the stream ended with its last frame, each frame within the
-    /// server's frame size and the room it left on the stream and the connection.
-    private func sendData(_ body: [UInt8], stream: UInt32, until deadline: Deadline)
-        throws(EtcdError)
-    {
-        var streamWindow = peerInitialWindow
+    /// server's frame size and the room it left on the stream and the connection. While
+    /// waiting for room, the call's own frames are taken as its answer: a server may answer
+    /// before the request is all sent (RFC 9113, 8.1), and then the rest is not sent.
+    private func sendData(
+        _ body: [UInt8], stream: UInt32, _ answer: inout Answer, until deadline: Deadline
+    ) throws(EtcdError) {
+        streamWindow = peerInitialWindow
         var at = 0
         repeat {
             while min(streamWindow, connectionWindow) <= 0 {
-                // Room comes back in WINDOW_UPDATE frames; everything else is handled.
                 let frame = try nextFrame(until: deadline)
-                if case .windowUpdate(let on, let increment) = frame, on == stream {
-                    streamWindow += Int(increment)
+                if case .windowUpdate(stream, let increment) = frame {
+                    try grow(&streamWindow, by: increment)
                 } else {
-                    try handle(frame, stream: stream)
+                    try take(frame, stream: stream, &answer, deadline)
+                }
+                if answer.status != nil {
+                    // Answered: the request's rest is not wanted.
+                    try socket.send(
+                        HTTP2Frame.resetStream(stream: stream, code: .noError).encoded,
+                        until: deadline)
+                    return
                 }
             }
             let count = min(body.count - at, peerMaxFrameSize, streamWindow, connectionWindow)
@@ -134,5 +185,12 @@ package final class GRPCConnection {
                 at + count, streamWindow - count, connectionWindow - count
             )
         } while at < body.count
+    }
+
+    /// A window grown by a WINDOW_UPDATE, or a SETTINGS change (`by` negative): past
+    /// 2^31 - 1 is the server's error (RFC 9113, 6.9.1).
+    func grow(_ window: inout Int, by increment: some BinaryInteger) throws(EtcdError) {
+        window += Int(increment)
+        guard window <= 0x7FFF_FFFF else { throw bad("a flow-control window past 2^31 - 1") }
     }
 }
