@@ -30,7 +30,9 @@ struct StartComparison: Sendable {
     /// recorded by a look that began at `start` (`FileDescriptor.stamp`), calling
     /// `unchanged` with the position in the listing and the entry of each file whose
     /// recorded item can be used as it is. The `fstatat`s of a batch of `batchSize` go on
-    /// every core when there are `threshold` of them.
+    /// every core when there are `threshold` of them. `unchanged` is called as the walk
+    /// goes, before it knows the cache read back intact: what it was given is used only
+    /// once `intact` says so.
     init(
         _ ids: [String], in directory: FileDescriptor, cache: StartCache.Cursor,
         lookedAt start: Int64, parallelAbove threshold: Int = 4096,
