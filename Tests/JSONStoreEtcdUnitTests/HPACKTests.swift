@@ -16,13 +16,6 @@ struct HPACKTests {
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("HPACKTestCase")
 
-    func bytes(hex: String) -> [UInt8] {
-        let digits = Array(hex.utf8)
-        return stride(from: 0, to: digits.count - 1, by: 2).map {
-            UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16)!
-        }
-    }
-
     func stories() throws -> [Story] {
         let files = try FileManager.default.subpathsOfDirectory(atPath: Self.corpus.path)
             .filter { $0.hasSuffix(".json") }.sorted()
@@ -37,7 +30,7 @@ struct HPACKTests {
                     let headers = try #require(item["headers"] as? [[String: String]])
                     return (
                         item["header_table_size"] as? Int,
-                        bytes(hex: try #require(item["wire"] as? String)),
+                        Hex.bytes(try #require(item["wire"] as? String)),
                         headers.flatMap { $0.map { HPACK.Field($0.key, $0.value) } }
                     )
                 })
@@ -78,20 +71,20 @@ struct HPACKTests {
     @Test("the RFC's examples: Huffman-coded requests sharing a dynamic table (C.4)")
     func rfcExamples() throws {
         var decoder = HPACKDecoder()
-        let first = try decoder.decode(bytes(hex: "828684418cf1e3c2e5f23a6ba0ab90f4ff"))
+        let first = try decoder.decode(Hex.bytes("828684418cf1e3c2e5f23a6ba0ab90f4ff"))
         #expect(
             first == [
                 .init(":method", "GET"), .init(":scheme", "http"), .init(":path", "/"),
                 .init(":authority", "www.example.com"),
             ])
         // The second names the first's :authority by its place in the dynamic table (62).
-        let second = try decoder.decode(bytes(hex: "828684be5886a8eb10649cbf"))
+        let second = try decoder.decode(Hex.bytes("828684be5886a8eb10649cbf"))
         #expect(second.last == .init("cache-control", "no-cache"))
         #expect(second[3] == .init(":authority", "www.example.com"))
         #expect(
             HPACKHuffman.encode(Array("www.example.com".utf8))
-                == bytes(hex: "f1e3c2e5f23a6ba0ab90f4ff"))
-        #expect(HPACKHuffman.encode(Array("no-cache".utf8)) == bytes(hex: "a8eb10649cbf"))
+                == Hex.bytes("f1e3c2e5f23a6ba0ab90f4ff"))
+        #expect(HPACKHuffman.encode(Array("no-cache".utf8)) == Hex.bytes("a8eb10649cbf"))
     }
 
     @Test("Huffman: any bytes come back; end-of-string or bad padding is refused")
@@ -116,7 +109,7 @@ struct HPACKTests {
     func refusal(_ hex: String, maxTableSize: Int = 4096, maxListSize: Int = 1 << 20) -> String? {
         var decoder = HPACKDecoder(maxTableSize: maxTableSize, maxListSize: maxListSize)
         do {
-            _ = try decoder.decode(bytes(hex: hex))
+            _ = try decoder.decode(Hex.bytes(hex))
             return nil
         } catch {
             return error.reason
@@ -147,15 +140,15 @@ struct HPACKTests {
         var decoder = HPACKDecoder(maxTableSize: 100)
         // Three fields of 34 bytes each (one-byte name and value, and 32) in a table of
         // 100: the first is evicted by the third.
-        let added = try decoder.decode(bytes(hex: "400161016140016201624001630163"))
+        let added = try decoder.decode(Hex.bytes("400161016140016201624001630163"))
         #expect(added == [.init("a", "a"), .init("b", "b"), .init("c", "c")])
         // Index 62 is the newest (c), 63 the one before (b); a is gone.
-        #expect(try decoder.decode(bytes(hex: "bebf")) == [.init("c", "c"), .init("b", "b")])
-        #expect(throws: HPACK.Error.self) { try decoder.decode(bytes(hex: "c0")) }
+        #expect(try decoder.decode(Hex.bytes("bebf")) == [.init("c", "c"), .init("b", "b")])
+        #expect(throws: HPACK.Error.self) { try decoder.decode(Hex.bytes("c0")) }
         // A size update to 40 keeps only c; to 0, nothing.
-        #expect(try decoder.decode(bytes(hex: "3f09be")) == [.init("c", "c")])
-        #expect(throws: HPACK.Error.self) { try decoder.decode(bytes(hex: "3f09bf")) }
-        #expect(throws: HPACK.Error.self) { try decoder.decode(bytes(hex: "20be")) }
+        #expect(try decoder.decode(Hex.bytes("3f09be")) == [.init("c", "c")])
+        #expect(throws: HPACK.Error.self) { try decoder.decode(Hex.bytes("3f09bf")) }
+        #expect(throws: HPACK.Error.self) { try decoder.decode(Hex.bytes("20be")) }
     }
 
     @Test("what this client sends: a token never indexed, known names by their index")

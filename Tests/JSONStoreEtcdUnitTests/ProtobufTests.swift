@@ -55,14 +55,6 @@ struct ProtobufTests {
                 + [0x1A, 5, 0x0A, 3, 0x0A, 1, 0x6B])
     }
 
-    /// Bytes as a hex string.
-    func hex(_ bytes: [UInt8]) -> String {
-        bytes.map {
-            String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16)
-        }
-        .joined()
-    }
-
     @Test("requests are the bytes protoc writes for them")
     func protocBytes() {
         // `protoc --encode` (Debian's protobuf-compiler) of these messages in text format,
@@ -71,24 +63,17 @@ struct ProtobufTests {
             compare: [.init(key: Array("k".utf8), result: .equal, target: .modRevision(0))],
             success: [.put(.init(key: Array("k".utf8), value: Array("v".utf8)))],
             failure: [.range(.init(key: Array("k".utf8)))])
-        #expect(hex(txn.encoded) == "0a0710021a016b3000120812060a016b1201761a050a030a016b")
-        #expect(hex(EtcdRPC.WatchRequest.progress.encoded) == "1a00")
+        #expect(Hex.text(txn.encoded) == "0a0710021a016b3000120812060a016b1201761a050a030a016b")
+        #expect(Hex.text(EtcdRPC.WatchRequest.progress.encoded) == "1a00")
         let create = EtcdRPC.WatchRequest.create(
             key: Array("a/".utf8), rangeEnd: Array("a0".utf8), startRevision: 17,
             progressNotify: true)
-        #expect(hex(create.encoded) == "0a0e0a02612f12026130181120013001")
-        #expect(hex(EtcdRPC.WatchRequest.cancel(watchID: 3).encoded) == "12020803")
+        #expect(Hex.text(create.encoded) == "0a0e0a02612f12026130181120013001")
+        #expect(Hex.text(EtcdRPC.WatchRequest.cancel(watchID: 3).encoded) == "12020803")
         let range = EtcdRPC.RangeRequest(
             key: Array("foo".utf8), rangeEnd: Array("fop".utf8), limit: 10, revision: -1,
             sortByKeyAscending: true)
-        #expect(hex(range.encoded) == "0a03666f6f1203666f70180a20ffffffffffffffffff012801")
-    }
-
-    func bytes(hex: String) -> [UInt8] {
-        let digits = Array(hex.utf8)
-        return stride(from: 0, to: digits.count, by: 2).map {
-            UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16)!
-        }
+        #expect(Hex.text(range.encoded) == "0a03666f6f1203666f70180a20ffffffffffffffffff012801")
     }
 
     @Test("answers protoc writes read as their text says")
@@ -96,8 +81,8 @@ struct ProtobufTests {
         // `protoc --encode` of a range's answer: a header, two keys (the first with a
         // lease), more to come, three in all.
         let range = try EtcdRPC.RangeResponse(
-            decoding: bytes(
-                hex: "0a1a08b298eaf1948386fccd0110cdd2918bd2b881cf8e01182a200212110a03612f781005"
+            decoding: Hex.bytes(
+                "0a1a08b298eaf1948386fccd0110cdd2918bd2b881cf8e01182a200212110a03612f781005"
                     + "180920022a027b7d3007120b0a03612f7910061806200118012003"))
         #expect(range.header.clusterID == 14_841_639_068_965_178_418)
         #expect(range.header.memberID == 10_276_657_743_932_975_437)
@@ -114,8 +99,8 @@ struct ProtobufTests {
         #expect(range.more && range.count == 3)
         // A watch's answer: a deletion with the value before it, then a creation.
         let watch = try EtcdRPC.WatchResponse(
-            decoding: bytes(
-                hex: "0a02180c10015a1c080112070a03612f78180c1a0f0a03612f781005180920022a027b7d5a"
+            decoding: Hex.bytes(
+                "0a02180c10015a1c080112070a03612f78180c1a0f0a03612f781005180920022a027b7d5a"
                     + "11120f0a03612f7a100c180c20012a025b5d"))
         #expect(watch.header.revision == 12 && watch.watchID == 1)
         #expect(watch.events.map(\.kind) == [.delete, .put])
@@ -125,8 +110,8 @@ struct ProtobufTests {
         #expect(watch.events[1].previous == nil)
         // A watch cancelled because its revision was compacted away.
         let compacted = try EtcdRPC.WatchResponse(
-            decoding: bytes(
-                hex: "0a02181e100120012814322a6d7663633a207265717569726564207265766973696f6e"
+            decoding: Hex.bytes(
+                "0a02181e100120012814322a6d7663633a207265717569726564207265766973696f6e"
                     + "20686173206265656e20636f6d706163746564"))
         #expect(compacted.canceled && compacted.compactRevision == 20)
         #expect(compacted.cancelReason == "mvcc: required revision has been compacted")

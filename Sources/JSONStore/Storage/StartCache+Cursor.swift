@@ -130,7 +130,12 @@ extension StartCache {
 
         /// Compares entry `k`'s id with `id` by their bytes, as `UTF8Key.compare` does.
         func compare(_ k: Int, _ id: String) -> Int {
-            withName(k, 1) { name in UTF8Key.withBytes(id) { UTF8Key.compare(name, $0) } }
+            compare(names: span(k, Layout.nameOffset, Layout.nameCount), id)
+        }
+
+        /// Compares the name at `range` of the names with `id` (1 when it cannot be read).
+        private func compare(names range: Range<Int>, _ id: String) -> Int {
+            withName(range, 1) { name in UTF8Key.withBytes(id) { UTF8Key.compare(name, $0) } }
         }
 
         func id(at k: Int) -> String {
@@ -175,9 +180,7 @@ extension StartCache {
         /// does, read once: the order, and the record when they are the same.
         func record(at k: Int, comparedWith id: String) -> (order: Int, record: Record?) {
             guard let (record, name) = fields(k) else { return (1, nil) }
-            let order = withName(name, 1) { name in
-                UTF8Key.withBytes(id) { UTF8Key.compare(name, $0) }
-            }
+            let order = compare(names: name, id)
             return order == 0 ? (0, record) : (order, nil)
         }
 

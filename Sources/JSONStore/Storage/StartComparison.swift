@@ -15,6 +15,8 @@ struct StartComparison: Sendable {
     var toRead: [Int] = []
     /// What the cache recorded of the files to read that it knew.
     var changed: [StartCache.Entry] = []
+    /// The positions in the listing of the files to read that the cache did not know.
+    var new: [Int] = []
     /// What the cache recorded of the ids the listing no longer has (that had a file: not
     /// the journal's deleted ones, `FileSignature.absent`).
     var gone: [StartCache.Entry] = []
@@ -89,6 +91,7 @@ struct StartComparison: Sendable {
                 k += 1
             } else {
                 toRead.append(i)
+                new.append(i)
             }
         }
         _ = goneBefore(nil, from: &k)

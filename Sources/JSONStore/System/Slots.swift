@@ -2,10 +2,10 @@
 /// and read only after all iterations have returned, so no two threads touch one slot
 /// and `concurrentPerform`'s completion orders the writes before the reads. That is why
 /// the `@unchecked Sendable` is safe.
-final class Slots<Value>: @unchecked Sendable {
+package final class Slots<Value>: @unchecked Sendable {
     private let buffer: UnsafeMutableBufferPointer<Value>
 
-    init(count: Int, initial: Value) {
+    package init(count: Int, initial: Value) {
         buffer = .allocate(capacity: count)
         buffer.initialize(repeating: initial)
     }
@@ -15,10 +15,10 @@ final class Slots<Value>: @unchecked Sendable {
         buffer.deallocate()
     }
 
-    subscript(index: Int) -> Value {
+    package subscript(index: Int) -> Value {
         get { buffer[index] }
         set { buffer[index] = newValue }
     }
 
-    var values: [Value] { Array(buffer) }
+    package var values: [Value] { Array(buffer) }
 }

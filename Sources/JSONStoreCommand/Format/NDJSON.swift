@@ -175,11 +175,10 @@ enum NDJSON {
         _ results: Results<Item>, runLength: Int = 4096, to out: inout OutputBuffer
     ) {
         let runs = (results.count + runLength - 1) / runLength
-        let cores = ProcessInfo.processInfo.activeProcessorCount
         var next = 0
         while next < runs {
-            let batch = next..<min(runs, next + 2 * cores)
-            let written = Locked<[Int: [UInt8]]>([:])
+            let batch = next..<min(runs, next + 2 * Cores.count)
+            let written = Slots<[UInt8]>(count: batch.count, initial: [])
             DispatchQueue.concurrentPerform(iterations: batch.count) { k in
                 let run = batch.lowerBound + k
                 var bytes: [UInt8] = []
@@ -188,9 +187,9 @@ enum NDJSON {
                     JSONWriter.appendItem(
                         results[index], to: &bytes, escapingUnicodeLineBreaks: true)
                 }
-                written.withLock { $0[run] = bytes }
+                written[k] = bytes
             }
-            for run in batch { out.hand(written.withLock { $0.removeValue(forKey: run) ?? [] }) }
+            for k in 0..<batch.count { out.hand(written[k]) }
             next = batch.upperBound
         }
     }

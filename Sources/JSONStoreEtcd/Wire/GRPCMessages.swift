@@ -29,9 +29,7 @@ struct GRPCMessages {
                 throw Refusal(
                     reason: "a message compressed (flag \(flag)), though none was asked for")
             }
-            let length =
-                Int(pending[consumed + 1]) << 24 | Int(pending[consumed + 2]) << 16
-                | Int(pending[consumed + 3]) << 8 | Int(pending[consumed + 4])
+            let length = Int(HTTP2Frame.bigEndian(pending, at: consumed + 1))
             guard length <= maxMessageSize else {
                 throw Refusal(
                     reason: "a message of \(length) bytes, past the \(maxMessageSize) allowed")

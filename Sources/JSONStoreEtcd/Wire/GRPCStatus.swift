@@ -1,3 +1,5 @@
+import JSONStore
+
 /// How a gRPC call ended, as the server's trailers say (`grpc-status`, `grpc-message`),
 /// or its headers when it answered with trailers only.
 struct GRPCStatus: Equatable, Sendable, CustomStringConvertible {
@@ -54,33 +56,7 @@ struct GRPCStatus: Equatable, Sendable, CustomStringConvertible {
         let message = fields.last { $0.name == Array("grpc-message".utf8) }?.value ?? []
         self.init(
             code: Code(rawValue: Int(String(decoding: status, as: UTF8.self))!),
-            message: String(decoding: Self.percentDecoded(message), as: UTF8.self))
-    }
-
-    /// `%XX` made the byte it stands for; any other `%` kept as it is, as gRPC asks.
-    static func percentDecoded(_ bytes: [UInt8]) -> [UInt8] {
-        func hex(_ byte: UInt8) -> UInt8? {
-            switch byte {
-            case 0x30...0x39: byte - 0x30
-            case 0x41...0x46: byte - 0x41 + 10
-            case 0x61...0x66: byte - 0x61 + 10
-            default: nil
-            }
-        }
-        var out: [UInt8] = []
-        var at = 0
-        while at < bytes.count {
-            if bytes[at] == 0x25, at + 2 < bytes.count, let high = hex(bytes[at + 1]),
-                let low = hex(bytes[at + 2])
-            {
-                out.append(high << 4 | low)
-                at += 3
-            } else {
-                out.append(bytes[at])
-                at += 1
-            }
-        }
-        return out
+            message: String(decoding: PercentEncoding.decoded(message), as: UTF8.self))
     }
 
     var description: String { message.isEmpty ? "\(code)" : "\(code): \(message)" }

@@ -11,7 +11,8 @@ extension HTTP2Frame {
         guard bytes.count - offset >= headerSize else { return nil }
         let length = Int(bytes[offset]) << 16 | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2])
         let (type, flags) = (bytes[offset + 3], bytes[offset + 4])
-        let stream = word(bytes, offset + 5) & 0x7FFF_FFFF  // the reserved bit ignored (4.1)
+        // The stream, its reserved bit ignored (4.1).
+        let stream = bigEndian(bytes, at: offset + 5) & 0x7FFF_FFFF
         guard length <= maxFrameSize else {
             throw HTTP2Error(
                 .frameSizeError, "a frame of \(length) bytes, past the \(maxFrameSize) allowed")
@@ -70,7 +71,7 @@ extension HTTP2Frame {
             return .priority(stream: stream)
         case .resetStream:
             try exactly(4)
-            return .resetStream(stream: stream, code: .init(rawValue: word(payload, at)))
+            return .resetStream(stream: stream, code: .init(rawValue: bigEndian(payload, at: at)))
         case .settings:
             if flags & Flag.acknowledged != 0 {
                 try exactly(0)
@@ -84,18 +85,20 @@ extension HTTP2Frame {
             throw HTTP2Error(.protocolError, "a PUSH_PROMISE, though push was turned off")
         case .ping:
             try exactly(8)
-            let opaque = UInt64(word(payload, at)) << 32 | UInt64(word(payload, at + 4))
+            let opaque =
+                UInt64(bigEndian(payload, at: at)) << 32 | UInt64(bigEndian(payload, at: at + 4))
             return .ping(opaque: opaque, acknowledged: flags & Flag.acknowledged != 0)
         case .goAway:
             guard payload.count >= 8 else {
                 throw HTTP2Error(.frameSizeError, "a GOAWAY frame of \(payload.count) bytes")
             }
             return .goAway(
-                lastStream: word(payload, at) & 0x7FFF_FFFF,
-                code: .init(rawValue: word(payload, at + 4)), debug: Array(payload.dropFirst(8)))
+                lastStream: bigEndian(payload, at: at) & 0x7FFF_FFFF,
+                code: .init(rawValue: bigEndian(payload, at: at + 4)),
+                debug: Array(payload.dropFirst(8)))
         case .windowUpdate:
             try exactly(4)
-            let increment = word(payload, at) & 0x7FFF_FFFF
+            let increment = bigEndian(payload, at: at) & 0x7FFF_FFFF
             guard increment > 0 else {
                 throw HTTP2Error(
                     .protocolError, "a WINDOW_UPDATE of 0", stream: stream == 0 ? nil : stream)
@@ -124,7 +127,7 @@ extension HTTP2Frame {
         var at = payload.startIndex
         while at < payload.endIndex {
             let id = UInt16(payload[at]) << 8 | UInt16(payload[at + 1])
-            let value = word(payload, at + 2)
+            let value = bigEndian(payload, at: at + 2)
             at += 6
             switch id {
             case Setting.enablePush where value > 1:
@@ -139,12 +142,5 @@ extension HTTP2Frame {
             settings.append(Setting(id: id, value: value))
         }
         return settings
-    }
-
-    /// The four bytes at `at`, big-endian.
-    private static func word<C: Collection<UInt8>>(_ bytes: C, _ at: C.Index) -> UInt32
-    where C.Index == Int {
-        UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8
-            | UInt32(bytes[at + 3])
     }
 }

@@ -122,6 +122,13 @@ enum HTTP2Frame: Equatable, Sendable {
             + bigEndian(stream) + payload
     }
 
+    /// The four bytes at `at` of `bytes`, big-endian.
+    static func bigEndian<C: Collection<UInt8>>(_ bytes: C, at: C.Index) -> UInt32
+    where C.Index == Int {
+        UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8
+            | UInt32(bytes[at + 3])
+    }
+
     static func bigEndian(_ value: UInt32) -> [UInt8] {
         [
             UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF),

@@ -68,17 +68,19 @@ extension LiveEngine {
         var changed: Set<UTF8Key> = []
         var previous: [UTF8Key: Item] = [:]
         var heads: [UTF8Key: JournalHeads.Head?] = [:]
-        for i in toRead { changed.insert(UTF8Key(ids[i])) }
-        if cache.header.headsComplete {
-            // Not in the cache at all: the journal had no entry of it.
-            for key in changed { heads[key] = .some(nil) }
-        }
-        for entry in comparison.changed + comparison.gone {
-            let key = UTF8Key(entry.id)
+        for i in comparison.new {
+            let key = UTF8Key(ids[i])
             changed.insert(key)
-            heads[key] = nil
-            if entry.signature.isFile { previous[key] = entry.item }
-            if let recorded = entry.head.recorded { heads[key] = recorded }
+            // Not in the cache at all: the journal had no entry of it, if the cache says so.
+            if cache.header.headsComplete { heads[key] = .some(nil) }
+        }
+        for entries in [comparison.changed, comparison.gone] {
+            for entry in entries {
+                let key = UTF8Key(entry.id)
+                changed.insert(key)
+                if entry.signature.isFile { previous[key] = entry.item }
+                if let recorded = entry.head.recorded { heads[key] = recorded }
+            }
         }
         startCache.readAtStart = changed
         startCache.taken = ids.count - toRead.count
