@@ -18,6 +18,13 @@ package struct EtcdError: Error, Sendable, CustomStringConvertible {
         /// What the server sent is not an answer this client reads (a broken or hostile
         /// server): a malformed head, a bad length, a line or body over its cap.
         case badResponse
+        /// The server does not speak HTTP/2 (an HTTP/1.1-only proxy in front of etcd, or a
+        /// TLS server that did not choose `h2`): the JSON gateway may.
+        case notHTTP2
+        /// The server did not take the call (its GOAWAY, a refused stream, a connection
+        /// given up before the call began): nothing of it was applied, so it may be made
+        /// again, a write included.
+        case notTaken
         /// Anything else: a connection lost, a system call failing, etcd's own error (then
         /// `status` is set).
         case other
@@ -34,16 +41,26 @@ package struct EtcdError: Error, Sendable, CustomStringConvertible {
     /// What happened: a system call's failure, a timeout, or etcd's own message, safe for a
     /// terminal (every byte a server sent is escaped).
     package let reason: String
-    /// The HTTP status etcd answered with, when it answered.
+    /// The HTTP status the gateway answered with, when it answered.
     package let status: Int?
+    /// The gRPC status code etcd answered with, when it answered with an error (the
+    /// gateway gives it too).
+    package let grpcCode: Int?
     package let kind: Kind
 
-    package init(endpoint: String, reason: String, status: Int? = nil, kind: Kind = .other) {
+    package init(
+        endpoint: String, reason: String, status: Int? = nil, grpcCode: Int? = nil,
+        kind: Kind = .other
+    ) {
         self.endpoint = endpoint
         self.reason = Display.escaped(reason)
         self.status = status
+        self.grpcCode = grpcCode
         self.kind = kind
     }
+
+    /// Whether etcd answered (with an error), rather than the connection failing.
+    package var answered: Bool { status != nil || grpcCode != nil }
 
     package var description: String { "etcd at \(endpoint): \(reason)" }
 }

@@ -32,7 +32,7 @@ extension EtcdTests {
         func unary() async throws {
             let server = try await blocking { try EtcdServer() }
             let connection = try connect(server)
-            defer { connection.socket.close() }
+            defer { connection.close() }
             let put = try EtcdRPC.PutResponse(
                 decoding: connection.call(
                     "/etcdserverpb.KV/Put",
@@ -78,7 +78,7 @@ extension EtcdTests {
             // Windows of 64 KiB: the server waits for room every 32 KiB or so, on the
             // stream and on the connection, three ranges on one connection.
             let connection = try connect(server, window: 65_535)
-            defer { connection.socket.close() }
+            defer { connection.close() }
             for _ in 0..<3 {
                 let all = try range(connection, .init(key: bytes("big/"), rangeEnd: bytes("big0")))
                 #expect(all.keyValues.count == 4_000)
@@ -146,7 +146,7 @@ extension EtcdTests {
         func status() async throws {
             let server = try await blocking { try EtcdServer() }
             let connection = try connect(server)
-            defer { connection.socket.close() }
+            defer { connection.close() }
             // A revision not reached yet.
             #expect {
                 _ = try range(connection, .init(key: bytes("a"), revision: 1_000_000))

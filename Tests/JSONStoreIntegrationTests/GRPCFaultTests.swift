@@ -30,10 +30,10 @@ struct GRPCFaultTests {
         try check(failure, connection)
     }
 
-    /// A header block of `fields`, answering stream 1.
-    static func headers(_ fields: [HPACK.Field], endStream: Bool) -> [UInt8] {
+    /// A header block of `fields`, answering `stream`.
+    static func headers(_ fields: [HPACK.Field], endStream: Bool, stream: UInt32 = 1) -> [UInt8] {
         HTTP2Frame.headers(
-            stream: 1, fragment: HPACKEncoder.encode(fields), endStream: endStream,
+            stream: stream, fragment: HPACKEncoder.encode(fields), endStream: endStream,
             endHeaders: true
         ).encoded
     }
@@ -66,7 +66,8 @@ struct GRPCFaultTests {
             endStream: true)
         // More than the 65,535 bytes a stream may send before the server grants room.
         let request = [UInt8](repeating: 0x61, count: 100_000)
-        try call([.send(Self.settings + trailers), .hang], request: request) { error, connection in
+        try call([.send(Self.settings), .awaitStream(1), .send(trailers), .hang], request: request)
+        { error, connection in
             #expect(
                 "\(error.map { "\($0)" } ?? "")".contains("RESOURCE_EXHAUSTED: request too large"))
             // A status leaves the connection open for the next call.
@@ -77,7 +78,8 @@ struct GRPCFaultTests {
     @Test("a malformed frame gives the connection up: later calls are refused at once")
     func broken() throws {
         // DATA on stream 0: a connection error (PROTOCOL_ERROR).
-        try call([.send(Self.settings + [0, 0, 1, 0, 0, 0, 0, 0, 0, 0x61]), .hang]) {
+        let broken: [UInt8] = [0, 0, 1, 0, 0, 0, 0, 0, 0, 0x61]
+        try call([.send(Self.settings), .awaitStream(1), .send(broken), .hang]) {
             error, connection in
             #expect("\(error.map { "\($0)" } ?? "")".contains("PROTOCOL_ERROR"))
             let start = Date()
@@ -94,8 +96,68 @@ struct GRPCFaultTests {
         let frames =
             Self.headers(Self.answering, endStream: false)
             + HTTP2Frame.data(stream: 1, data: body, endStream: false).encoded
-        try call([.send(Self.settings + frames), .hang]) { error, _ in
+        try call([.send(Self.settings), .awaitStream(1), .send(frames), .hang]) { error, _ in
             #expect("\(error.map { "\($0)" } ?? "")".contains("more than one message"))
         }
+    }
+
+    @Test("a stream reset ends that call alone: the next call on the connection is answered")
+    func reset() throws {
+        let answer =
+            Self.headers(Self.answering, endStream: false, stream: 3)
+            + HTTP2Frame.data(stream: 3, data: GRPCMessages.frame([7]), endStream: false).encoded
+            + Self.headers([.init("grpc-status", "0")], endStream: true, stream: 3)
+        let steps: [HostileServer.Step] = [
+            .send(Self.settings), .awaitStream(1),
+            .send(HTTP2Frame.resetStream(stream: 1, code: .refusedStream).encoded),
+            .awaitStream(3), .send(answer), .hang,
+        ]
+        try call(steps) { error, connection in
+            #expect("\(error.map { "\($0)" } ?? "")".contains("reset the call (REFUSED_STREAM)"))
+            let next = try connection.call(
+                "/etcdserverpb.KV/Range", [], until: Deadline(seconds: 5))
+            #expect(next == [7] && connection.failure == nil)
+        }
+    }
+
+    @Test("GOAWAY: the call it did not take says so, and no call starts after it")
+    func goAway() throws {
+        let away = HTTP2Frame.goAway(lastStream: 0, code: .noError, debug: []).encoded
+        try call([.send(Self.settings), .awaitStream(1), .send(away), .hang]) {
+            error, connection in
+            #expect("\(error.map { "\($0)" } ?? "")".contains("the call was not taken"))
+            #expect(throws: EtcdError.self) {
+                _ = try connection.call("/etcdserverpb.KV/Range", [], until: Deadline(seconds: 5))
+            }
+        }
+    }
+
+    @Test("the connection cut mid-frame: the call ends at once with why, not at its deadline")
+    func cut() throws {
+        let start = Date()
+        // Half of a DATA frame's header, then the socket closed.
+        try call(
+            [.send(Self.settings), .awaitStream(1), .send([0, 0, 9, 0]), .close], seconds: 20
+        ) {
+            error, connection in
+            #expect("\(error.map { "\($0)" } ?? "")".contains("closed the connection"))
+            #expect(connection.failure != nil)
+        }
+        #expect(Date().timeIntervalSince(start) < 10)
+    }
+
+    @Test("a server silent past the keep-alive: a PING asks, and unanswered ends it")
+    func silent() throws {
+        let server = try HostileServer([.send(Self.settings), .hang])
+        defer { server.stop() }
+        let connection = try GRPCConnection.connect(
+            host: "127.0.0.1", port: server.port, keepAlive: 0.2)
+        defer { connection.close() }
+        let start = Date()
+        #expect(throws: EtcdError.self) {
+            _ = try connection.call("/etcdserverpb.KV/Range", [], until: Deadline(seconds: 20))
+        }
+        #expect("\(connection.failure.map { "\($0)" } ?? "")".contains("no answer to a PING"))
+        #expect(Date().timeIntervalSince(start) < 10)
     }
 }

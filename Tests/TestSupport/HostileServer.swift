@@ -17,6 +17,12 @@ public final class HostileServer: @unchecked Sendable {  // state under `lock`
         case flood(UInt8)
         /// Keeps the connection open without sending anything, until `stop`.
         case hang
+        /// Reads the client's HTTP/2 frames (after its preface, which the server took as
+        /// a request) until one opens `stream` (HEADERS on it): so what follows answers a
+        /// stream the client has begun.
+        case awaitStream(UInt32)
+        /// Closes the connection.
+        case close
     }
 
     public let port: UInt16
@@ -111,7 +117,7 @@ public final class HostileServer: @unchecked Sendable {  // state under `lock`
             guard readRequest(client, &received) else { return }
             served.withLock { $0 += 1 }
             for step in steps {
-                guard play(step, on: client) else { return }
+                guard play(step, on: client, &received) else { return }
             }
         }
     }
@@ -141,8 +147,12 @@ public final class HostileServer: @unchecked Sendable {  // state under `lock`
         }
     }
 
-    private func play(_ step: Step, on client: CInt) -> Bool {
+    private func play(_ step: Step, on client: CInt, _ received: inout [UInt8]) -> Bool {
         switch step {
+        case .awaitStream(let stream):
+            return awaitStream(stream, from: client, &received)
+        case .close:
+            return false
         case .send(let bytes):
             return write(bytes, to: client)
         case .trickle(let bytes, let interval):
@@ -160,6 +170,29 @@ public final class HostileServer: @unchecked Sendable {  // state under `lock`
         case .hang:
             while !isStopped { usleep(10_000) }
             return false
+        }
+    }
+
+    /// Reads frames from `client` until HEADERS on `stream` came; what is read past it
+    /// stays in `received`.
+    private func awaitStream(_ stream: UInt32, from client: CInt, _ received: inout [UInt8])
+        -> Bool
+    {
+        let rest = Array("SM\r\n\r\n".utf8)  // the preface's end, past its "request"
+        if received.starts(with: rest) { received.removeFirst(rest.count) }
+        while true {
+            while received.count >= 9 {
+                let length = Int(received[0]) << 16 | Int(received[1]) << 8 | Int(received[2])
+                guard received.count >= 9 + length else { break }
+                let on = received[5...8].reduce(UInt32(0)) { $0 << 8 | UInt32($1) } & 0x7FFF_FFFF
+                let type = received[3]
+                received.removeFirst(9 + length)
+                if type == 1 && on == stream { return true }
+            }
+            var chunk = [UInt8](repeating: 0, count: 64 << 10)
+            let count = recv(client, &chunk, chunk.count, 0)
+            guard count > 0 else { return false }
+            received += chunk[..<count]
         }
     }
 

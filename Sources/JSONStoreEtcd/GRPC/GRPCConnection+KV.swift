@@ -31,34 +31,4 @@ extension GRPCConnection {
             }
         }
     }
-
-    /// A connection to etcd at `host`, `port`, made within `timeout` seconds: in the clear
-    /// (HTTP/2 with prior knowledge), or over TLS with `tls`, where the server must choose
-    /// `h2` among the protocols offered (ALPN).
-    package static func connect(
-        host: String, port: UInt16, tls: TLSContext? = nil, timeout: Double = 5
-    ) throws(EtcdError) -> GRPCConnection {
-        let deadline = Deadline(seconds: timeout)
-        let socket: ByteStream
-        if let tls {
-            let session = try TLSSocket(
-                host: host, port: port, context: tls, protocols: ["h2"], until: deadline)
-            guard session.negotiatedProtocol == "h2" else {
-                session.close()
-                throw EtcdError(
-                    endpoint: session.endpoint,
-                    reason: "the server does not speak HTTP/2 over TLS (ALPN chose "
-                        + "\(session.negotiatedProtocol.map { "\"\($0)\"" } ?? "nothing"))")
-            }
-            socket = session
-        } else {
-            socket = try TCPSocket(host: host, port: port, until: deadline)
-        }
-        do {
-            return try GRPCConnection(socket: socket, tls: tls != nil, until: deadline)
-        } catch {
-            socket.close()
-            throw error
-        }
-    }
 }

@@ -1,41 +1,32 @@
-/// An HTTP/2 connection to etcd that carries gRPC calls (issue 29): HTTP/2 with prior
-/// knowledge on a plain socket, or after ALPN `h2` on TLS.
+import Dispatch
+import JSONStore
+
+/// An HTTP/2 connection to etcd that carries gRPC calls side by side (issue 29): HTTP/2
+/// with prior knowledge on a plain socket, or after ALPN `h2` on TLS.
 ///
-/// Calls go one at a time, each on a stream of its own (`call`), each within its
-/// deadline however busy the server keeps the connection; every frame that arrives
-/// meanwhile is handled as the connection requires: the server's SETTINGS applied and
-/// acknowledged, PINGs answered, room granted back for every DATA frame taken and waited
-/// for before DATA is sent past it, every header block decoded (so the dynamic table
-/// stays in step), an answer that comes before the request is all sent taken as the
-/// answer. A call that ends in a gRPC status is an error that leaves the connection as it
-/// was; anything else (a timeout, a reset, GOAWAY, a malformed frame or header block, a
-/// second message) closes it, and later calls are refused: a new connection is made.
-/// Not thread-safe: one owner uses it. (Its state is the frames' too, `+Frames`, so not
-/// private to this file.)
-package final class GRPCConnection {
+/// Every call is a stream of its own, and many go at once from any threads: a watch that
+/// lives for days beside ranges and writes (`open`, `GRPCStream`; `call` for one request,
+/// one answer). One reader thread takes every frame as it comes and gives each stream its
+/// messages and its end (`+Reader`); the connection's own business is done there: the
+/// server's SETTINGS applied and acknowledged, PINGs answered, room granted back for the
+/// DATA taken, every header block decoded so the dynamic table stays in step, a PING sent
+/// after `keepAlive` seconds of silence and the connection given up when it goes
+/// unanswered. A caller sends DATA only within the room the server left on its stream and
+/// the connection (`+Streams`), and waits for its answer within its own deadline: a call
+/// that runs out of time, ends in a gRPC status or is reset ends alone, the connection
+/// goes on. A malformed frame or header block, a lost socket, an unanswered PING give the
+/// connection up: every stream ends with that error, and later calls are refused (a new
+/// connection is made). After the server's GOAWAY no new call starts, and the calls it
+/// did not take end with an error that says so.
+///
+/// `close` ends it; a connection not closed lives as long as its reader, which holds it.
+package final class GRPCConnection: @unchecked Sendable {
+    /// Sent to by any thread under `writing`; received from by the reader alone; shut
+    /// down by `fail` from any thread, and closed when the connection goes (the reader, a
+    /// stream or an owner no longer holds it, so nothing uses it then).
     let socket: ByteStream
     let authority: String
     let scheme: String
-    var input: [UInt8] = []
-    var consumed = 0
-    var decoder = HPACKDecoder()
-    var nextStream: UInt32 = 1
-    /// What the server announced, and the room it left for DATA on the connection and on
-    /// the call's stream.
-    var peerMaxFrameSize = HTTP2Frame.defaultMaxFrameSize
-    var peerInitialWindow = 65_535
-    var connectionWindow = 65_535
-    var streamWindow = 0
-    /// DATA taken since this side last granted room again on the connection.
-    var takenSinceGrant = 0
-    /// The server's GOAWAY, once it sent one: no stream after its last is processed.
-    var goneAway: (lastStream: UInt32, code: HTTP2Error.Code)?
-    /// Why the connection was given up, once it was.
-    var failure: EtcdError?
-    /// The whole payload of the last frame read (DATA's counts against the windows with
-    /// its padding).
-    var lastPayloadLength = 0
-
     /// What this side announces: frames up to 1 MiB, and by default 16 MiB of DATA a
     /// stream and 1 GiB on the connection before the server must wait for room.
     static let maxFrameSize = 1 << 20
@@ -44,18 +35,67 @@ package final class GRPCConnection {
     /// The largest message an answer may hold (etcd's own default limit is 2 GiB; a range
     /// is asked for in pages far below this).
     static let maxMessageSize = 512 << 20
+    /// The seconds of silence after which a PING asks whether the server is there, and
+    /// the seconds its answer may take.
+    let keepAlive: Double
+
+    /// What callers and the reader share.
+    let shared: Monitor<Shared>
+    /// Held while frames are written, so one's bytes never break into another's; holds the
+    /// next stream's id, so streams begin in the order of their ids (RFC 9113, 5.1.1).
+    let writing = Locked<UInt32>(1)
+
+    /// The connection's state as callers and the reader share it.
+    struct Shared {
+        var streams: [UInt32: Stream] = [:]
+        /// What the server announced, and the room it left for DATA on the connection.
+        var peerMaxFrameSize = HTTP2Frame.defaultMaxFrameSize
+        var peerInitialWindow = 65_535
+        var sendWindow = 65_535
+        /// The server's GOAWAY, once it sent one: no stream after its last is processed.
+        var goneAway: (lastStream: UInt32, code: HTTP2Error.Code)?
+        /// Why the connection was given up, once it was.
+        var failure: EtcdError?
+        /// Whether the server's first SETTINGS came: it speaks HTTP/2.
+        var settled = false
+    }
+
+    /// One stream's state: what came for it, and the room left to send on it.
+    struct Stream {
+        var headers: [HPACK.Field]?
+        var messages = GRPCMessages(maxMessageSize: GRPCConnection.maxMessageSize)
+        /// Whole messages not taken yet, and their bytes.
+        var inbox: [[UInt8]] = []
+        var inboxBytes = 0
+        /// Set once the server ended the stream.
+        var status: GRPCStatus?
+        /// Set when the stream ended otherwise: reset, not taken, a broken answer, a call
+        /// of one answer given two, or the owner's interrupt.
+        var error: EtcdError?
+        var sendWindow: Int
+        /// DATA taken on the stream and not granted back yet: granted by the reader while
+        /// the inbox is small, else by the owner as it takes messages.
+        var owed = 0
+        /// Whether the server ended the stream (its status, a reset, not taken): nothing
+        /// more is owed to it.
+        var remoteEnded = false
+        /// A call of one message: a second is the stream's error.
+        let single: Bool
+    }
 
     /// Begins HTTP/2 on `socket`: the preface, this side's settings, and room for DATA on
-    /// the connection. The server's settings are taken with the first call's frames.
+    /// the connection; then starts the reader.
     init(
         socket: ByteStream, tls: Bool, streamWindow: Int = 1 << 24,
-        connectionWindow: Int = 1 << 30, until deadline: Deadline
+        connectionWindow: Int = 1 << 30, keepAlive: Double = 10, until deadline: Deadline
     ) throws(EtcdError) {
         precondition((65_535...0x7FFF_FFFF).contains(streamWindow))
         precondition((65_535...0x7FFF_FFFF).contains(connectionWindow))
         self.socket = socket
         (streamWindowSize, connectionWindowSize) = (streamWindow, connectionWindow)
         (authority, scheme) = (socket.endpoint, tls ? "https" : "http")
+        self.keepAlive = keepAlive
+        shared = Monitor(Shared())
         let settings = HTTP2Frame.settings([
             .init(id: HTTP2Frame.Setting.enablePush, value: 0),
             .init(id: HTTP2Frame.Setting.initialWindowSize, value: UInt32(streamWindow)),
@@ -68,10 +108,62 @@ package final class GRPCConnection {
                 .encoded
         }
         try socket.send(opening, until: deadline)
+        DispatchQueue(label: "jsonstore.grpc.reader").async { self.readFrames() }
+        // The server's preface is its SETTINGS (RFC 9113, 3.4): until it comes, the server
+        // is not known to speak HTTP/2.
+        let settled = shared.wait(until: deadline) { shared -> Result<Void, EtcdError>? in
+            // Settled first: a failure after it is the calls' to say.
+            if shared.settled { return .success(()) }
+            return shared.failure.map { .failure($0) }
+        }
+        switch settled {
+        case .success?: return
+        case .failure(let error)?:
+            close()
+            throw error
+        case nil:
+            let error = EtcdError(
+                endpoint: authority, reason: "no HTTP/2 settings within \(deadline.text)",
+                kind: .timedOut)
+            fail(error)
+            throw error
+        }
     }
 
-    /// Closes the connection (GOAWAY is not owed: the server sees the socket close).
-    package func close() { socket.close() }
+    deinit { socket.close() }
+
+    /// Ends the connection: every stream still open ends with an error that says so, and
+    /// the reader stops and closes the socket (GOAWAY is not owed: the server sees it
+    /// close).
+    package func close() {
+        fail(EtcdError(endpoint: authority, reason: "the connection was closed"))
+    }
+
+    /// Why the connection was given up, once it was.
+    var failure: EtcdError? { shared.withLock { $0.failure } }
+
+    /// Whether a call may begin on it: not given up, and no GOAWAY.
+    var isUsable: Bool { shared.withLock { $0.failure == nil && $0.goneAway == nil } }
+
+    /// Gives the connection up: every stream still open ends with `error` (what it was
+    /// sent stays for it to take), later calls are refused with it, and the reader wakes
+    /// to stop.
+    func fail(_ error: EtcdError) {
+        let first = shared.change { shared in
+            guard shared.failure == nil else { return false }
+            shared.failure = error
+            return true
+        }
+        if first { socket.shutdown() }
+    }
+
+    /// Sends `frames` whole, none of another thread's between their bytes.
+    func send(_ frames: [UInt8], until deadline: Deadline) throws(EtcdError) {
+        try writing.withLock { _ -> Result<Void, EtcdError> in
+            if let failure { return .failure(failure) }
+            return Result { () throws(EtcdError) in try socket.send(frames, until: deadline) }
+        }.get()
+    }
 
     /// Calls `method` (`/etcdserverpb.KV/Range`) with `request`, a message's bytes, and
     /// returns the answer's one message; `metadata` goes with the request's headers (the
@@ -80,36 +172,13 @@ package final class GRPCConnection {
         _ method: String, _ request: [UInt8], metadata: [HPACK.Field] = [],
         until deadline: Deadline
     ) throws(EtcdError) -> [UInt8] {
-        if let failure { throw failure }
-        guard goneAway == nil, nextStream < 1 << 31 else {
-            throw EtcdError(endpoint: authority, reason: "the connection takes no more calls")
-        }
-        let stream = nextStream
-        nextStream += 2
-        var headers: [HPACK.Field] = [
-            .init(":method", "POST"), .init(":scheme", scheme), .init(":path", method),
-            .init(":authority", authority), .init("content-type", "application/grpc"),
-            .init("te", "trailers"),
-        ]
-        if let timeout = Self.timeout(deadline.remaining) {
-            headers.append(.init("grpc-timeout", timeout))
-        }
-        var answer = Answer()
-        do {
-            try sendHeaders(
-                HPACKEncoder.encode(headers + metadata), stream: stream, until: deadline)
-            try sendData(
-                GRPCMessages.frame(request), stream: stream, &answer, until: deadline)
-            while answer.status == nil {
-                try take(try nextFrame(until: deadline), stream: stream, &answer, deadline)
-            }
-            return try result(of: answer)
-        } catch {
-            // A status is the call's own end; anything else leaves the connection in a
-            // state not to be trusted.
-            if answer.status.map({ $0.code == .ok }) ?? true { fail(error) }
-            throw error
-        }
+        let stream = try open(method, metadata: metadata, single: true, until: deadline)
+        defer { stream.cancel() }
+        try stream.send(request, endStream: true, until: deadline)
+        var answer: [UInt8]?
+        while let message = try stream.receive(until: deadline) { answer = message }
+        guard let answer else { throw bad("no message in the answer") }
+        return answer
     }
 
     /// A deadline's seconds as `grpc-timeout` says them: at most eight digits, in the
@@ -123,74 +192,37 @@ package final class GRPCConnection {
         return nil
     }
 
-    /// Gives the connection up: closed, and every later call refused with `error`.
-    func fail(_ error: EtcdError) {
-        guard failure == nil else { return }
-        failure = error
-        socket.close()
+    func bad(_ reason: String) -> EtcdError {
+        EtcdError(
+            endpoint: authority, reason: "a broken HTTP/2 answer: \(reason)", kind: .badResponse)
     }
 
-    /// A header block as HEADERS and, past the server's frame size, CONTINUATION frames.
-    private func sendHeaders(_ block: [UInt8], stream: UInt32, until deadline: Deadline)
-        throws(EtcdError)
-    {
-        var frames: [UInt8] = []
-        var at = 0
-        repeat {
-            let end = min(block.count, at + peerMaxFrameSize)
-            let fragment = Array(block[at..<end])
-            frames +=
-                (at == 0
-                ? HTTP2Frame.headers(
-                    stream: stream, fragment: fragment, endStream: false,
-                    endHeaders: end == block.count)
-                : HTTP2Frame.continuation(
-                    stream: stream, fragment: fragment, endHeaders: end == block.count)).encoded
-            at = end
-        } while at < block.count
-        try socket.send(frames, until: deadline)
-    }
-
-    /// The request's DATA, the stream ended with its last frame, each frame within the
-    /// server's frame size and the room it left on the stream and the connection. While
-    /// waiting for room, the call's own frames are taken as its answer: a server may answer
-    /// before the request is all sent (RFC 9113, 8.1), and then the rest is not sent.
-    private func sendData(
-        _ body: [UInt8], stream: UInt32, _ answer: inout Answer, until deadline: Deadline
-    ) throws(EtcdError) {
-        streamWindow = peerInitialWindow
-        var at = 0
-        repeat {
-            while min(streamWindow, connectionWindow) <= 0 {
-                let frame = try nextFrame(until: deadline)
-                if case .windowUpdate(stream, let increment) = frame {
-                    try grow(&streamWindow, by: increment)
-                } else {
-                    try take(frame, stream: stream, &answer, deadline)
-                }
-                if answer.status != nil {
-                    // Answered: the request's rest is not wanted.
-                    try socket.send(
-                        HTTP2Frame.resetStream(stream: stream, code: .noError).encoded,
-                        until: deadline)
-                    return
-                }
+    /// A connection to etcd at `host`, `port`, made within `timeout` seconds: in the clear
+    /// (HTTP/2 with prior knowledge), or over TLS with `tls`, where the server must choose
+    /// `h2` among the protocols offered (ALPN).
+    package static func connect(
+        host: String, port: UInt16, tls: TLSContext? = nil, timeout: Double = 5,
+        keepAlive: Double = 10
+    ) throws(EtcdError) -> GRPCConnection {
+        let deadline = Deadline(seconds: timeout)
+        let socket: ByteStream
+        if let tls {
+            let session = try TLSSocket(
+                host: host, port: port, context: tls, protocols: ["h2"], until: deadline)
+            guard session.negotiatedProtocol == "h2" else {
+                session.close()
+                throw EtcdError(
+                    endpoint: session.endpoint,
+                    reason: "the server does not speak HTTP/2 over TLS (ALPN chose "
+                        + "\(session.negotiatedProtocol.map { "\"\($0)\"" } ?? "nothing"))",
+                    kind: .notHTTP2)
             }
-            let count = min(body.count - at, peerMaxFrameSize, streamWindow, connectionWindow)
-            let end = at + count == body.count
-            try socket.send(
-                HTTP2Frame.data(stream: stream, data: Array(body[at..<at + count]), endStream: end)
-                    .encoded, until: deadline)
-            (at, streamWindow, connectionWindow) = (
-                at + count, streamWindow - count, connectionWindow - count
-            )
-        } while at < body.count
-    }
-
-    /// A window grown by a WINDOW_UPDATE, or a SETTINGS change (`by` negative): past
-    /// 2^31 - 1 is the server's error (RFC 9113, 6.9.1).
-    func grow(_ window: inout Int, by increment: some BinaryInteger) throws(EtcdError) {
-        window += Int(increment)
-        guard window <= 0x7FFF_FFFF else { throw bad("a flow-control window past 2^31 - 1") }
+            socket = session
+        } else {
+            socket = try TCPSocket(host: host, port: port, until: deadline)
+        }
+        // Given up, the socket is closed as the connection goes.
+        return try GRPCConnection(
+            socket: socket, tls: tls != nil, keepAlive: keepAlive, until: deadline)
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import JSONStore
 
 /// What a TLS client of etcd (`etcds://`) trusts and presents: etcdctl's `--cacert`,
 /// `--cert` and `--key`.
@@ -59,10 +60,16 @@ package final class TLSContext: @unchecked Sendable {
 
 /// A TLS session over a TCP socket: the handshake, reads and writes each within a
 /// deadline, the server's certificate checked against the host name or address.
+///
+/// One thread may receive while another sends (an HTTP/2 connection's reader and its
+/// callers): OpenSSL's session is not safe to use from two threads at once, so it is
+/// reached only under its lock (`session`), each call into it with its error read; the
+/// waits for the socket hold no lock.
 final class TLSSocket: ByteStream {
     private let tcp: TCPSocket
     private let library: OpenSSL
-    private var session: OpaquePointer?
+    /// The session, until `close` frees it (`nil` then).
+    private let session = Locked<OpaquePointer?>(nil)
 
     var endpoint: String { tcp.endpoint }
 
@@ -80,7 +87,7 @@ final class TLSSocket: ByteStream {
         guard let session = library.new(context.context) else {
             throw EtcdError(endpoint: tcp.endpoint, reason: "TLS: \(library.errors())")
         }
-        self.session = session
+        self.session.withLock { $0 = session }
         _ = library.setDescriptor(session, tcp.descriptor)
         let parameters = library.verifyParameters(session)
         if library.setAddress(parameters, host) != 1 {  // not an IP address: a name
@@ -103,13 +110,13 @@ final class TLSSocket: ByteStream {
             }
         }
         while true {
-            let result = Self.withoutBrokenPipeSignal { library.connect(session) }
+            let (result, code) = call { library.connect($0) }
             if result == 1 { break }
-            try wait(after: result, until: deadline, doing: "TLS handshake")
+            try wait(after: code, until: deadline, doing: "TLS handshake")
         }
         var chosen: UnsafePointer<UInt8>?
         var length: CUnsignedInt = 0
-        library.selectedProtocol(session, &chosen, &length)
+        library.selectedProtocol(session, &chosen, &length)  // before another thread has it
         if let chosen, length > 0 {
             negotiatedProtocol = String(
                 decoding: UnsafeBufferPointer(start: chosen, count: Int(length)), as: UTF8.self)
@@ -118,18 +125,28 @@ final class TLSSocket: ByteStream {
 
     deinit { close() }
 
-    /// Waits for what OpenSSL needs after a call returned `result`, or throws its error.
-    private func wait(after result: CInt, until deadline: Deadline, doing what: String)
+    /// Runs `body`, a call into the session, and reads its error code, holding the
+    /// session's lock (and with `SIGPIPE` held back): the result, and the code when it is
+    /// not a success. Once closed, the session is refused as a failed system call.
+    private func call(_ body: (OpaquePointer) -> CInt) -> (result: CInt, code: CInt) {
+        session.withLock { session in
+            guard let session else { return (-1, OpenSSL.syscallError) }
+            let result = Self.withoutBrokenPipeSignal { body(session) }
+            return (result, result > 0 ? 0 : library.error(session, result))
+        }
+    }
+
+    /// Waits for what OpenSSL needs after a call failed with `code`, or throws its error.
+    private func wait(after code: CInt, until deadline: Deadline, doing what: String)
         throws(EtcdError)
     {
-        let code = library.error(session, result)
         let events: Int16
         var kind = EtcdError.Kind.other
         switch code {
         case OpenSSL.wantRead: events = Int16(POLLIN)
         case OpenSSL.wantWrite: events = Int16(POLLOUT)
         default:
-            let verify = library.verifyResult(session)
+            let verify = session.withLock { $0.map(library.verifyResult) ?? 0 }
             var reason = library.errors()
             if verify != 0, let text = library.verifyErrorString(verify) {
                 reason = "the server's certificate is not trusted (\(String(cString: text)))"
@@ -145,15 +162,15 @@ final class TLSSocket: ByteStream {
     func send(_ bytes: [UInt8], until deadline: Deadline) throws(EtcdError) {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { bytes in
-                Self.withoutBrokenPipeSignal {
-                    library.write(session, bytes.baseAddress, CInt(min(bytes.count, Int(CInt.max))))
+            let (written, code) = bytes[offset...].withUnsafeBytes { bytes in
+                call {
+                    library.write($0, bytes.baseAddress, CInt(min(bytes.count, Int(CInt.max))))
                 }
             }
             if written > 0 {
                 offset += Int(written)
             } else {
-                try wait(after: written, until: deadline, doing: "sending")
+                try wait(after: code, until: deadline, doing: "sending")
             }
         }
     }
@@ -163,19 +180,16 @@ final class TLSSocket: ByteStream {
     {
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         while true {
-            let count = chunk.withUnsafeMutableBytes { chunk in
-                Self.withoutBrokenPipeSignal {
-                    library.read(session, chunk.baseAddress, CInt(chunk.count))
-                }
+            let (count, code) = chunk.withUnsafeMutableBytes { chunk in
+                call { library.read($0, chunk.baseAddress, CInt(chunk.count)) }
             }
             if count > 0 {
                 buffer.append(contentsOf: chunk[..<Int(count)])
                 return Int(count)
             }
-            let code = library.error(session, count)
             if code == OpenSSL.zeroReturn { return 0 }  // the peer ended the session
             if code == OpenSSL.syscallError && errno == 0 { return 0 }  // closed without it
-            try wait(after: count, until: deadline, doing: "receiving")
+            try wait(after: code, until: deadline, doing: "receiving")
         }
     }
 
@@ -211,9 +225,11 @@ final class TLSSocket: ByteStream {
     func shutdown() { tcp.shutdown() }
 
     func close() {
-        if let session {
-            library.free(session)
-            self.session = nil
+        session.withLock { session in
+            if let opened = session {
+                library.free(opened)
+                session = nil
+            }
         }
         tcp.close()
     }

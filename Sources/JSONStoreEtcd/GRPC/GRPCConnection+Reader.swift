@@ -1,0 +1,254 @@
+import JSONStore
+
+extension GRPCConnection {
+    /// What the reader thread alone holds: the bytes read past the last whole frame, the
+    /// header table, and the DATA taken since room was last granted on the connection.
+    struct Reader {
+        var input: [UInt8] = []
+        var consumed = 0
+        var decoder = HPACKDecoder()
+        var takenSinceGrant = 0
+        /// The whole payload of the last frame read (DATA's counts against the windows with
+        /// its padding).
+        var lastPayloadLength = 0
+        /// Whether a PING asked for a sign of life and none has come since.
+        var pinged = false
+    }
+
+    /// The reader thread: every frame as it comes, until the connection fails or closes.
+    func readFrames() {
+        var reader = Reader()
+        do throws(EtcdError) {
+            let first = try nextFrame(&reader)
+            guard case .settings = first else {
+                throw bad("the server's first frame is not its SETTINGS")
+            }
+            try take(first, &reader)
+            while true { try take(try nextFrame(&reader), &reader) }
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// The next whole frame. Silence for `keepAlive` seconds is asked about with a PING;
+    /// when `keepAlive` more pass with nothing, the connection is given up.
+    private func nextFrame(_ reader: inout Reader) throws(EtcdError) -> HTTP2Frame {
+        while true {
+            let start = reader.consumed
+            if start == 0, reader.input.starts(with: Array("HTTP/".utf8)) {
+                throw EtcdError(
+                    endpoint: authority,
+                    reason: "the server does not speak HTTP/2 (it answered in HTTP/1)",
+                    kind: .notHTTP2)
+            }
+            do {
+                if let frame = try HTTP2Frame.decode(
+                    reader.input, at: &reader.consumed, maxFrameSize: Self.maxFrameSize)
+                {
+                    reader.lastPayloadLength = reader.consumed - start - HTTP2Frame.headerSize
+                    return frame
+                }
+            } catch {
+                try? send(
+                    HTTP2Frame.goAway(lastStream: 0, code: error.code, debug: []).encoded,
+                    until: Deadline(seconds: 1))
+                throw bad("\(error)")
+            }
+            if reader.consumed > 0 {
+                reader.input.removeFirst(reader.consumed)
+                reader.consumed = 0
+            }
+            if let failure { throw failure }
+            let received: Int
+            do {
+                received = try socket.receive(
+                    into: &reader.input, until: Deadline(seconds: keepAlive))
+            } catch  where error.kind == .timedOut {
+                guard !reader.pinged else {
+                    throw EtcdError(
+                        endpoint: authority,
+                        reason: "no answer to a PING within \(Deadline(seconds: keepAlive).text)",
+                        kind: .timedOut)
+                }
+                reader.pinged = true
+                try send(HTTP2Frame.ping(opaque: 0, acknowledged: false).encoded, until: .never)
+                continue
+            }
+            guard received > 0 else {
+                throw failure
+                    ?? EtcdError(endpoint: authority, reason: "etcd closed the connection")
+            }
+            reader.pinged = false
+        }
+    }
+
+    /// Takes a frame: a stream's to its stream, the connection's as it requires.
+    private func take(_ frame: HTTP2Frame, _ reader: inout Reader) throws(EtcdError) {
+        switch frame {
+        case .headers(let id, let fragment, let endStream, let endHeaders):
+            // Decoded whoever it is for, so the table stays in step.
+            let fields = try headerBlock(fragment, complete: endHeaders, stream: id, &reader)
+            shared.change { shared in
+                guard var stream = shared.streams[id], !stream.remoteEnded else { return }
+                if stream.headers == nil {
+                    stream.headers = fields
+                    let status = fields.first { $0.name == Array(":status".utf8) }?.value
+                    if status != Array("200".utf8) {
+                        stream.error = bad(
+                            "HTTP status \(String(decoding: status ?? [], as: UTF8.self)) for a gRPC call"
+                        )
+                    }
+                }
+                if endStream {
+                    stream.remoteEnded = true
+                    stream.status =
+                        stream.messages.isMidMessage
+                        ? GRPCStatus(code: .internal, message: "the answer ended mid-message")
+                        : GRPCStatus(fields)
+                            ?? GRPCStatus(code: .unknown, message: "no grpc-status in the trailers")
+                }
+                shared.streams[id] = stream
+            }
+        case .data(let id, let data, let endStream):
+            try took(data: data, endStream: endStream, on: id, &reader)
+        case .resetStream(let id, let code):
+            shared.change { shared in
+                // After its status, a reset only says the server wants no more of the request.
+                guard shared.streams[id] != nil, shared.streams[id]!.status == nil else { return }
+                shared.streams[id]!.remoteEnded = true
+                if shared.streams[id]!.error == nil {
+                    // REFUSED_STREAM: the server did nothing with it (RFC 9113, 8.7).
+                    shared.streams[id]!.error = EtcdError(
+                        endpoint: authority, reason: "etcd reset the call (\(code))",
+                        kind: code == .refusedStream ? .notTaken : .other)
+                }
+            }
+        case .settings(let settings):
+            try settle(settings)
+            try send(HTTP2Frame.settingsAcknowledged.encoded, until: .never)
+        case .ping(let opaque, false):
+            try send(HTTP2Frame.ping(opaque: opaque, acknowledged: true).encoded, until: .never)
+        case .goAway(let last, let code, _):
+            shared.change { shared in
+                shared.goneAway = (last, code)
+                for (id, stream) in shared.streams where id > last && stream.error == nil {
+                    shared.streams[id]!.remoteEnded = true
+                    shared.streams[id]!.error = notTaken(code)
+                }
+            }
+        case .windowUpdate(let id, let increment):
+            try shared.change { shared throws(EtcdError) in
+                if id == 0 {
+                    try grow(&shared.sendWindow, by: increment)
+                } else if shared.streams[id] != nil {
+                    try grow(&shared.streams[id]!.sendWindow, by: increment)
+                }
+            }
+        case .continuation:
+            throw bad("a CONTINUATION frame with no header block before it")
+        default:
+            break
+        }
+    }
+
+    /// DATA of stream `id` taken: counted against the connection's room (padding
+    /// included) and granted back once half is used; its messages to the stream's inbox,
+    /// and the stream's room granted back at once while the inbox is small (else as its
+    /// owner takes them).
+    private func took(
+        data: [UInt8], endStream: Bool, on id: UInt32, _ reader: inout Reader
+    ) throws(EtcdError) {
+        let count = reader.lastPayloadLength
+        var grants: [UInt8] = []
+        reader.takenSinceGrant += count
+        if reader.takenSinceGrant >= connectionWindowSize / 2 {
+            grants +=
+                HTTP2Frame.windowUpdate(stream: 0, increment: UInt32(reader.takenSinceGrant))
+                .encoded
+            reader.takenSinceGrant = 0
+        }
+        let streamGrant = try shared.change { shared throws(EtcdError) -> Int in
+            guard var stream = shared.streams[id], !stream.remoteEnded, stream.error == nil
+            else { return 0 }
+            guard stream.headers != nil else { throw bad("DATA before the answer's headers") }
+            defer { shared.streams[id] = stream }
+            stream.owed += count
+            do throws(GRPCMessages.Refusal) {
+                for message in try stream.messages.take(data) {
+                    stream.inbox.append(message)
+                    stream.inboxBytes += message.count
+                }
+            } catch {
+                stream.error = bad(error.reason)
+                return 0
+            }
+            if stream.single && stream.inbox.count > 1 {
+                stream.error = bad("more than one message in an answer of one")
+                return 0
+            }
+            if endStream {
+                stream.remoteEnded = true
+                stream.status = GRPCStatus(
+                    code: .internal, message: "the answer ended with no trailers")
+            }
+            guard stream.inboxBytes < streamWindowSize / 2, !stream.remoteEnded else { return 0 }
+            defer { stream.owed = 0 }
+            return stream.owed
+        }
+        if streamGrant > 0 {
+            grants += HTTP2Frame.windowUpdate(stream: id, increment: UInt32(streamGrant)).encoded
+        }
+        if !grants.isEmpty { try send(grants, until: .never) }
+    }
+
+    /// The server's settings applied: its frame size, and its initial window, which moves
+    /// every open stream's room by the change (RFC 9113, 6.9.2).
+    private func settle(_ settings: [HTTP2Frame.Setting]) throws(EtcdError) {
+        try shared.change { shared throws(EtcdError) in
+            shared.settled = true
+            for setting in settings {
+                switch setting.id {
+                case HTTP2Frame.Setting.maxFrameSize:
+                    shared.peerMaxFrameSize = Int(setting.value)
+                case HTTP2Frame.Setting.initialWindowSize:
+                    let change = Int(setting.value) - shared.peerInitialWindow
+                    for id in shared.streams.keys {
+                        try grow(&shared.streams[id]!.sendWindow, by: change)
+                    }
+                    shared.peerInitialWindow = Int(setting.value)
+                default: break
+                }
+            }
+        }
+    }
+
+    /// A window grown by a WINDOW_UPDATE, or a SETTINGS change (`by` negative): past
+    /// 2^31 - 1 is the server's error (RFC 9113, 6.9.1).
+    func grow(_ window: inout Int, by increment: some BinaryInteger) throws(EtcdError) {
+        window += Int(increment)
+        guard window <= 0x7FFF_FFFF else { throw bad("a flow-control window past 2^31 - 1") }
+    }
+
+    /// A header block begun by `fragment`, its CONTINUATION frames read (nothing else may
+    /// come between: RFC 9113, 6.10), and decoded.
+    private func headerBlock(
+        _ fragment: [UInt8], complete: Bool, stream: UInt32, _ reader: inout Reader
+    ) throws(EtcdError) -> [HPACK.Field] {
+        var block = fragment
+        var complete = complete
+        while !complete {
+            guard case .continuation(stream, let more, let end) = try nextFrame(&reader)
+            else { throw bad("a header block broken off by another frame") }
+            guard block.count + more.count <= reader.decoder.maxListSize else {
+                throw bad("a header block too large")
+            }
+            block.append(contentsOf: more)
+            complete = end
+        }
+        do {
+            return try reader.decoder.decode(block)
+        } catch {
+            throw bad("a header block that does not decode: \(error.reason)")
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import Dispatch
+import Foundation
+import JSONStore
+import TestSupport
+import Testing
+
+@testable import JSONStoreEtcd
+
+extension EtcdTests {
+    /// Many gRPC calls at once on one HTTP/2 connection to a real etcd: calls from several
+    /// threads, and a watch that goes on beside them.
+    @Suite("gRPC streams side by side on one connection")
+    struct GRPCStreams {
+        func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+        func put(_ connection: GRPCConnection, _ key: String, _ value: String) throws -> Int64 {
+            try EtcdRPC.PutResponse(
+                decoding: connection.call(
+                    "/etcdserverpb.KV/Put",
+                    EtcdRPC.PutRequest(key: bytes(key), value: bytes(value)).encoded,
+                    until: Deadline(seconds: 10))
+            ).header.revision
+        }
+
+        @Test("calls from eight threads at once: each answered with its own answer")
+        func concurrent() async throws {
+            let server = try await blocking { try EtcdServer() }
+            let port = server.clientPort
+            let failures = try await blocking {
+                let connection = try GRPCConnection.connect(host: "127.0.0.1", port: port)
+                defer { connection.close() }
+                let failures = Locked<[String]>([])
+                DispatchQueue.concurrentPerform(iterations: 8) { thread in
+                    for round in 0..<25 {
+                        let key = "many/\(thread)-\(round)"
+                        do {
+                            _ = try put(connection, key, "\(thread * 100 + round)")
+                            let read = try EtcdRPC.RangeResponse(
+                                decoding: connection.call(
+                                    "/etcdserverpb.KV/Range",
+                                    EtcdRPC.RangeRequest(key: bytes(key)).encoded,
+                                    until: Deadline(seconds: 10)))
+                            if read.keyValues.map(\.value) != [bytes("\(thread * 100 + round)")] {
+                                failures.withLock { $0.append("\(key): \(read.keyValues)") }
+                            }
+                        } catch {
+                            failures.withLock { $0.append("\(key): \(error)") }
+                        }
+                    }
+                }
+                return failures.withLock { $0 }
+            }
+            #expect(failures.isEmpty)
+            let keys = try await server.etcdctl(["get", "many/", "--prefix", "--keys-only"])
+            #expect(keys.output.split(separator: "\n").count == 200)
+        }
+
+        @Test("a watch beside puts on its connection: every event in order, progress, cancel")
+        func watch() async throws {
+            let server = try await blocking { try EtcdServer() }
+            let port = server.clientPort
+            try await blocking {
+                let connection = try GRPCConnection.connect(host: "127.0.0.1", port: port)
+                defer { connection.close() }
+                let start = try put(connection, "other", "x")
+                let watch = try GRPCWatch(
+                    on: connection, key: bytes("w/"), rangeEnd: bytes("w0"), from: start + 1)
+                // Puts from four threads on the watch's own connection, and one by etcdctl.
+                DispatchQueue.concurrentPerform(iterations: 4) { thread in
+                    for round in 0..<10 { _ = try? put(connection, "w/\(thread)-\(round)", "v") }
+                }
+                try server.etcdctl(["put", "w/etcdctl", "v"])
+                var seen: [EtcdWatch.Event] = []
+                while seen.count < 41 {
+                    let answer = try watch.next(until: Deadline(seconds: 10))
+                    seen += answer.events
+                }
+                #expect(seen.count == 41)
+                #expect(
+                    Set(seen.map { String(decoding: $0.keyValue.key, as: UTF8.self) }).count == 41)
+                let revisions = seen.map(\.keyValue.modRevision)
+                #expect(revisions == revisions.sorted() && Set(revisions).count == 41)
+                #expect(revisions.first == start + 1)
+                // Asked for, progress comes with the revision of every event sent.
+                try watch.requestProgress(until: Deadline(seconds: 10))
+                var progress: EtcdWatch.Response
+                repeat {
+                    progress = try watch.next(until: Deadline(seconds: 10))
+                } while !progress.isProgress
+                #expect(progress.revision == revisions.last)
+                watch.close()
+                // Its stream ended alone: the connection goes on.
+                #expect(try put(connection, "after", "y") == progress.revision + 1)
+                #expect(connection.failure == nil)
+            }
+        }
+
+        @Test("etcd stopped: the watch and calls end with an error, later calls refused")
+        func stopped() async throws {
+            let server = try await blocking { try EtcdServer() }
+            let port = server.clientPort
+            let connection = try await blocking {
+                try GRPCConnection.connect(host: "127.0.0.1", port: port)
+            }
+            defer { connection.close() }
+            let watch = try await blocking {
+                try GRPCWatch(on: connection, key: bytes("w/"), rangeEnd: bytes("w0"), from: 1)
+            }
+            let ended = Task.detached { () -> EtcdError? in
+                do {
+                    while true { _ = try watch.next(until: Deadline(seconds: 30)) }
+                } catch {
+                    return error as? EtcdError
+                }
+            }
+            let began = Date()
+            await server.stop()
+            let error = await ended.value
+            #expect(error != nil && error?.kind != .timedOut)
+            #expect(Date().timeIntervalSince(began) < 15)
+            #expect(throws: EtcdError.self) { try put(connection, "after", "y") }
+            try await server.start()
+            // A new connection to the etcd started again.
+            let again = try await blocking {
+                try GRPCConnection.connect(host: "127.0.0.1", port: port)
+            }
+            defer { again.close() }
+            #expect(try await blocking { try put(again, "after", "y") } > 1)
+        }
+    }
+}
