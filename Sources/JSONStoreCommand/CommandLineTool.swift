@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import JSONStore
+import JSONStoreEtcd
 
 /// The `jsonstore` command: the table of subcommands, the global options, and dispatch.
 public enum CommandLineTool {
@@ -45,6 +46,11 @@ public enum CommandLineTool {
             .option(
                 "--cert", value: "FILE", help: "for etcds://: the client certificate to present"),
             .option("--key", value: "FILE", help: "for etcds://: the client certificate's key"),
+            .option(
+                "--etcd-transport", value: "API",
+                help:
+                    "how to speak to etcd: auto (gRPC, else the JSON gateway where HTTP/2 is not spoken), grpc, gateway",
+                choices: EtcdClient.Transport.allCases.map(\.rawValue)),
             .option(
                 "--color", value: "WHEN",
                 help: "colour on a terminal: auto (honours NO_COLOR, TERM=dumb), always, never",

@@ -23,18 +23,14 @@ extension EtcdClient {
         var pages = RangePages(
             prefix: prefix, revision: revision, pageSize: pageSize, pageBytes: pageBytes)
         while true {
-            var request: JSONObject = [
-                "key": .string(Base64.encode(pages.start)),
-                "range_end": .string(Base64.encode(pages.end)),
-                "limit": .string(String(pages.limit)),
-            ]
-            if let at = pages.revision { request["revision"] = .string(String(at)) }
-            let answer = try call("/v3/kv/range", .object(request))
-            if cluster == nil { cluster = Self.cluster(of: answer) }
-            let page = answer["kvs"]?.arrayValue?.compactMap(Self.keyValue) ?? []
+            let page = try call(
+                EtcdMethods.range,
+                .init(
+                    key: pages.start, rangeEnd: pages.end, limit: Int64(pages.limit),
+                    revision: pages.revision ?? 0))
+            if cluster == nil { cluster = Self.cluster(of: page.header) }
             switch pages.take(
-                page, at: pages.revision ?? Self.revision(of: answer),
-                more: answer["more"] == .bool(true))
+                page.keyValues, at: pages.revision ?? page.header.revision, more: page.more)
             {
             case .success(true): continue
             case .success(false): return (pages.revision ?? 0, cluster, pages.found)
@@ -46,33 +42,31 @@ extension EtcdClient {
         }
     }
 
-    /// The cluster id of a response's header.
-    static func cluster(of response: JSONValue) -> String? {
-        guard let id = response["header"]?["cluster_id"] else { return nil }
-        return id.stringValue ?? int64(id).map(String.init)
+    /// The cluster id of a response's header, in decimal.
+    static func cluster(of header: EtcdRPC.ResponseHeader) -> String? {
+        header.clusterID == 0 ? nil : String(header.clusterID)
     }
 
     /// Writes `value` at `key`; returns the revision of the write.
     @discardableResult
     package func put(_ key: [UInt8], _ value: [UInt8]) throws(EtcdError) -> Int64 {
-        let answer = try call(
-            "/v3/kv/put",
-            ["key": .string(Base64.encode(key)), "value": .string(Base64.encode(value))])
-        return Self.revision(of: answer)
+        try call(EtcdMethods.put, .init(key: key, value: value)).header.revision
     }
 
     /// Deletes `key`; returns the revision and whether it existed.
     @discardableResult
     package func delete(_ key: [UInt8]) throws(EtcdError) -> (revision: Int64, existed: Bool) {
-        let answer = try call("/v3/kv/deleterange", ["key": .string(Base64.encode(key))])
-        return (Self.revision(of: answer), (Self.int64(answer["deleted"]) ?? 0) > 0)
+        let answer = try call(EtcdMethods.deleteRange, .init(key: key))
+        return (answer.header.revision, answer.deleted > 0)
     }
 
-    /// The status of the member that answers (`/v3/maintenance/status`: its version, the
-    /// size of its data, its leader), and which endpoint that is.
-    package func status() throws(EtcdError) -> (endpoint: String, answer: JSONValue) {
-        let answer = try call("/v3/maintenance/status", .object([:]))
-        return (endpoints[currentIndex].description, answer)
+    /// The status of the member that answers (its version, the size of its data, its
+    /// leader), which endpoint that is, and the transport that asked.
+    func status() throws(EtcdError) -> (
+        endpoint: String, answer: EtcdRPC.StatusResponse, transport: Transport
+    ) {
+        let answer = try call(EtcdMethods.status, EmptyRequest())
+        return (endpoints[currentIndex].description, answer, spoken ?? transport)
     }
 
     /// The value of `key`, with the revision it was read at.
@@ -86,13 +80,8 @@ extension EtcdClient {
     func read(_ key: [UInt8], revision: Int64? = nil) throws(EtcdError) -> (
         revision: Int64, cluster: String?, keyValue: KeyValue?
     ) {
-        var request: JSONObject = ["key": .string(Base64.encode(key))]
-        if let revision { request["revision"] = .string(String(revision)) }
-        let answer = try call("/v3/kv/range", .object(request))
-        return (
-            Self.revision(of: answer), Self.cluster(of: answer),
-            answer["kvs"]?.arrayValue?.first.flatMap(Self.keyValue)
-        )
+        let answer = try call(EtcdMethods.range, .init(key: key, revision: revision ?? 0))
+        return (answer.header.revision, Self.cluster(of: answer.header), answer.keyValues.first)
     }
 
     /// The newest `mod_revision` of the keys from `key` up to `rangeEnd` (not included;
@@ -100,14 +89,11 @@ extension EtcdClient {
     func newestModification(of key: [UInt8], rangeEnd: [UInt8]?) throws(EtcdError) -> (
         revision: Int64, modRevision: Int64?
     ) {
-        var request: JSONObject = [
-            "key": .string(Base64.encode(key)), "limit": "1", "keys_only": true,
-            "sort_order": "DESCEND", "sort_target": "MOD",
-        ]
-        if let rangeEnd { request["range_end"] = .string(Base64.encode(rangeEnd)) }
-        let answer = try call("/v3/kv/range", .object(request))
-        let newest = answer["kvs"]?.arrayValue?.first.flatMap(Self.keyValue)
-        return (Self.revision(of: answer), newest?.modRevision)
+        var request = EtcdRPC.RangeRequest(key: key, rangeEnd: rangeEnd ?? [], limit: 1)
+        request.keysOnly = true
+        request.sortByNewestModification = true
+        let answer = try call(EtcdMethods.range, request)
+        return (answer.header.revision, answer.keyValues.first?.modRevision)
     }
 
     /// How many keys start with `prefix`, and how many of them were written after
@@ -115,18 +101,16 @@ extension EtcdClient {
     package func count(prefix: [UInt8], modifiedAfter revision: Int64) throws(EtcdError) -> (
         revision: Int64, keys: Int64, newer: Int
     ) {
-        let key = JSONValue.string(Base64.encode(prefix))
-        let end = JSONValue.string(Base64.encode(Self.rangeEnd(ofPrefix: prefix)))
-        let all = try call("/v3/kv/range", ["key": key, "range_end": end, "count_only": true])
-        let at = Self.revision(of: all)
+        var all = EtcdRPC.RangeRequest(key: prefix, rangeEnd: Self.rangeEnd(ofPrefix: prefix))
+        all.countOnly = true
+        let counted = try call(EtcdMethods.range, all)
+        let at = counted.header.revision
         // `min_mod_revision` filters the keys a range returns, not its count.
-        let newer = try call(
-            "/v3/kv/range",
-            [
-                "key": key, "range_end": end, "keys_only": true, "revision": .string(String(at)),
-                "min_mod_revision": .string(String(revision + 1)),
-            ])
-        return (at, Self.int64(all["count"]) ?? 0, newer["kvs"]?.arrayValue?.count ?? 0)
+        var newer = EtcdRPC.RangeRequest(
+            key: prefix, rangeEnd: Self.rangeEnd(ofPrefix: prefix), revision: at)
+        newer.keysOnly = true
+        newer.minModRevision = revision + 1
+        return (at, counted.count, try call(EtcdMethods.range, newer).keyValues.count)
     }
 
     /// One operation of a transaction: put a value at a key, or delete the key (`nil`).
@@ -150,28 +134,20 @@ extension EtcdClient {
         unchanged: (start: [UInt8], end: [UInt8], since: Int64)? = nil,
         _ operations: [Operation]
     ) throws(EtcdError) -> (revision: Int64, succeeded: Bool) {
-        var compares: [JSONValue] = expected.map { key, revision in
-            [
-                "key": .string(Base64.encode(key)), "target": "MOD", "result": "EQUAL",
-                "mod_revision": .string(String(revision)),
-            ]
+        var compares = expected.map { key, revision in
+            EtcdRPC.Compare(key: key, result: .equal, target: .modRevision(revision))
         }
         if let (start, end, since) = unchanged {
-            compares.append([
-                "key": .string(Base64.encode(start)), "range_end": .string(Base64.encode(end)),
-                "target": "MOD", "result": "LESS", "mod_revision": .string(String(since + 1)),
-            ])
+            compares.append(
+                .init(key: start, result: .less, target: .modRevision(since + 1), rangeEnd: end))
         }
-        let requests: [JSONValue] = operations.map { operation in
-            let key = JSONValue.string(Base64.encode(operation.key))
-            if let value = operation.value {
-                return ["request_put": ["key": key, "value": .string(Base64.encode(value))]]
-            }
-            return ["request_delete_range": ["key": key]]
+        let requests = operations.map { operation -> EtcdRPC.RequestOp in
+            if let value = operation.value { return .put(.init(key: operation.key, value: value)) }
+            return .deleteRange(.init(key: operation.key))
         }
         let answer = try call(
-            "/v3/kv/txn", ["compare": .array(compares), "success": .array(requests)])
-        return (Self.revision(of: answer), answer["succeeded"] == .bool(true))
+            EtcdMethods.transaction, .init(compare: compares, success: requests))
+        return (answer.header.revision, answer.succeeded)
     }
 
     /// What a compare-and-swap requires of a key before it writes.

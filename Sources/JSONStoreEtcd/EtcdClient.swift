@@ -40,60 +40,84 @@ package final class EtcdClient {
         }
     }
 
+    /// Which of etcd's two APIs a client speaks: its own, gRPC over HTTP/2, or the JSON
+    /// gateway over HTTP/1.1 etcd serves beside it (on by default, off with
+    /// `--enable-grpc-gateway=false`); `automatic` tries gRPC and falls back to the
+    /// gateway where the server does not speak HTTP/2 (an HTTP/1.1-only proxy).
+    package enum Transport: String, Sendable, Equatable, CaseIterable {
+        case automatic = "auto"
+        case grpc, gateway
+    }
+
     package let endpoints: [Endpoint]
     /// The seconds any request may take.
     package let timeout: Double
     package let credentials: Credentials?
     /// The TLS context of an `etcds://` store; `nil` for plain HTTP.
     let tls: TLSContext?
-    private var connection: HTTPConnection?
+    /// The transport asked for.
+    package let transport: Transport
+    /// The transport spoken, once a connection said which (`grpc` or `gateway`).
+    package internal(set) var spoken: Transport?
+    var connection: Connection?
     private var current = 0
     /// The endpoint requests go to now.
     var currentIndex: Int { current }
     /// The token `credentials` got from etcd, until it expires.
     private var token: String?
 
+    /// A connection of either transport.
+    enum Connection {
+        case grpc(GRPCConnection)
+        case gateway(HTTPConnection)
+    }
+
     init(
         endpoints: [Endpoint], timeout: Double = 5, credentials: Credentials? = nil,
-        tls: TLSContext? = nil
+        tls: TLSContext? = nil, transport: Transport = .automatic
     ) {
         precondition(!endpoints.isEmpty, "etcd needs an endpoint")
         self.endpoints = endpoints
         self.timeout = timeout
         self.credentials = credentials
         self.tls = tls
+        self.transport = transport
     }
 
     package convenience init(
-        endpoints: [Endpoint], timeout: Double = 5, credentials: Credentials? = nil
+        endpoints: [Endpoint], timeout: Double = 5, credentials: Credentials? = nil,
+        transport: Transport = .automatic
     ) {
-        self.init(endpoints: endpoints, timeout: timeout, credentials: credentials, tls: nil)
+        self.init(
+            endpoints: endpoints, timeout: timeout, credentials: credentials, tls: nil,
+            transport: transport)
     }
+
+    deinit { drop() }
 
     /// A token for `credentials` (authenticating first if there is none yet); `nil` when
     /// there are no credentials.
     package func authToken() throws(EtcdError) -> String? {
         guard let credentials else { return nil }
         if let token { return token }
-        let answer: JSONValue
+        let answer: EtcdRPC.AuthenticateResponse
         do {
             answer = try send(
-                "/v3/auth/authenticate",
-                ["name": .string(credentials.user), "password": .string(credentials.password)],
-                token: nil)
-        } catch let error where error.status == 400 || error.status == 401 {
-            // etcd refused the name or the password (gRPC's InvalidArgument, as 400).
+                EtcdMethods.authenticate,
+                .init(name: credentials.user, password: credentials.password), token: nil)
+        } catch let error where error.grpcCode == 3 || error.grpcCode == 16 {
+            // etcd refused the name or the password (InvalidArgument; the gateway's 400).
             throw EtcdError(
                 endpoint: error.endpoint,
                 reason: "authentication failed for the user \(credentials.user) (\(error.reason))",
-                status: error.status, kind: .authenticationFailed)
+                status: error.status, grpcCode: error.grpcCode, kind: .authenticationFailed)
         }
-        guard let made = answer["token"]?.stringValue else {
+        guard !answer.token.isEmpty else {
             throw EtcdError(
                 endpoint: endpoints[current].description, reason: "etcd gave no auth token")
         }
-        token = made
-        return made
+        token = answer.token
+        return answer.token
     }
 
     /// A token made now for `credentials` (a watch about to start cannot refresh one that
@@ -103,14 +127,17 @@ package final class EtcdClient {
         return try authToken()
     }
 
-    /// `POST`s `body` to `path` as the user of `credentials`, authenticating again once if
-    /// etcd says the token has expired or predates a change of its users and roles.
-    func call(_ path: String, _ body: JSONValue) throws(EtcdError) -> JSONValue {
+    /// Makes the call `method` with `request` as the user of `credentials`, authenticating
+    /// again once if etcd says the token has expired or predates a change of its users and
+    /// roles.
+    func call<Request, Answer>(_ method: EtcdMethod<Request, Answer>, _ request: Request)
+        throws(EtcdError) -> Answer
+    {
         do {
-            return try send(path, body, token: try authToken())
+            return try send(method, request, token: try authToken())
         } catch let error where credentials != nil && Self.isStaleToken(error) {
             token = nil
-            return try send(path, body, token: try authToken())
+            return try send(method, request, token: try authToken())
         }
     }
 
@@ -121,21 +148,12 @@ package final class EtcdClient {
             || error.reason.contains("revision of auth store is old")
     }
 
-    /// Whether a request may be sent again when it is not known whether etcd applied it:
-    /// reads and authentication may; writes (`put`, `txn`, `deleterange`) may not, since a
-    /// compare-and-swap sent twice would fail against its own first write.
-    static func mayResend(_ path: String) -> Bool {
-        !["/v3/kv/put", "/v3/kv/txn", "/v3/kv/deleterange"].contains(path)
-    }
-
-    /// `POST`s `body` to `path` and returns the JSON answer, moving to the next endpoint
-    /// when a connection fails before the request went out (or, for a read, at any point),
-    /// or when the member has no leader (nothing was applied then).
-    private func send(_ path: String, _ body: JSONValue, token: String?) throws(EtcdError)
-        -> JSONValue
-    {
-        let bytes = JSONWriter.compact(body)
-        let resendable = Self.mayResend(path)
+    /// Makes the call and returns etcd's answer, moving to the next endpoint when a
+    /// connection fails before the request went out (or, for a call that may be made
+    /// again, at any point), or when the member has no leader (nothing was applied then).
+    private func send<Request, Answer>(
+        _ method: EtcdMethod<Request, Answer>, _ request: Request, token: String?
+    ) throws(EtcdError) -> Answer {
         var lastError: EtcdError?
         var tries = endpoints.count
         while tries > 0 {
@@ -144,36 +162,26 @@ package final class EtcdClient {
             // The whole request, connecting included, however slowly a server answers.
             let deadline = Deadline(seconds: timeout)
             do throws(EtcdError) {
-                var connection = try connected(until: deadline)
-                if connection.responses > 0 && connection.socket.isClosedByPeer {
-                    // Kept alive, but the server has closed it meanwhile: a fresh one, before
-                    // anything goes out on a connection that may be dead.
-                    self.connection = nil
-                    connection = try connected(until: deadline)
+                switch try connected(until: deadline) {
+                case .grpc(let connection):
+                    sent = true
+                    return try exchange(method, request, token: token, on: connection, deadline)
+                case .gateway(let connection):
+                    try connection.post(
+                        method.gatewayPath, body: JSONWriter.compact(request.json), token: token,
+                        until: deadline)
+                    sent = true  // from here etcd may have applied it
+                    return try exchange(method, on: connection, deadline)
                 }
-                try connection.post(path, body: bytes, token: token, until: deadline)
-                sent = true  // from here etcd may have applied it
-                let head = try connection.head(until: deadline)
-                let answer = try connection.body(of: head, until: deadline)
-                let value = try? JSONReader(maxDepth: 64, maxSize: .max).read(answer)
-                guard head.status == 200, let value else {
-                    let said =
-                        value?["message"]?.stringValue ?? value?["error"]?.stringValue
-                        ?? String(decoding: answer.prefix(200), as: UTF8.self)
-                    throw EtcdError(
-                        endpoint: connection.endpoint, reason: Display.escaped(said),
-                        status: head.status)
-                }
-                return value
-            } catch let error where error.status != nil {
+            } catch let error where error.answered {
                 // A member without a leader applied nothing: another one may have a leader.
                 guard error.reason.contains("no leader"), tries > 0 else { throw error }
                 lastError = error
                 current = (current + 1) % endpoints.count
             } catch {
                 lastError = error
-                self.connection = nil
-                if sent && !resendable {
+                drop()
+                if sent && !method.resendable && error.kind != .notTaken {
                     throw EtcdError(
                         endpoint: error.endpoint,
                         reason:
@@ -186,13 +194,52 @@ package final class EtcdClient {
         throw lastError!
     }
 
-    private func connected(until deadline: Deadline) throws(EtcdError) -> HTTPConnection {
-        if let connection { return connection }
-        let endpoint = endpoints[current]
-        let made = try HTTPConnection(
-            host: endpoint.host, port: endpoint.port, tls: tls, until: deadline)
-        connection = made
-        return made
+    /// The call made on a gRPC connection: the token in its metadata.
+    private func exchange<Request, Answer>(
+        _ method: EtcdMethod<Request, Answer>, _ request: Request, token: String?,
+        on connection: GRPCConnection, _ deadline: Deadline
+    ) throws(EtcdError) -> Answer {
+        let answer = try connection.call(
+            method.path, request.encoded, metadata: token.map { [.init("token", $0)] } ?? [],
+            until: deadline)
+        do {
+            return try Answer(decoding: answer)
+        } catch {
+            throw connection.bad("an answer of \(method.path) that does not decode: \(error)")
+        }
+    }
+
+    /// The gateway's answer to the request just posted.
+    private func exchange<Request, Answer>(
+        _ method: EtcdMethod<Request, Answer>, on connection: HTTPConnection,
+        _ deadline: Deadline
+    ) throws(EtcdError) -> Answer {
+        let head = try connection.head(until: deadline)
+        let answer = try connection.body(of: head, until: deadline)
+        let value = try? JSONReader(maxDepth: 64, maxSize: .max).read(answer)
+        guard head.status == 200, let value else {
+            let said =
+                value?["message"]?.stringValue ?? value?["error"]?.stringValue
+                ?? String(decoding: answer.prefix(200), as: UTF8.self)
+            throw EtcdError(
+                endpoint: connection.endpoint, reason: Display.escaped(said),
+                status: head.status,
+                grpcCode: value?["code"]?.int64Field.map(Int.init) ?? 2)
+        }
+        do {
+            return try Answer(json: value)
+        } catch {
+            throw EtcdError(
+                endpoint: connection.endpoint,
+                reason: "an answer of \(method.gatewayPath) that does not read: \(error.reason)",
+                kind: .badResponse)
+        }
+    }
+
+    /// Forgets the connection (closed, if it is gRPC's: its reader stops).
+    func drop() {
+        if case .grpc(let connection) = connection { connection.close() }
+        connection = nil
     }
 
     /// The key right after every key that starts with `prefix`: etcd's `range_end` for a

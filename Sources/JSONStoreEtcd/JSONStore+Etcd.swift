@@ -49,7 +49,7 @@ extension JSONStore {
         let context = try address.tlsContext(tls)
         let backend = EtcdBackend(
             endpoints: address.endpoints, prefix: address.prefix, timeout: timeout,
-            credentials: credentials, tls: context)
+            credentials: credentials, tls: context, transport: address.transport)
         guard !backend.layout.prefix.isEmpty else {
             throw StoreError(
                 code: .storeUnavailable,

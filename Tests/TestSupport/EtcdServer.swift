@@ -23,6 +23,8 @@ public final class EtcdServer: @unchecked Sendable {
     /// The certificates it serves TLS with, requiring a client certificate; `nil` for
     /// plain HTTP.
     public let certificates: TestCertificates?
+    /// More of etcd's options (`--enable-grpc-gateway=false`).
+    public let extraArguments: [String]
     // Guarded by being used from one test at a time (the process is started and stopped
     // by its owner); Process itself is thread-safe for terminate and waitUntilExit.
     private var process: Process?
@@ -31,9 +33,11 @@ public final class EtcdServer: @unchecked Sendable {
     public var endpoint: String { "127.0.0.1:\(clientPort)" }
 
     /// Starts a single-member etcd and waits until it answers (30 s at most); with
-    /// `certificates`, it serves TLS only and requires a client certificate.
-    public init(certificates: TestCertificates? = nil) throws {
+    /// `certificates`, it serves TLS only and requires a client certificate; with
+    /// `arguments`, etcd's options beside those.
+    public init(certificates: TestCertificates? = nil, arguments: [String] = []) throws {
         self.certificates = certificates
+        extraArguments = arguments
         clientPort = try Self.freePort()
         var peer = try Self.freePort()
         while peer == clientPort { peer = try Self.freePort() }  // the kernel may hand it out again
@@ -63,7 +67,7 @@ public final class EtcdServer: @unchecked Sendable {
             "--advertise-client-urls", client, "--listen-peer-urls", peer,
             "--initial-advertise-peer-urls", peer, "--initial-cluster", "n1=\(peer)",
             "--log-level", "error",
-        ]
+        ] + extraArguments
         if let certificates {
             process.arguments! += [
                 "--cert-file", certificates.serverCertificate, "--key-file", certificates.serverKey,

@@ -35,7 +35,7 @@ struct DoctorCommand: Command {
         report.line(
             "store", Display.escaped(context.store) + (context.isEtcd ? "" : " (a directory)"))
         if context.isEtcd {
-            let address = try EtcdAddress(parsing: context.store)
+            let address = try context.etcdAddress(context.store)
             let health = EtcdHealth(
                 address: address, credentials: try context.credentials(), tls: context.tls)
             for member in health.members {
@@ -48,7 +48,7 @@ struct DoctorCommand: Command {
                     let role = member.isLeader ? ", the leader" : ""
                     report.line(
                         "endpoint",
-                        "\(member.endpoint): healthy, etcd \(Display.escaped(member.version))\(role), revision \(member.revision), \(ItemFile.byteCount(Int(member.databaseBytes))) of data"
+                        "\(member.endpoint): healthy, etcd \(Display.escaped(member.version))\(role), revision \(member.revision), \(ItemFile.byteCount(Int(member.databaseBytes))) of data, over \(member.transport)"
                     )
                 }
             }

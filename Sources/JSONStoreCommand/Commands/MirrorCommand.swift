@@ -24,7 +24,7 @@ struct MirrorCommand: Command {
             the one last synced with (wiped, another cluster, an older snapshot) never makes \
             a file deleted here: the directory is uploaded to it. One mirror a directory: a \
             second refuses, naming the first one's pid. The etcd options (--user, --cacert, \
-            --cert, --key) apply.
+            --cert, --key, --etcd-transport) apply.
             """)
 
     var address: String
@@ -44,7 +44,7 @@ struct MirrorCommand: Command {
             throw CommandFailure(
                 "mirror keeps a directory equal to etcd: give the directory with --dir")
         }
-        let etcd = try EtcdAddress(parsing: address)
+        let etcd = try context.etcdAddress(address, command: "mirror")
         var options = JSONStore.Options()
         options.createDirectory = true  // a new directory downloads the prefix
         options.historySource = .mirror  // what it pulls is recorded as the mirror's

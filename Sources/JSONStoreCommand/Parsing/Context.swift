@@ -13,6 +13,8 @@ struct Context {
     var user: String?
     /// What an `etcds://` store trusts and presents: `--cacert`, `--cert`, `--key`.
     var tls = EtcdTLS()
+    /// Which of etcd's APIs to speak: `--etcd-transport`.
+    var transport = EtcdClient.Transport.automatic
     var color: ColorChoice = .auto
     /// `--no-history`, `--history-max-age`, `--history-max-bytes`.
     var history = HistoryOptions()
@@ -62,14 +64,26 @@ struct Context {
             default: tls.key = file
             }
         }
+        if let transport = try arguments.choice("--etcd-transport") {
+            self.transport = EtcdClient.Transport(rawValue: transport) ?? .automatic
+        }
         if let color = try arguments.choice("--color") {
             self.color = ColorChoice(rawValue: color) ?? .auto
         }
         try history.apply(arguments)
-        if isEtcd { _ = try Self.etcdAddress(store) }
+        if isEtcd { _ = try etcdAddress(store) }
     }
 
     /// `text` as an etcd address; a malformed one is a usage error (exit 64).
+    func etcdAddress(_ text: String, command: String? = nil) throws(UsageError)
+        -> EtcdAddress
+    {
+        var address = try Self.etcdAddress(text, command: command)
+        address.transport = transport
+        return address
+    }
+
+    /// `text` as an etcd address, without the options; a malformed one is a usage error.
     static func etcdAddress(_ text: String, command: String? = nil) throws(UsageError)
         -> EtcdAddress
     {
@@ -91,7 +105,8 @@ struct Context {
             }
             return try JSONStore(directory: store, options: options)
         }
-        let address = try EtcdAddress(parsing: store)
+        var address = try EtcdAddress(parsing: store)
+        address.transport = transport
         if !address.secure && tls != EtcdTLS() {
             throw CommandFailure(
                 "--cacert, --cert and --key are for TLS: the address starts with etcds://")

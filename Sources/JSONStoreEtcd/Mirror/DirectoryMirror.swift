@@ -95,7 +95,8 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
         self.address = address
         layout = EtcdLayout(prefix: address.prefix)
         client = EtcdClient(
-            endpoints: address.endpoints, timeout: timeout, credentials: credentials, tls: context)
+            endpoints: address.endpoints, timeout: timeout, credentials: credentials, tls: context,
+            transport: address.transport)
         self.credentials = credentials
         self.tls = context
         self.host = host

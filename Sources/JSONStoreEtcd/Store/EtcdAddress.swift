@@ -6,6 +6,8 @@ package struct EtcdAddress: Sendable, Equatable {
     package var prefix: String
     /// Whether it is `etcds://`: TLS.
     package var secure = false
+    /// Which of etcd's APIs its clients speak (`--etcd-transport`).
+    package var transport = EtcdClient.Transport.automatic
 
     package init(endpoints: [EtcdClient.Endpoint], prefix: String, secure: Bool = false) {
         self.endpoints = endpoints

@@ -12,12 +12,15 @@ final class EtcdBackend: RemoteBackend {
     let credentials: EtcdClient.Credentials?
     /// The TLS context of an `etcds://` store.
     let tls: TLSContext?
+    let transport: EtcdClient.Transport
     private let idle = Locked<[EtcdClient]>([])
 
     init(
         endpoints: [EtcdClient.Endpoint], prefix: String, timeout: Double,
-        credentials: EtcdClient.Credentials? = nil, tls: TLSContext? = nil
+        credentials: EtcdClient.Credentials? = nil, tls: TLSContext? = nil,
+        transport: EtcdClient.Transport = .automatic
     ) {
+        self.transport = transport
         self.endpoints = endpoints
         layout = EtcdLayout(prefix: prefix)
         self.timeout = timeout
@@ -38,7 +41,8 @@ final class EtcdBackend: RemoteBackend {
         let client =
             idle.withLock { $0.popLast() }
             ?? EtcdClient(
-                endpoints: endpoints, timeout: timeout, credentials: credentials, tls: tls)
+                endpoints: endpoints, timeout: timeout, credentials: credentials, tls: tls,
+                transport: transport)
         do {
             let result = try body(client)
             idle.withLock { $0.append(client) }
@@ -241,9 +245,10 @@ final class EtcdBackend: RemoteBackend {
         else {
             return nil
         }
-        let version = status.answer["version"]?.stringValue ?? "?"
-        let size = EtcdClient.int64(status.answer["dbSize"]).map { ItemFile.byteCount(Int($0)) }
-        return "etcd \(version) at \(status.endpoint)" + (size.map { ", \($0) of data" } ?? "")
+        let version = status.answer.version.isEmpty ? "?" : status.answer.version
+        let size = ItemFile.byteCount(Int(status.answer.databaseSize))
+        return
+            "etcd \(version) at \(status.endpoint) over \(status.transport.name), \(size) of data"
             + "; its limits are the store's: a request of at most 1.5 MiB (--max-request-bytes)"
             + " and a transaction of at most 128 operations (--max-txn-ops), unless etcd was"
             + " started with others"

@@ -1,7 +1,7 @@
 import JSONStore
 
 /// How each member of an etcd store answers, for `jsonstore doctor`: asked one by one
-/// (`/v3/maintenance/status`), each with a short deadline.
+/// (`Maintenance.Status`), each with a short deadline.
 package struct EtcdHealth: Sendable {
     /// One endpoint's answer.
     package struct Member: Sendable {
@@ -14,6 +14,8 @@ package struct EtcdHealth: Sendable {
         package let revision: Int64
         package let isLeader: Bool
         package let databaseBytes: Int64
+        /// `gRPC`, or `the JSON gateway` when the member does not speak HTTP/2.
+        package let transport: String
     }
 
     package let members: [Member]
@@ -35,16 +37,17 @@ package struct EtcdHealth: Sendable {
                 return Self.unreachable(endpoint.description, problem, .other)
             }
             let client = EtcdClient(
-                endpoints: [endpoint], timeout: timeout, credentials: credentials, tls: context)
+                endpoints: [endpoint], timeout: timeout, credentials: credentials, tls: context,
+                transport: address.transport)
             do throws(EtcdError) {
-                let (_, answer) = try client.status()
-                let member = answer["header"]?["member_id"]?.stringValue
+                let (_, answer, transport) = try client.status()
                 return Member(
                     endpoint: endpoint.description, problem: nil, kind: nil,
-                    version: answer["version"]?.stringValue ?? "?",
-                    revision: EtcdClient.revision(of: answer),
-                    isLeader: member != nil && answer["leader"]?.stringValue == member,
-                    databaseBytes: EtcdClient.int64(answer["dbSize"]) ?? 0)
+                    version: answer.version.isEmpty ? "?" : answer.version,
+                    revision: answer.header.revision,
+                    isLeader: answer.header.memberID != 0
+                        && answer.leader == answer.header.memberID,
+                    databaseBytes: answer.databaseSize, transport: transport.name)
             } catch {
                 return Self.unreachable(endpoint.description, error.reason, error.kind)
             }
@@ -56,6 +59,6 @@ package struct EtcdHealth: Sendable {
     {
         Member(
             endpoint: endpoint, problem: problem, kind: kind, version: "", revision: 0,
-            isLeader: false, databaseBytes: 0)
+            isLeader: false, databaseBytes: 0, transport: "")
     }
 }

@@ -8,6 +8,9 @@ extension EtcdRPC {
         var revision: Int64 = 0
         /// Ordered by key from the lowest (etcd's own order when none is asked).
         var sortByKeyAscending = false
+        /// Ordered by modification revision from the newest (with `limit` 1: the key
+        /// written last).
+        var sortByNewestModification = false
         var keysOnly = false
         var countOnly = false
         /// Only keys modified after this revision, inclusive (0: any).
@@ -20,6 +23,10 @@ extension EtcdRPC {
             writer.integer(4, revision)
             // SortOrder.ASCEND; the target, KEY, is the default.
             if sortByKeyAscending { writer.integer(5, 1) }
+            if sortByNewestModification {
+                writer.integer(5, 2)  // SortOrder.DESCEND
+                writer.integer(6, 3)  // SortTarget.MOD
+            }
             writer.bool(8, keysOnly)
             writer.bool(9, countOnly)
             writer.integer(10, minModRevision)

@@ -19,6 +19,8 @@ extension EtcdRPC {
         var key: [UInt8]
         var result: Result
         var target: Target
+        /// With it, the comparison holds for every key from `key` up to it (not included).
+        var rangeEnd: [UInt8] = []
 
         func encode(into writer: inout ProtobufWriter) {
             writer.integer(1, result.rawValue)
@@ -42,6 +44,7 @@ extension EtcdRPC {
                 writer.bytes(3, key)
                 writer.chosen(7, value)
             }
+            writer.bytes(64, rangeEnd)
         }
     }
 
