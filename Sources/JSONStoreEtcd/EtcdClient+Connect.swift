@@ -43,11 +43,7 @@ extension EtcdClient {
             }
             guard wanted == .automatic else {
                 session.close()
-                throw EtcdError(
-                    endpoint: endpoint.description,
-                    reason: "the server does not speak HTTP/2 over TLS (ALPN chose "
-                        + "\(session.negotiatedProtocol.map { "\"\($0)\"" } ?? "nothing"))",
-                    kind: .notHTTP2)
+                throw GRPCConnection.notHTTP2(session)
             }
             spoken = .gateway
             return .gateway(HTTPConnection(socket: session, host: endpoint.host))

@@ -62,12 +62,13 @@ public final class EtcdServer: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/etcd")
         let client = "\(certificates == nil ? "http" : "https")://127.0.0.1:\(clientPort)"
         let peer = "http://127.0.0.1:\(peerPort)"
-        process.arguments = [
-            "--name", "n1", "--data-dir", dataDirectory, "--listen-client-urls", client,
-            "--advertise-client-urls", client, "--listen-peer-urls", peer,
-            "--initial-advertise-peer-urls", peer, "--initial-cluster", "n1=\(peer)",
-            "--log-level", "error",
-        ] + extraArguments
+        process.arguments =
+            [
+                "--name", "n1", "--data-dir", dataDirectory, "--listen-client-urls", client,
+                "--advertise-client-urls", client, "--listen-peer-urls", peer,
+                "--initial-advertise-peer-urls", peer, "--initial-cluster", "n1=\(peer)",
+                "--log-level", "error",
+            ] + extraArguments
         if let certificates {
             process.arguments! += [
                 "--cert-file", certificates.serverCertificate, "--key-file", certificates.serverKey,

@@ -211,11 +211,7 @@ package final class GRPCConnection: @unchecked Sendable {
                 host: host, port: port, context: tls, protocols: ["h2"], until: deadline)
             guard session.negotiatedProtocol == "h2" else {
                 session.close()
-                throw EtcdError(
-                    endpoint: session.endpoint,
-                    reason: "the server does not speak HTTP/2 over TLS (ALPN chose "
-                        + "\(session.negotiatedProtocol.map { "\"\($0)\"" } ?? "nothing"))",
-                    kind: .notHTTP2)
+                throw notHTTP2(session)
             }
             socket = session
         } else {
@@ -224,5 +220,14 @@ package final class GRPCConnection: @unchecked Sendable {
         // Given up, the socket is closed as the connection goes.
         return try GRPCConnection(
             socket: socket, tls: tls != nil, keepAlive: keepAlive, until: deadline)
+    }
+
+    /// A TLS session on which the server did not choose `h2`.
+    static func notHTTP2(_ session: TLSSocket) -> EtcdError {
+        EtcdError(
+            endpoint: session.endpoint,
+            reason: "the server does not speak HTTP/2 over TLS (ALPN chose "
+                + "\(session.negotiatedProtocol.map { "\"\($0)\"" } ?? "nothing"))",
+            kind: .notHTTP2)
     }
 }
