@@ -140,7 +140,8 @@ struct GRPCFaultTests {
             [.send(Self.settings), .awaitStream(1), .send([0, 0, 9, 0]), .close], seconds: 20
         ) {
             error, connection in
-            #expect("\(error.map { "\($0)" } ?? "")".contains("closed the connection"))
+            // Closed, or reset (the client's bytes unread when it closed): not a timeout.
+            #expect(error != nil && error?.kind != .timedOut)
             #expect(connection.failure != nil)
         }
         #expect(Date().timeIntervalSince(start) < 10)

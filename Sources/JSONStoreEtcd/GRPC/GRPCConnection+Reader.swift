@@ -19,9 +19,17 @@ extension GRPCConnection {
     func readFrames() {
         var reader = Reader()
         do throws(EtcdError) {
-            let first = try nextFrame(&reader)
+            // The server's preface is a SETTINGS frame (RFC 9113, 3.4): what is not, a
+            // frame of another kind or bytes that are no frame, is a server that does not
+            // speak HTTP/2.
+            let first: HTTP2Frame
+            do {
+                first = try nextFrame(&reader)
+            } catch  where error.kind == .badResponse {
+                throw notHTTP2(error.reason)
+            }
             guard case .settings = first else {
-                throw bad("the server's first frame is not its SETTINGS")
+                throw notHTTP2("its first frame is not SETTINGS")
             }
             try take(first, &reader)
             while true { try take(try nextFrame(&reader), &reader) }
@@ -36,10 +44,7 @@ extension GRPCConnection {
         while true {
             let start = reader.consumed
             if start == 0, reader.input.starts(with: Array("HTTP/".utf8)) {
-                throw EtcdError(
-                    endpoint: authority,
-                    reason: "the server does not speak HTTP/2 (it answered in HTTP/1)",
-                    kind: .notHTTP2)
+                throw notHTTP2("it answered in HTTP/1")
             }
             do {
                 if let frame = try HTTP2Frame.decode(
@@ -250,5 +255,12 @@ extension GRPCConnection {
         } catch {
             throw bad("a header block that does not decode: \(error.reason)")
         }
+    }
+
+    /// The server does not speak HTTP/2, and `why`.
+    private func notHTTP2(_ why: String) -> EtcdError {
+        EtcdError(
+            endpoint: authority, reason: "the server does not speak HTTP/2 (\(why))",
+            kind: .notHTTP2)
     }
 }
