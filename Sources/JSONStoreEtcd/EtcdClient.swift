@@ -105,8 +105,8 @@ package final class EtcdClient {
             answer = try send(
                 EtcdMethods.authenticate,
                 .init(name: credentials.user, password: credentials.password), token: nil)
-        } catch let error where error.grpcCode == 3 || error.grpcCode == 16 {
-            // etcd refused the name or the password (InvalidArgument; the gateway's 400).
+        } catch let error where error.code == .authenticationFailed || error.code == .other(3) {
+            // etcd refused the name or the password.
             throw EtcdError(
                 endpoint: error.endpoint,
                 reason: "authentication failed for the user \(credentials.user) (\(error.reason))",
@@ -143,10 +143,7 @@ package final class EtcdClient {
 
     /// Whether etcd refused a token that was good once: expired, or older than a change of
     /// its users and roles.
-    static func isStaleToken(_ error: EtcdError) -> Bool {
-        error.reason.contains("invalid auth token")
-            || error.reason.contains("revision of auth store is old")
-    }
+    static func isStaleToken(_ error: EtcdError) -> Bool { error.code == .staleToken }
 
     /// Makes the call and returns etcd's answer, moving to the next endpoint when a
     /// connection fails before the request went out (or, for a call that may be made
@@ -175,7 +172,7 @@ package final class EtcdClient {
                 }
             } catch let error where error.answered {
                 // A member without a leader applied nothing: another one may have a leader.
-                guard error.reason.contains("no leader"), tries > 0 else { throw error }
+                guard error.code == .noLeader, tries > 0 else { throw error }
                 lastError = error
                 current = (current + 1) % endpoints.count
             } catch {
@@ -223,8 +220,7 @@ package final class EtcdClient {
                 ?? String(decoding: answer.prefix(200), as: UTF8.self)
             throw EtcdError(
                 endpoint: connection.endpoint, reason: Display.escaped(said),
-                status: head.status,
-                grpcCode: value?["code"]?.int64Field.map(Int.init) ?? 2)
+                status: head.status, grpcCode: Self.grpcCode(value?["code"], status: head.status))
         }
         do {
             return try Answer(json: value)
@@ -233,6 +229,22 @@ package final class EtcdClient {
                 endpoint: connection.endpoint,
                 reason: "an answer of \(method.gatewayPath) that does not read: \(error.reason)",
                 kind: .badResponse)
+        }
+    }
+
+    /// The gRPC status code of a gateway's refusal: its body's `code`, else what its HTTP
+    /// status stands for (the gateway's own mapping, RFC-less but fixed).
+    static func grpcCode(_ code: JSONValue?, status: Int) -> Int {
+        if let code = code?.int64Field { return Int(code) }
+        return switch status {
+        case 400: 3  // INVALID_ARGUMENT
+        case 401: 16  // UNAUTHENTICATED
+        case 403: 7  // PERMISSION_DENIED
+        case 404: 5  // NOT_FOUND
+        case 429: 8  // RESOURCE_EXHAUSTED
+        case 503: 14  // UNAVAILABLE
+        case 504: 4  // DEADLINE_EXCEEDED
+        default: 2  // UNKNOWN
         }
     }
 

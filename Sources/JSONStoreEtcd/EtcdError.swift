@@ -46,6 +46,8 @@ package struct EtcdError: Error, Sendable, CustomStringConvertible {
     /// The gRPC status code etcd answered with, when it answered with an error (the
     /// gateway gives it too).
     package let grpcCode: Int?
+    /// That answer by etcd's name for it.
+    package let code: Code?
     package let kind: Kind
 
     package init(
@@ -56,6 +58,7 @@ package struct EtcdError: Error, Sendable, CustomStringConvertible {
         self.reason = Display.escaped(reason)
         self.status = status
         self.grpcCode = grpcCode
+        code = grpcCode.map { Code(status: $0, message: reason) }
         self.kind = kind
     }
 

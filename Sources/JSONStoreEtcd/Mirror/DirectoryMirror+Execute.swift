@@ -187,7 +187,7 @@ extension DirectoryMirror {
             guard made.succeeded else { return false }
             revision = made.revision
         case .failure(let error):
-            guard error.status != nil else { throw error }  // no answer: etcd is unreachable
+            guard error.answered else { throw error }  // no answer: etcd is unreachable
             guard writes.count == 1 else { return false }  // sent again one by one
             say(
                 "mirror: \(Display.escaped(writes.first!.id)): etcd refused it (\(error)); kept here only"

@@ -129,7 +129,7 @@ extension DirectoryMirror {
         do {
             found = try client.read(layout.key(of: id), revision: record.revision).keyValue
         } catch {
-            guard error.status == nil else { return nil }  // compacted: history cannot tell
+            guard !error.answered else { return nil }  // compacted: history cannot tell
             throw error
         }
         guard found?.modRevision != record.revision else { return nil }

@@ -215,7 +215,7 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
             onPermanentError(etcd)
             return
         }
-        let unreachable = (error as? EtcdError).map { $0.status == nil } ?? false
+        let unreachable = (error as? EtcdError).map { !$0.answered } ?? false
         let problem =
             unreachable
             ? "mirror: etcd is unreachable (\(error)); edits stay in \(store.path) and are sent when it is back"

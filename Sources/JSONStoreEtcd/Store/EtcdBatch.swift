@@ -85,9 +85,7 @@ final class EtcdBatch: BatchStorage {
         let single = writes.count == 1 ? writes.first!.id : nil
         let size = writes.reduce(0) { $0 + ($1.bytes?.count ?? 0) }
         // etcd's own limit, or the gateway's (2 MiB) in front of it.
-        if etcd.reason.contains("request is too large")
-            || etcd.reason.contains("received message larger than max")
-        {
+        if etcd.code == .requestTooLarge {
             let what =
                 single != nil
                 ? "is \(ItemFile.byteCount(size))"
@@ -99,7 +97,7 @@ final class EtcdBatch: BatchStorage {
                 file: single.map(backend.layout.location) ?? backend.address, id: single,
                 underlying: etcd)
         }
-        if etcd.reason.contains("too many operations in txn request") {
+        if etcd.code == .tooManyOperations {
             return StoreError(
                 code: .tooLarge,
                 message:

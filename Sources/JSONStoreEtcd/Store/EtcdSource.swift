@@ -130,10 +130,7 @@ final class EtcdSource: LiveSource {
     /// connection failing): tried again all the same, in case they are given back.
     static func isRefusal(_ error: StoreError) -> Bool {
         guard let etcd = error.underlying as? EtcdError else { return false }
-        return etcd.kind == .authenticationFailed || etcd.status == 401 || etcd.status == 403
-            || etcd.reason.contains("permission denied")
-            || etcd.reason.contains("authentication failed")
-            || etcd.reason.contains("user name is empty")
+        return etcd.kind == .authenticationFailed || etcd.code?.isRefusal == true
     }
 
     /// Reads the whole prefix at the newest revision and reports it; returns the revision.
