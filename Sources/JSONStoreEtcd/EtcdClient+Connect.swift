@@ -5,7 +5,7 @@ extension EtcdClient {
     /// made to the current endpoint in the transport asked for.
     func connected(until deadline: Deadline) throws(EtcdError) -> Connection {
         switch connection {
-        case .grpc(let made)? where made.isUsable:
+        case .grpc(let made)? where made.connection.isUsable:
             return .grpc(made)
         case .gateway(let made)? where made.responses == 0 || !made.socket.isClosedByPeer:
             // A kept-alive connection the server has closed meanwhile is replaced before
@@ -39,7 +39,8 @@ extension EtcdClient {
                 protocols: wanted == .grpc ? ["h2"] : ["h2", "http/1.1"], until: deadline)
             if session.negotiatedProtocol == "h2" {
                 spoken = .grpc
-                return .grpc(try GRPCConnection(socket: session, tls: true, until: deadline))
+                return .grpc(
+                    GRPCHold(try GRPCConnection(socket: session, tls: true, until: deadline)))
             }
             guard wanted == .automatic else {
                 session.close()
@@ -52,11 +53,29 @@ extension EtcdClient {
             let made = try GRPCConnection.connect(
                 host: endpoint.host, port: endpoint.port, timeout: deadline.remaining)
             spoken = .grpc
-            return .grpc(made)
+            return .grpc(GRPCHold(made))
         } catch  where error.kind == .notHTTP2 && wanted == .automatic {
             spoken = .gateway
             return .gateway(
                 try HTTPConnection(host: endpoint.host, port: endpoint.port, until: deadline))
+        }
+    }
+}
+
+extension EtcdClient {
+    /// Where a watch goes (`EtcdWatch`): on gRPC, the connection the client's calls take
+    /// (made now if need be; the watch one more stream on it); on the gateway, the
+    /// endpoint. With `endpoint`, the client moves to that one of its endpoints first. The
+    /// token is made now: a watch about to start cannot refresh one that expires later.
+    package func watchTarget(endpoint index: Int? = nil) throws(EtcdError) -> EtcdWatch.Target {
+        if let index, index % endpoints.count != currentIndex {
+            drop()
+            move(to: index % endpoints.count)
+        }
+        let token = try freshAuthToken()
+        switch try connected(until: Deadline(seconds: timeout)) {
+        case .grpc(let hold): return .grpc(hold, token: token)
+        case .gateway: return .gateway(endpoints[currentIndex], token: token, tls: tls)
         }
     }
 }

@@ -63,12 +63,15 @@ package final class EtcdClient {
     private var current = 0
     /// The endpoint requests go to now.
     var currentIndex: Int { current }
+
+    /// Moves requests to endpoint `index`.
+    func move(to index: Int) { current = index }
     /// The token `credentials` got from etcd, until it expires.
     private var token: String?
 
-    /// A connection of either transport.
+    /// A connection of either transport (gRPC's held: watches may share it).
     enum Connection {
-        case grpc(GRPCConnection)
+        case grpc(GRPCHold)
         case gateway(HTTPConnection)
     }
 
@@ -92,8 +95,6 @@ package final class EtcdClient {
             endpoints: endpoints, timeout: timeout, credentials: credentials, tls: nil,
             transport: transport)
     }
-
-    deinit { drop() }
 
     /// A token for `credentials` (authenticating first if there is none yet); `nil` when
     /// there are no credentials.
@@ -160,9 +161,10 @@ package final class EtcdClient {
             let deadline = Deadline(seconds: timeout)
             do throws(EtcdError) {
                 switch try connected(until: deadline) {
-                case .grpc(let connection):
+                case .grpc(let hold):
                     sent = true
-                    return try exchange(method, request, token: token, on: connection, deadline)
+                    return try exchange(
+                        method, request, token: token, on: hold.connection, deadline)
                 case .gateway(let connection):
                     try connection.post(
                         method.gatewayPath, body: JSONWriter.compact(request.json), token: token,
@@ -248,11 +250,8 @@ package final class EtcdClient {
         }
     }
 
-    /// Forgets the connection (closed, if it is gRPC's: its reader stops).
-    func drop() {
-        if case .grpc(let connection) = connection { connection.close() }
-        connection = nil
-    }
+    /// Forgets the connection: closed once no watch holds it either.
+    func drop() { connection = nil }
 
     /// The key right after every key that starts with `prefix`: etcd's `range_end` for a
     /// prefix.

@@ -1,10 +1,12 @@
 import JSONStore
 
-/// A watch on every key under a prefix, from a revision: etcd's `/v3/watch` stream on a
-/// connection of its own, one `WatchResponse` a chunk.
+/// A watch on the keys under a prefix, from a revision, with previous values and progress
+/// notifications: one stream of a client's gRPC connection among its calls (`GRPCWatch`),
+/// or the JSON gateway's stream on a connection of its own (`GatewayWatch`), as the client
+/// that gave its `Target` speaks.
 ///
-/// Not thread-safe: one owner reads it.
-package final class EtcdWatch {
+/// One owner reads it (`next`); `interrupt` and `requestProgress` are safe from any thread.
+package final class EtcdWatch: @unchecked Sendable {
     /// One change of a key.
     package struct Event: Sendable, Equatable {
         package enum Kind: Sendable, Equatable { case put, delete }
@@ -28,108 +30,103 @@ package final class EtcdWatch {
         package var isProgress: Bool { events.isEmpty && compactRevision == nil }
     }
 
-    private let connection: HTTPConnection
-    /// What the stream has sent past the last whole answer: the gateway ends each answer
-    /// with a newline, and a large one can come in several chunks.
-    private var pending: [UInt8] = []
+    /// Where a watch goes, as a client says (`EtcdClient.watchTarget`): its gRPC
+    /// connection with a token, or an endpoint of the gateway with one.
+    package enum Target: Sendable {
+        case grpc(GRPCHold, token: String?)
+        case gateway(EtcdClient.Endpoint, token: String?, tls: TLSContext?)
+    }
 
-    /// Starts watching `prefix` from `revision` (inclusive), with previous values and
-    /// progress notifications; returns once etcd has created the watch.
+    private enum Stream {
+        case grpc(GRPCWatch)
+        case gateway(GatewayWatch)
+    }
+    /// Set once; read by its owner and by `interrupt` and `requestProgress` from others
+    /// (each stream is safe for those).
+    private let stream: Stream
+
+    /// Starts watching the keys from `key` up to `rangeEnd` (not included; `nil`: `key`
+    /// alone) from `revision` (inclusive) at `target`; returns once etcd has created the
+    /// watch, within `timeout` seconds.
+    package init(
+        _ target: Target, key: [UInt8], rangeEnd: [UInt8]?, from revision: Int64,
+        timeout: Double = 5
+    ) throws(EtcdError) {
+        switch target {
+        case .grpc(let hold, let token):
+            stream = .grpc(
+                try GRPCWatch(
+                    on: hold, key: key, rangeEnd: rangeEnd, from: revision,
+                    metadata: token.map { [.init("token", $0)] } ?? [], timeout: timeout))
+        case .gateway(let endpoint, let token, let tls):
+            stream = .gateway(
+                try GatewayWatch(
+                    endpoint, key: key, rangeEnd: rangeEnd, from: revision, token: token, tls: tls,
+                    timeout: timeout))
+        }
+    }
+
+    /// Starts watching every key under `prefix` from `revision` at `target`.
+    package convenience init(
+        _ target: Target, prefix: [UInt8], from revision: Int64, timeout: Double = 5
+    ) throws(EtcdError) {
+        try self.init(
+            target, key: prefix, rangeEnd: EtcdClient.rangeEnd(ofPrefix: prefix), from: revision,
+            timeout: timeout)
+    }
+
+    /// Starts watching `prefix` through the gateway of `endpoint`.
     package convenience init(
         _ endpoint: EtcdClient.Endpoint, prefix: [UInt8], from revision: Int64,
         token: String? = nil, tls: TLSContext? = nil, timeout: Double = 5
     ) throws(EtcdError) {
         try self.init(
-            endpoint, key: prefix, rangeEnd: EtcdClient.rangeEnd(ofPrefix: prefix),
-            from: revision, token: token, tls: tls, timeout: timeout)
+            .gateway(endpoint, token: token, tls: tls), prefix: prefix, from: revision,
+            timeout: timeout)
     }
 
-    /// Starts watching the keys from `key` up to `rangeEnd` (not included; `nil`: `key`
-    /// alone) from `revision` (inclusive), with previous values and progress
-    /// notifications; returns once etcd has created the watch.
-    package init(
-        _ endpoint: EtcdClient.Endpoint, key: [UInt8], rangeEnd: [UInt8]?, from revision: Int64,
-        token: String? = nil, tls: TLSContext? = nil, timeout: Double = 5
-    ) throws(EtcdError) {
-        // Its creation within `timeout` as a whole; its answers then as `next` is told.
-        let deadline = Deadline(seconds: timeout)
-        connection = try HTTPConnection(
-            host: endpoint.host, port: endpoint.port, tls: tls, until: deadline)
-        var create: JSONObject = [
-            "key": .string(Base64.encode(key)), "start_revision": .string(String(revision)),
-            "prev_kv": true, "progress_notify": true,
-        ]
-        if let rangeEnd { create["range_end"] = .string(Base64.encode(rangeEnd)) }
-        let request: JSONValue = ["create_request": .object(create)]
-        // `hasleader`: a member cut off from its leader cancels the watch rather than keep
-        // it open and silent, so the follower moves to another member.
-        try connection.post(
-            "/v3/watch", body: JSONWriter.compact(request), token: token,
-            headers: ["Grpc-Metadata-hasleader: true"], until: deadline)
-        let head = try connection.head(until: deadline)
-        guard head.status == 200, head.chunked else {
-            let body = try? connection.body(of: head, until: deadline)
-            throw EtcdError(
-                endpoint: connection.endpoint,
-                reason: "the watch was refused: \(String(decoding: body ?? [], as: UTF8.self))",
-                status: head.status)
+    /// `host:port`, for messages.
+    package var endpoint: String {
+        switch stream {
+        case .grpc(let watch): watch.endpoint
+        case .gateway(let watch): watch.endpoint
         }
-        // The first answer says the watch was created (or why not).
-        let first = try next(until: deadline)
-        if let reason = first.cancelReason {
-            throw EtcdError(
-                endpoint: connection.endpoint, reason: "the watch was cancelled: \(reason)")
-        }
+    }
+
+    /// Whether it can ask for progress (`requestProgress`): on gRPC.
+    package var asksProgress: Bool {
+        if case .grpc = stream { return true }
+        return false
     }
 
     /// The next answer of the stream, waiting at most `timeout` seconds for it (all of it).
     package func next(timeout: Double) throws(EtcdError) -> Response {
-        try next(until: Deadline(seconds: timeout))
+        switch stream {
+        case .grpc(let watch): try watch.next(until: Deadline(seconds: timeout))
+        case .gateway(let watch): try watch.next(until: Deadline(seconds: timeout))
+        }
     }
 
-    private func next(until deadline: Deadline) throws(EtcdError) -> Response {
-        var chunk: [UInt8] = []
-        while true {
-            if let newline = pending.firstIndex(of: 0x0A) {
-                chunk = Array(pending[..<newline])
-                pending.removeSubrange(...newline)
-                if chunk.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
-                break
-            }
-            guard let more = try connection.chunk(until: deadline) else {
-                throw EtcdError(endpoint: connection.endpoint, reason: "the watch stream ended")
-            }
-            guard pending.count + more.count <= HTTPConnection.maxBody else {
-                throw EtcdError(
-                    endpoint: connection.endpoint,
-                    reason: "an answer of the watch over \(HTTPConnection.maxBody >> 20) MiB",
-                    kind: .badResponse)
-            }
-            pending += more
-        }
-        guard let value = try? JSONReader(maxDepth: 64, maxSize: .max).read(chunk),
-            let result = value["result"]
-        else {
-            let said = String(decoding: chunk.prefix(200), as: UTF8.self)
-            throw EtcdError(endpoint: connection.endpoint, reason: Display.escaped(said))
-        }
-        let events = (result["events"]?.arrayValue ?? []).compactMap { event -> Event? in
-            guard let kv = event["kv"].flatMap(EtcdClient.keyValue) else { return nil }
-            let kind: Event.Kind = event["type"]?.stringValue == "DELETE" ? .delete : .put
-            return Event(
-                kind: kind, keyValue: kv, previous: event["prev_kv"].flatMap(EtcdClient.keyValue))
-        }
-        let compact = EtcdClient.int64(result["compact_revision"])
-        let canceled = result["canceled"] == .bool(true)
-        return Response(
-            revision: EtcdClient.revision(of: result), events: events,
-            compactRevision: compact.flatMap { $0 > 0 ? $0 : nil },
-            cancelReason: canceled ? (result["cancel_reason"]?.stringValue ?? "cancelled") : nil)
+    /// Asks etcd for its revision now, on gRPC: an answer with no events comes once every
+    /// event before it has been sent. Nothing on the gateway, which cannot ask.
+    package func requestProgress(timeout: Double = 5) throws(EtcdError) {
+        guard case .grpc(let watch) = stream else { return }
+        try watch.requestProgress(until: Deadline(seconds: timeout))
     }
 
     /// Ends the watch.
-    package func close() { connection.socket.close() }
+    package func close() {
+        switch stream {
+        case .grpc(let watch): watch.close()
+        case .gateway(let watch): watch.close()
+        }
+    }
 
     /// Wakes the thread waiting in `next` (which then throws); safe from another thread.
-    func interrupt() { connection.socket.shutdown() }
+    package func interrupt() {
+        switch stream {
+        case .grpc(let watch): watch.interrupt()
+        case .gateway(let watch): watch.interrupt()
+        }
+    }
 }

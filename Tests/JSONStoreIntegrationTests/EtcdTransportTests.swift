@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import JSONStore
 import TestSupport
@@ -70,6 +71,28 @@ extension EtcdTests {
                 #expect(throws: EtcdError.self) { try gateway.get(self.bytes("k")) }
             }
             #expect(try await server.etcdctl(["get", "k", "--print-value-only"]).output == "v\n")
+        }
+
+        @Test("the gateway off: observers get each transaction from a watch over gRPC")
+        func liveGatewayOff() async throws {
+            let server = try await blocking {
+                try EtcdServer(arguments: ["--enable-grpc-gateway=false"])
+            }
+            let endpoint = server.endpoint
+            let store = try await blocking {
+                try JSONStore(etcd: [endpoint], prefix: "tasks", timeout: 2)
+            }
+            let recorder = ChangeRecorder()
+            let token = store.observe(on: DispatchQueue(label: "observer"), recorder.callback)
+            defer { token.invalidate() }
+            try await server.etcdctl(["put", "tasks/a", #"{"n":1}"#])
+            #expect(await recorder.wait { $0.initialCount == 1 && $0.ids == ["a"] })
+            let updates = recorder.current.updates.count
+            let txn = try await server.etcdctl(
+                ["txn"], stdin: "\nput tasks/b {}\ndel tasks/a\n\n\n")
+            #expect(txn.status == 0, "\(txn.output)")
+            #expect(await recorder.wait { $0.ids == ["b"] })
+            #expect(recorder.current.updates.count == updates + 1)
         }
 
         @Test("the gateway forced on an etcd that serves both: the same answers")

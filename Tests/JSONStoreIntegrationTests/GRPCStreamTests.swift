@@ -60,11 +60,11 @@ extension EtcdTests {
             let server = try await blocking { try EtcdServer() }
             let port = server.clientPort
             try await blocking {
-                let connection = try GRPCConnection.connect(host: "127.0.0.1", port: port)
-                defer { connection.close() }
+                let hold = GRPCHold(try GRPCConnection.connect(host: "127.0.0.1", port: port))
+                let connection = hold.connection
                 let start = try put(connection, "other", "x")
                 let watch = try GRPCWatch(
-                    on: connection, key: bytes("w/"), rangeEnd: bytes("w0"), from: start + 1)
+                    on: hold, key: bytes("w/"), rangeEnd: bytes("w0"), from: start + 1)
                 // Puts from four threads on the watch's own connection, and one by etcdctl.
                 DispatchQueue.concurrentPerform(iterations: 4) { thread in
                     for round in 0..<10 { _ = try? put(connection, "w/\(thread)-\(round)", "v") }
@@ -99,12 +99,12 @@ extension EtcdTests {
         func stopped() async throws {
             let server = try await blocking { try EtcdServer() }
             let port = server.clientPort
-            let connection = try await blocking {
-                try GRPCConnection.connect(host: "127.0.0.1", port: port)
+            let hold = try await blocking {
+                GRPCHold(try GRPCConnection.connect(host: "127.0.0.1", port: port))
             }
-            defer { connection.close() }
+            let connection = hold.connection
             let watch = try await blocking {
-                try GRPCWatch(on: connection, key: bytes("w/"), rangeEnd: bytes("w0"), from: 1)
+                try GRPCWatch(on: hold, key: bytes("w/"), rangeEnd: bytes("w0"), from: 1)
             }
             let ended = Task.detached { () -> EtcdError? in
                 do {

@@ -9,18 +9,22 @@ import JSONStore
 /// Safe to use from several threads: one reads (`next`), others may ask for progress or
 /// `interrupt` it.
 final class GRPCWatch: Sendable {
+    /// Keeps the connection open while the watch lives.
+    private let hold: GRPCHold
     private let stream: GRPCStream
     let endpoint: String
 
     /// Starts watching the keys from `key` up to `rangeEnd` (not included; `nil`: `key`
     /// alone) from `revision` (inclusive), with previous values and progress
-    /// notifications, on `connection`; returns once etcd has created the watch, within
-    /// `timeout` seconds. `metadata` goes with the call (the token).
+    /// notifications, on the connection `hold` keeps; returns once etcd has created the
+    /// watch, within `timeout` seconds. `metadata` goes with the call (the token).
     init(
-        on connection: GRPCConnection, key: [UInt8], rangeEnd: [UInt8]?, from revision: Int64,
+        on hold: GRPCHold, key: [UInt8], rangeEnd: [UInt8]?, from revision: Int64,
         metadata: [HPACK.Field] = [], timeout: Double = 5
     ) throws(EtcdError) {
         let deadline = Deadline(seconds: timeout)
+        let connection = hold.connection
+        self.hold = hold
         endpoint = connection.authority
         // `hasleader`: a member cut off from its leader cancels the watch rather than keep
         // it open and silent, so the follower moves to another member. No deadline: the

@@ -9,14 +9,11 @@ extension DirectoryMirror {
         generation += 1
         let generation = self.generation
         watching.withLock { $0.generation = generation }
-        let token = try client.freshAuthToken()
-        let endpoint = client.endpoints[client.currentIndex]
-        let (prefix, tls, timeout) = (layout.keyPrefix, tls, client.timeout)
+        let target = try client.watchTarget()
+        let (prefix, timeout) = (layout.keyPrefix, client.timeout)
         watchQueue.async { [self] in
             do {
-                let watch = try EtcdWatch(
-                    endpoint, prefix: prefix, from: revision, token: token, tls: tls,
-                    timeout: timeout)
+                let watch = try EtcdWatch(target, prefix: prefix, from: revision, timeout: timeout)
                 defer {
                     // Out of reach of `interrupt` first, then closed: never both at once.
                     watching.withLock { if $0.watch === watch { $0.watch = nil } }
@@ -31,12 +28,12 @@ extension DirectoryMirror {
                     let response = try watch.next(timeout: .infinity)
                     if let compacted = response.compactRevision {
                         throw EtcdError(
-                            endpoint: endpoint.description,
+                            endpoint: watch.endpoint,
                             reason: "etcd compacted its history up to revision \(compacted)")
                     }
                     if let reason = response.cancelReason {
                         throw EtcdError(
-                            endpoint: endpoint.description,
+                            endpoint: watch.endpoint,
                             reason: "the watch was cancelled: \(reason)")
                     }
                     for events in Self.transactions(response.events) {

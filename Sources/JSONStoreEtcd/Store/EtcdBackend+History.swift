@@ -182,18 +182,23 @@ extension EtcdBackend {
     private func openWatch(_ key: [UInt8], rangeEnd: [UInt8]?, from start: Int64)
         throws(StoreError) -> EtcdWatch
     {
-        let token = try withClient { client throws(EtcdError) in try client.freshAuthToken() }
-        var failure: EtcdError?
-        for endpoint in endpoints {
-            do {
-                return try EtcdWatch(
-                    endpoint, key: key, rangeEnd: rangeEnd, from: start, token: token, tls: tls,
-                    timeout: timeout)
+        var failure: StoreError?
+        for endpoint in endpoints.indices {
+            do throws(StoreError) {
+                let target = try withClient { client throws(EtcdError) in
+                    try client.watchTarget(endpoint: endpoint)
+                }
+                do {
+                    return try EtcdWatch(
+                        target, key: key, rangeEnd: rangeEnd, from: start, timeout: timeout)
+                } catch {
+                    throw storeError(error)
+                }
             } catch {
                 failure = error
             }
         }
-        throw storeError(failure ?? EtcdError(endpoint: address, reason: "no endpoint"))
+        throw failure ?? storeError(EtcdError(endpoint: address, reason: "no endpoint"))
     }
 
     /// `events` as the history's entries: a put of version 1 a creation, a later one a

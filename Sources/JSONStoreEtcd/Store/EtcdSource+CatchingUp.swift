@@ -66,18 +66,25 @@ extension EtcdSource {
         }
     }
 
-    /// Every `quietInterval` while the watch has heard nothing, asks etcd whether the
-    /// prefix is still as reported and, if so, reports its revision as `.progress`.
+    /// Every `quietInterval` while the watch has heard nothing: on gRPC, asks the watch for
+    /// progress (etcd answers on the stream after every event before it, so the revision
+    /// `follow` reports is never followed by older events); on the gateway, which cannot
+    /// ask, asks etcd whether the prefix is still as reported and, if so, reports its
+    /// revision as `.progress`.
     func startQuietChecks() {
         let interval = Self.quietInterval
         let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
         timer.schedule(deadline: .now() + interval, repeating: interval)
         timer.setEventHandler { [weak self] in
             guard let self, !self.stopped else { return }
-            let heard = shared.withLock { $0.lastHeard }
-            guard Self.now() - heard >= interval, case .caughtUp(let revision) = lag() else {
+            let (heard, watch) = shared.withLock { ($0.lastHeard, $0.watch) }
+            guard Self.now() - heard >= interval else { return }
+            if let watch, watch.asksProgress {
+                // A watch ended meanwhile refuses it: the next one is asked next time.
+                try? watch.requestProgress(timeout: backend.timeout)
                 return
             }
+            guard case .caughtUp(let revision) = lag() else { return }
             let fresher = shared.withLock { state -> Bool in
                 guard revision > (state.revision ?? .max) else { return false }
                 state.revision = revision

@@ -146,16 +146,17 @@ final class EtcdSource: LiveSource {
         return listing.revision
     }
 
+    /// A watch from `revision` on endpoint `endpoint` (counted round the endpoints): on
+    /// gRPC one more stream of a pooled client's connection.
     private func watch(from revision: Int64, endpoint: Int) throws(StoreError) -> EtcdWatch {
-        let endpoints = backend.endpoints
-        let target = endpoints[endpoint % endpoints.count]
-        let token = try backend.withClient { client throws(EtcdError) in try client.freshAuthToken()
+        let target = try backend.withClient { client throws(EtcdError) in
+            try client.watchTarget(endpoint: endpoint)
         }
         let watch: EtcdWatch
         do {
             watch = try EtcdWatch(
-                target, prefix: backend.layout.keyPrefix, from: revision, token: token,
-                tls: backend.tls, timeout: backend.timeout)
+                target, prefix: backend.layout.keyPrefix, from: revision,
+                timeout: backend.timeout)
         } catch {
             throw backend.storeError(error)
         }
