@@ -94,25 +94,7 @@ extension GRPCConnection {
             // Decoded whoever it is for, so the table stays in step.
             let fields = try headerBlock(fragment, complete: endHeaders, stream: id, &reader)
             shared.change { shared in
-                guard var stream = shared.streams[id], !stream.remoteEnded else { return }
-                if stream.headers == nil {
-                    stream.headers = fields
-                    let status = fields.first { $0.name == Array(":status".utf8) }?.value
-                    if status != Array("200".utf8) {
-                        stream.error = bad(
-                            "HTTP status \(String(decoding: status ?? [], as: UTF8.self)) for a gRPC call"
-                        )
-                    }
-                }
-                if endStream {
-                    stream.remoteEnded = true
-                    stream.status =
-                        stream.messages.isMidMessage
-                        ? GRPCStatus(code: .internal, message: "the answer ended mid-message")
-                        : GRPCStatus(fields)
-                            ?? GRPCStatus(code: .unknown, message: "no grpc-status in the trailers")
-                }
-                shared.streams[id] = stream
+                shared.stream(id) { stream in self.answered(&stream, fields, end: endStream) }
             }
         case .data(let id, let data, let endStream):
             try took(data: data, endStream: endStream, on: id, &reader)
@@ -156,6 +138,28 @@ extension GRPCConnection {
         }
     }
 
+    /// A header block `fields` for `stream`: its response headers (`:status` 200, else
+    /// the stream's error), or with `end` its trailers and status.
+    private func answered(_ stream: inout Stream, _ fields: [HPACK.Field], end: Bool) {
+        guard !stream.remoteEnded else { return }
+        if stream.headers == nil {
+            stream.headers = fields
+            let status = fields.first { $0.name == Array(":status".utf8) }?.value
+            if status != Array("200".utf8) {
+                stream.error = bad(
+                    "HTTP status \(String(decoding: status ?? [], as: UTF8.self)) for a gRPC call")
+            }
+        }
+        if end {
+            stream.remoteEnded = true
+            stream.status =
+                stream.messages.isMidMessage
+                ? GRPCStatus(code: .internal, message: "the answer ended mid-message")
+                : GRPCStatus(fields)
+                    ?? GRPCStatus(code: .unknown, message: "no grpc-status in the trailers")
+        }
+    }
+
     /// DATA of stream `id` taken: counted against the connection's room (padding
     /// included) and granted back once half is used; its messages to the stream's inbox,
     /// and the stream's room granted back at once while the inbox is small (else as its
@@ -173,37 +177,47 @@ extension GRPCConnection {
             reader.takenSinceGrant = 0
         }
         let streamGrant = try shared.change { shared throws(EtcdError) -> Int in
-            guard var stream = shared.streams[id], !stream.remoteEnded, stream.error == nil
-            else { return 0 }
-            guard stream.headers != nil else { throw bad("DATA before the answer's headers") }
-            defer { shared.streams[id] = stream }
-            stream.owed += count
-            do throws(GRPCMessages.Refusal) {
-                for message in try stream.messages.take(data) {
-                    stream.inbox.append(message)
-                    stream.inboxBytes += message.count
-                }
-            } catch {
-                stream.error = bad(error.reason)
-                return 0
-            }
-            if stream.single && stream.inbox.count > 1 {
-                stream.error = bad("more than one message in an answer of one")
-                return 0
-            }
-            if endStream {
-                stream.remoteEnded = true
-                stream.status = GRPCStatus(
-                    code: .internal, message: "the answer ended with no trailers")
-            }
-            guard stream.inboxBytes < streamWindowSize / 2, !stream.remoteEnded else { return 0 }
-            defer { stream.owed = 0 }
-            return stream.owed
+            try shared.stream(id) { stream throws(EtcdError) in
+                try took(data, endStream: endStream, count: count, into: &stream)
+            } ?? 0
         }
         if streamGrant > 0 {
             grants += HTTP2Frame.windowUpdate(stream: id, increment: UInt32(streamGrant)).encoded
         }
         if !grants.isEmpty { try send(grants, until: .never) }
+    }
+
+    /// A DATA frame's bytes (`count` of payload) into `stream`: the messages they complete
+    /// to its inbox; the room to grant back on it now (0 for none).
+    private func took(
+        _ data: [UInt8], endStream: Bool, count: Int, into stream: inout Stream
+    ) throws(EtcdError) -> Int {
+        guard !stream.remoteEnded, stream.error == nil else { return 0 }
+        guard stream.headers != nil else { throw bad("DATA before the answer's headers") }
+        stream.owed += count
+        do throws(GRPCMessages.Refusal) {
+            for message in try stream.messages.take(data) {
+                stream.inbox.append(message)
+                stream.inboxBytes += message.count
+            }
+        } catch {
+            stream.error = bad(error.reason)
+            return 0
+        }
+        if stream.single && stream.inbox.count > 1 {
+            stream.error = bad("more than one message in an answer of one")
+            return 0
+        }
+        if endStream {
+            stream.remoteEnded = true
+            stream.status = GRPCStatus(
+                code: .internal, message: "the answer ended with no trailers")
+        }
+        guard stream.owed >= streamWindowSize / 2, stream.inboxBytes < streamWindowSize / 2,
+            !stream.remoteEnded
+        else { return 0 }
+        defer { stream.owed = 0 }
+        return stream.owed
     }
 
     /// The server's settings applied: its frame size, and its initial window, which moves

@@ -76,17 +76,20 @@ extension GRPCConnection {
             let left = body.count - at
             let room = shared.wait(until: deadline) { shared -> Result<Int, EtcdError>? in
                 if let failure = shared.failure { return .failure(failure) }
-                guard var stream = shared.streams[id] else {
+                let (connectionRoom, frameSize) = (shared.sendWindow, shared.peerMaxFrameSize)
+                let taken = shared.stream(id) { stream -> Result<Int, EtcdError>? in
+                    if stream.status != nil { return .success(-1) }
+                    if let error = stream.error { return .failure(error) }
+                    let room = min(left, stream.sendWindow, connectionRoom, frameSize)
+                    guard room > 0 || left == 0 else { return nil }
+                    stream.sendWindow -= room
+                    return .success(room)
+                }
+                guard let taken else {
                     return .failure(EtcdError(endpoint: authority, reason: "the call has ended"))
                 }
-                if stream.status != nil { return .success(-1) }
-                if let error = stream.error { return .failure(error) }
-                let room = min(left, stream.sendWindow, shared.sendWindow, shared.peerMaxFrameSize)
-                guard room > 0 || left == 0 else { return nil }
-                stream.sendWindow -= room
-                shared.sendWindow -= room
-                shared.streams[id] = stream
-                return .success(room)
+                if case .success(let room)? = taken, room > 0 { shared.sendWindow -= room }
+                return taken
             }
             switch room {
             case nil:
@@ -117,26 +120,31 @@ extension GRPCConnection {
     func receive(on id: UInt32, until deadline: Deadline) throws(EtcdError) -> [UInt8]? {
         let taken = shared.wait(until: deadline) {
             shared -> Result<(message: [UInt8]?, grant: Int), EtcdError>? in
-            guard var stream = shared.streams[id] else {
+            let next = shared.stream(id) {
+                stream -> Result<(message: [UInt8]?, grant: Int), EtcdError>? in
+                if !stream.inbox.isEmpty {
+                    let message = stream.inbox.removeFirst()
+                    stream.inboxBytes -= message.count
+                    var grant = 0
+                    if stream.owed >= streamWindowSize / 2,
+                        stream.inboxBytes < streamWindowSize / 2
+                    {
+                        (grant, stream.owed) = (stream.owed, 0)
+                    }
+                    return .success((message, grant))
+                }
+                if let error = stream.error { return .failure(error) }
+                if let status = stream.status {
+                    return status.code == .ok ? .success((nil, 0)) : .failure(error(status))
+                }
+                return nil
+            }
+            guard let next else {
                 return .failure(EtcdError(endpoint: authority, reason: "the call has ended"))
             }
-            if !stream.inbox.isEmpty {
-                let message = stream.inbox.removeFirst()
-                stream.inboxBytes -= message.count
-                var grant = 0
-                if stream.inboxBytes < streamWindowSize / 2 {
-                    (grant, stream.owed) = (stream.owed, 0)
-                }
-                shared.streams[id] = stream
-                return .success((message, grant))
-            }
-            if let error = stream.error { return .failure(error) }
-            if let status = stream.status {
-                shared.streams[id] = nil
-                return status.code == .ok ? .success((nil, 0)) : .failure(error(status))
-            }
-            if let failure = shared.failure { return .failure(failure) }
-            return nil
+            if case .success((nil, _))? = next { shared.streams[id] = nil }
+            if next == nil, let failure = shared.failure { return .failure(failure) }
+            return next
         }
         switch taken {
         case nil:

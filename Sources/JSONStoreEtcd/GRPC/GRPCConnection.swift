@@ -58,6 +58,15 @@ package final class GRPCConnection: @unchecked Sendable {
         var failure: EtcdError?
         /// Whether the server's first SETTINGS came: it speaks HTTP/2.
         var settled = false
+
+        /// Runs `body` on stream `id` where it is kept (a copy would copy the message it is
+        /// receiving with each frame); `nil` when there is no such stream.
+        mutating func stream<Result, Failure>(
+            _ id: UInt32, _ body: (inout Stream) throws(Failure) -> Result
+        ) throws(Failure) -> Result? {
+            guard streams[id] != nil else { return nil }
+            return try body(&streams[id]!)
+        }
     }
 
     /// One stream's state: what came for it, and the room left to send on it.
@@ -73,8 +82,9 @@ package final class GRPCConnection: @unchecked Sendable {
         /// of one answer given two, or the owner's interrupt.
         var error: EtcdError?
         var sendWindow: Int
-        /// DATA taken on the stream and not granted back yet: granted by the reader while
-        /// the inbox is small, else by the owner as it takes messages.
+        /// DATA taken on the stream and not granted back yet: granted once it is half the
+        /// window, by the reader while the inbox is small, else by the owner as it takes
+        /// messages.
         var owed = 0
         /// Whether the server ended the stream (its status, a reset, not taken): nothing
         /// more is owed to it.
