@@ -58,7 +58,7 @@ extension JSONStore {
         }
         // As a directory store checks its directory: a wrong address fails here, clearly.
         _ = try backend.withClient { client throws(EtcdError) in
-            try client.count(prefix: backend.layout.keyPrefix, modifiedAfter: .max - 1)
+            try client.probe(prefix: backend.layout.keyPrefix)
         }
         self.init(remote: backend, options: options)
     }
