@@ -3,21 +3,24 @@ import JSONStore
 extension EtcdClient {
     /// Every key that starts with `prefix`, at one revision, read in pages (`RangePages`).
     ///
-    /// - Parameter revision: the revision to read at; `nil` for the newest.
+    /// - Parameters:
+    ///   - revision: the revision to read at; `nil` for the newest.
+    ///   - onPage: called with each page as it is taken, in key order.
     /// - Returns: the revision read at, and the keys in key order.
     package func range(
         prefix: [UInt8], revision: Int64? = nil, pageSize: Int = 1_000,
-        pageBytes: Int = 4 << 20
+        pageBytes: Int = 4 << 20, onPage: ([KeyValue]) -> Void = { _ in }
     ) throws(EtcdError) -> (revision: Int64, keyValues: [KeyValue]) {
         let listed = try listing(
-            prefix: prefix, revision: revision, pageSize: pageSize, pageBytes: pageBytes)
+            prefix: prefix, revision: revision, pageSize: pageSize, pageBytes: pageBytes,
+            onPage: onPage)
         return (listed.revision, listed.keyValues)
     }
 
     /// `range`, with the cluster id of the etcd that answered (its response header's).
     func listing(
         prefix: [UInt8], revision: Int64? = nil, pageSize: Int = 1_000,
-        pageBytes: Int = 4 << 20
+        pageBytes: Int = 4 << 20, onPage: ([KeyValue]) -> Void = { _ in }
     ) throws(EtcdError) -> (revision: Int64, cluster: String?, keyValues: [KeyValue]) {
         var cluster: String?
         var pages = RangePages(
@@ -29,9 +32,10 @@ extension EtcdClient {
                     key: pages.start, rangeEnd: pages.end, limit: Int64(pages.limit),
                     revision: pages.revision ?? 0))
             if cluster == nil { cluster = Self.cluster(of: page.header) }
-            switch pages.take(
+            let taken = pages.take(
                 page.keyValues, at: pages.revision ?? page.header.revision, more: page.more)
-            {
+            if case .success = taken { onPage(page.keyValues) }
+            switch taken {
             case .success(true): continue
             case .success(false): return (pages.revision ?? 0, cluster, pages.found)
             case .failure(let refusal):
@@ -94,6 +98,17 @@ extension EtcdClient {
         request.sortByNewestModification = true
         let answer = try call(EtcdMethods.range, request)
         return (answer.header.revision, answer.keyValues.first?.modRevision)
+    }
+
+    /// Asks etcd for one key under `prefix` and its revision: the cheapest read that
+    /// proves the endpoint, the credentials and the permissions on the prefix (a count of a
+    /// large prefix reads each of its keys).
+    @discardableResult
+    package func probe(prefix: [UInt8]) throws(EtcdError) -> Int64 {
+        var request = EtcdRPC.RangeRequest(
+            key: prefix, rangeEnd: Self.rangeEnd(ofPrefix: prefix), limit: 1)
+        request.keysOnly = true
+        return try call(EtcdMethods.range, request).header.revision
     }
 
     /// How many keys start with `prefix`, and how many of them were written after

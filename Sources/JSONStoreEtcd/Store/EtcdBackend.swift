@@ -127,20 +127,23 @@ final class EtcdBackend: RemoteBackend {
     func listing(reader: JSONReader, lastValid: Bool = false) throws(StoreError)
         -> SourceListing
     {
+        let pages = PageParser(layout: layout, reader: reader)
         let (revision, keyValues) = try withClient { client throws(EtcdError) in
-            try client.range(prefix: layout.keyPrefix)
+            try client.range(prefix: layout.keyPrefix, onPage: pages.take)
         }
-        var listing = listing(reader: reader, read: keyValues, at: revision)
+        var listing = listing(reader: reader, read: keyValues, at: revision, parsed: pages)
         if lastValid { try keepLastValid(in: &listing, keyValues, reader: reader, strict: false) }
         return listing
     }
 
     func listing(at revision: Int64, reader: JSONReader) throws(StoreError) -> SourceListing {
         do {
+            let pages = PageParser(layout: layout, reader: reader)
             let keyValues = try withClient { client throws(EtcdError) in
-                try client.range(prefix: layout.keyPrefix, revision: revision).keyValues
+                try client.range(prefix: layout.keyPrefix, revision: revision, onPage: pages.take)
+                    .keyValues
             }
-            var listing = listing(reader: reader, read: keyValues, at: revision)
+            var listing = listing(reader: reader, read: keyValues, at: revision, parsed: pages)
             try keepLastValid(in: &listing, keyValues, reader: reader, strict: true)
             return listing
         } catch {
@@ -210,10 +213,12 @@ final class EtcdBackend: RemoteBackend {
         }
     }
 
-    /// `keyValues` (in key order) as a listing: items by id, the rest by name.
-    func listing(reader: JSONReader, read keyValues: [EtcdClient.KeyValue], at revision: Int64)
-        -> SourceListing
-    {
+    /// `keyValues` (in key order) as a listing: items by id, the rest by name; the items'
+    /// values parsed by `parsed` as they came, else now.
+    func listing(
+        reader: JSONReader, read keyValues: [EtcdClient.KeyValue], at revision: Int64,
+        parsed: PageParser? = nil
+    ) -> SourceListing {
         var listing = SourceListing(ids: [], outcomes: [], badNames: [:], revision: revision)
         var items: [EtcdClient.KeyValue] = []
         listing.ids.reserveCapacity(keyValues.count)
@@ -228,6 +233,10 @@ final class EtcdBackend: RemoteBackend {
             case .own:
                 if keyValue.key == layout.schemaKey { listing.schemaDocument = keyValue.value }
             }
+        }
+        if let parsed {
+            listing.outcomes = parsed.outcomes()
+            return listing
         }
         // The values parsed on every core, as a directory's files are read.
         let (ids, layout, values) = (listing.ids, layout, items)
