@@ -44,6 +44,20 @@ enum EtcdLoadBenchmark {
             ("range one page, gRPC", { try timedRange(client, count: count, pageSize: 0) }),
             ("range one page, gateway", { try timedRange(gateway, count: count, pageSize: 0) }),
         ]
+        // The command's listing, in a process of its own as etcdctl is, on each transport.
+        let command = URL(fileURLWithPath: EtcdBench.executable).deletingLastPathComponent()
+            .appendingPathComponent("jsonstore").path
+        if FileManager.default.isExecutableFile(atPath: command) {
+            let list = [
+                "--store", "etcd://\(server.endpoint)/\(EtcdBench.prefix)", "list", "-o", "ndjson",
+            ]
+            cases.append(("list -o ndjson, gRPC", { try EtcdBench.timedRun(command, list) }))
+            cases.append(
+                (
+                    "list -o ndjson, gateway",
+                    { try EtcdBench.timedRun(command, ["--etcd-transport", "gateway"] + list) }
+                ))
+        }
         let curl = "/usr/bin/curl"
         if FileManager.default.isExecutableFile(atPath: curl) {
             let body =
@@ -88,6 +102,14 @@ enum EtcdLoadBenchmark {
                 spreadText(times[k]),
                 String(format: "%.2fx the gateway's", median(times[k]) / median(times[k + 2])),
                 "-", nil)
+        }
+        if let k = cases.firstIndex(where: { $0.name == "list -o ndjson, gRPC" }) {
+            let ratio = median(times[k]) / median(times[0])
+            tableRow(
+                "etcd \(count) items, jsonstore list -o ndjson, gRPC", spreadText(times[k]),
+                String(
+                    format: "%.2fx etcdctl, %.2fx the gateway's", ratio,
+                    median(times[k]) / median(times[k + 1])), "<= 1.3x", ratio <= 1.3)
         }
         if let k = cases.firstIndex(where: { $0.name.hasPrefix("curl") }) {
             tableRow(

@@ -57,7 +57,9 @@ struct NDJSONTests {
             Item(id: "b", object: ["id": "b", "n": 2], fingerprint: fingerprint),
             Item(id: "c", object: [:], fingerprint: fingerprint),
         ]
-        for i in 0..<2000 {
+        // Past `ListingWriter.parallelAbove`: NDJSON written in runs on every core, the
+        // last run short.
+        for i in 0..<5000 {
             items.append(
                 Item(
                     id: "d\(i)", object: ["text": .string("\u{1B}[2J \(i)")],

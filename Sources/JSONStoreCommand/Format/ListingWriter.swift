@@ -6,6 +6,10 @@ struct ListingWriter {
     let format: ListFormat
     private let table: Table
     private let headers: Bool
+    /// From how many items a piece of NDJSON is written on every core, in runs of
+    /// `runLength`.
+    static let parallelAbove = 2_048
+    static let runLength = 1_024
     /// How many items were written so far.
     private var count = 0
     private var started = false
@@ -49,6 +53,14 @@ struct ListingWriter {
                         item, to: &bytes, pretty: true, indent: 1, escapingUnicodeLineBreaks: true)
                 }
                 count += 1
+            }
+        case .ndjson where items.count >= Self.parallelAbove:
+            // A chunk of the listing (4,096 items), written on every core in runs.
+            let items = Array(items)
+            NDJSON.writeInRuns(count: items.count, runLength: Self.runLength, to: &out) {
+                index, bytes in
+                JSONWriter.appendItem(items[index], to: &bytes, escapingUnicodeLineBreaks: true)
+                bytes.append(0x0A)
             }
         case .ndjson:
             for item in items {

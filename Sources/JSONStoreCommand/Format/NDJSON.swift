@@ -171,10 +171,21 @@ enum NDJSON {
 
     /// The items of `results`, comma-separated, written in runs of `runLength` on every
     /// core: twice as many runs as cores at a time, so a few megabytes are held at most.
-    private static func writeItemsInRuns(
-        _ results: Results<Item>, runLength: Int = 4096, to out: inout OutputBuffer
+    private static func writeItemsInRuns(_ results: Results<Item>, to out: inout OutputBuffer) {
+        writeInRuns(count: results.count, to: &out) { index, bytes in
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            JSONWriter.appendItem(results[index], to: &bytes, escapingUnicodeLineBreaks: true)
+        }
+    }
+
+    /// Items `0..<count`, each appended by `render`, written in runs of `runLength` on
+    /// every core: twice as many runs as cores at a time, so a few megabytes are held at
+    /// most, handed to `out` in order without a copy.
+    static func writeInRuns(
+        count: Int, runLength: Int = 4096, to out: inout OutputBuffer,
+        _ render: @Sendable (_ index: Int, _ bytes: inout [UInt8]) -> Void
     ) {
-        let runs = (results.count + runLength - 1) / runLength
+        let runs = (count + runLength - 1) / runLength
         var next = 0
         while next < runs {
             let batch = next..<min(runs, next + 2 * Cores.count)
@@ -182,10 +193,8 @@ enum NDJSON {
             DispatchQueue.concurrentPerform(iterations: batch.count) { k in
                 let run = batch.lowerBound + k
                 var bytes: [UInt8] = []
-                for index in run * runLength..<min(results.count, (run + 1) * runLength) {
-                    if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                    JSONWriter.appendItem(
-                        results[index], to: &bytes, escapingUnicodeLineBreaks: true)
+                for index in run * runLength..<min(count, (run + 1) * runLength) {
+                    render(index, &bytes)
                 }
                 written[k] = bytes
             }
