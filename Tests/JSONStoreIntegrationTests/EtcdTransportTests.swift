@@ -97,7 +97,7 @@ extension EtcdTests {
 
         @Test("the gateway forced on an etcd that serves both: the same answers")
         func gatewayForced() async throws {
-            let server = try await blocking { try EtcdServer() }
+            let server = try await blocking { try EtcdServer(arguments: []) }
             let endpoint = EtcdClient.Endpoint(host: "127.0.0.1", port: server.clientPort)
             try await blocking {
                 let gateway = EtcdClient(endpoints: [endpoint], transport: .gateway)

@@ -65,13 +65,15 @@ public final class EtcdCluster: @unchecked Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/etcd")
         let client = "http://\(member.endpoint)"
-        process.arguments = [
-            "--name", member.name, "--data-dir", member.dataDirectory,
-            "--listen-client-urls", client, "--advertise-client-urls", client,
-            "--listen-peer-urls", member.peerURL, "--initial-advertise-peer-urls", member.peerURL,
-            "--initial-cluster", cluster, "--initial-cluster-state", "new",
-            "--initial-cluster-token", "jsonstore-test", "--log-level", "error",
-        ]
+        process.arguments =
+            [
+                "--name", member.name, "--data-dir", member.dataDirectory,
+                "--listen-client-urls", client, "--advertise-client-urls", client,
+                "--listen-peer-urls", member.peerURL, "--initial-advertise-peer-urls",
+                member.peerURL,
+                "--initial-cluster", cluster, "--initial-cluster-state", "new",
+                "--initial-cluster-token", "jsonstore-test", "--log-level", "error",
+            ] + EtcdServer.environmentArguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

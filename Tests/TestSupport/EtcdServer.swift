@@ -29,15 +29,27 @@ public final class EtcdServer: @unchecked Sendable {
     // by its owner); Process itself is thread-safe for terminate and waitUntilExit.
     private var process: Process?
 
+    /// etcd's options every test's etcd takes, from `$JSONSTORE_TEST_ETCD_ARGUMENTS`
+    /// (separated by spaces).
+    public static var environmentArguments: [String] {
+        (ProcessInfo.processInfo.environment["JSONSTORE_TEST_ETCD_ARGUMENTS"] ?? "")
+            .split(separator: " ").map(String.init)
+    }
+
+    /// Whether it serves the JSON gateway beside gRPC (etcd's default).
+    public var servesGateway: Bool { !extraArguments.contains("--enable-grpc-gateway=false") }
+
     /// The client endpoint, `127.0.0.1:PORT`.
     public var endpoint: String { "127.0.0.1:\(clientPort)" }
 
     /// Starts a single-member etcd and waits until it answers (30 s at most); with
     /// `certificates`, it serves TLS only and requires a client certificate; with
-    /// `arguments`, etcd's options beside those.
-    public init(certificates: TestCertificates? = nil, arguments: [String] = []) throws {
+    /// `arguments`, etcd's options beside those, else those of
+    /// `$JSONSTORE_TEST_ETCD_ARGUMENTS` (`.ci/run` runs the etcd tests again with
+    /// `--enable-grpc-gateway=false`).
+    public init(certificates: TestCertificates? = nil, arguments: [String]? = nil) throws {
         self.certificates = certificates
-        extraArguments = arguments
+        extraArguments = arguments ?? Self.environmentArguments
         clientPort = try Self.freePort()
         var peer = try Self.freePort()
         while peer == clientPort { peer = try Self.freePort() }  // the kernel may hand it out again
