@@ -76,6 +76,12 @@ extension DirectoryBatch {
         let (late, own) = try history.withHeads { heads throws(StoreError) in
             var (late, own): ([HistoryEntry], [HistoryEntry]) = ([], [])
             var predates: Bool?  // asked of the journal for the first item with no entry
+            if writes.count > 1 {
+                // One read of the journal for the heads of all the batch's items, rather
+                // than one each (a look for an item the journal has not seen reads all of
+                // it: a mirror's download of many new items was quadratic).
+                heads.readHeads(of: Set(writes.map { UTF8Key($0.id) }), in: history.journal)
+            }
             for write in writes {
                 var draft = HistoryDraft(
                     id: write.id, source: history.source, operation: operation, now: now)
