@@ -165,18 +165,5 @@ extension EtcdTests {
             try etcd.put(bytes("tasks/b"), bytes("2"))
             #expect(try etcd.range(prefix: bytes("tasks/")).keyValues.count == 2)
         }
-
-        @Test("base64 both ways over every length up to 40 and every byte value")
-        func base64() {
-            var random = SeededRandom(seed: 3)
-            for length in 0...40 {
-                let data = (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
-                let encoded = Base64.encode(data)
-                #expect(encoded.utf8.count == (length + 2) / 3 * 4)
-                #expect(Base64.decode(encoded) == data)
-            }
-            #expect(Base64.encode(Array("foo".utf8)) == "Zm9v")
-            #expect(Base64.decode("not base64!") == nil)
-        }
     }
 }
