@@ -65,7 +65,24 @@ enum MirrorBenchmark {
             "mirror: first mirror of \(count) items", String(format: "%.2f s", upload), "time",
             String(format: "≤ 2 × load + etcd's write = %.2f s", budget), upload <= budget)
         let (download, second) = try timedMirror(b, address)
-        print(String(format: "download into an empty directory: %.2f s", download))
+        // The floor of a download: etcdctl reading the prefix (a process, its output thrown
+        // away), and the same files written into an empty directory as a store writes
+        // them (each to a temporary name, renamed; one sync at the end).
+        let read = try EtcdBench.timedRun(
+            "/usr/bin/etcdctl",
+            ["--endpoints", server.endpoint, "get", "--prefix", "\(EtcdBench.prefix)/"],
+            environment: ["ETCDCTL_API": "3"])
+        let files = try timedFiles(directory + "/c", count: count)
+        print(
+            String(
+                format:
+                    "download into an empty directory: %.2f s; etcdctl's read %.2f s and the files written %.2f s",
+                download, read, files))
+        tableRow(
+            "mirror: download of \(count) items into an empty directory",
+            String(format: "%.2f s", download), "time",
+            String(format: "≤ 2 × (etcdctl's read + files written) = %.2f s", 2 * (read + files)),
+            download <= 2 * (read + files))
 
         let observed = try JSONStore(directory: b)
         let seen = Locked<[Int: Double]>([:])
@@ -113,6 +130,30 @@ enum MirrorBenchmark {
             process.waitUntilExit()
         }
         server.stop()
+    }
+
+    /// Writes the benchmark's `count` items into the empty directory `directory` as a
+    /// store writes a file (a temporary name, then a rename), one `sync` at the end;
+    /// returns the seconds.
+    static func timedFiles(_ directory: String, count: Int) throws -> Double {
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true)
+        let values = (0..<count).map { JSONWriter.pretty(.object(item($0))) }
+        let start = now()
+        for (i, value) in values.enumerated() {
+            let temp = directory + "/.\(EtcdBench.id(i)).json.tmp"
+            let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            guard fd >= 0,
+                value.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) })
+                    == value.count
+            else { throw EtcdBenchError("cannot write \(temp)") }
+            close(fd)
+            guard rename(temp, directory + "/" + EtcdBench.id(i) + ".json") == 0 else {
+                throw EtcdBenchError("cannot rename \(temp)")
+            }
+        }
+        sync()  // the store syncs its file system once a batch; one for all of them here
+        return now() - start
     }
 
     /// Starts `jsonstore --dir DIR mirror ADDRESS` and times it until it says it is in
