@@ -131,7 +131,7 @@ final class EtcdBackend: RemoteBackend {
         let (revision, keyValues) = try withClient { client throws(EtcdError) in
             try client.range(prefix: layout.keyPrefix, onPage: pages.take)
         }
-        var listing = listing(reader: reader, read: keyValues, at: revision, parsed: pages)
+        var listing = pages.listing(at: revision)
         if lastValid { try keepLastValid(in: &listing, keyValues, reader: reader, strict: false) }
         return listing
     }
@@ -143,7 +143,7 @@ final class EtcdBackend: RemoteBackend {
                 try client.range(prefix: layout.keyPrefix, revision: revision, onPage: pages.take)
                     .keyValues
             }
-            var listing = listing(reader: reader, read: keyValues, at: revision, parsed: pages)
+            var listing = pages.listing(at: revision)
             try keepLastValid(in: &listing, keyValues, reader: reader, strict: true)
             return listing
         } catch {
@@ -211,40 +211,6 @@ final class EtcdBackend: RemoteBackend {
                 older = previous
             }
         }
-    }
-
-    /// `keyValues` (in key order) as a listing: items by id, the rest by name; the items'
-    /// values parsed by `parsed` as they came, else now.
-    func listing(
-        reader: JSONReader, read keyValues: [EtcdClient.KeyValue], at revision: Int64,
-        parsed: PageParser? = nil
-    ) -> SourceListing {
-        var listing = SourceListing(ids: [], outcomes: [], badNames: [:], revision: revision)
-        var items: [EtcdClient.KeyValue] = []
-        listing.ids.reserveCapacity(keyValues.count)
-        items.reserveCapacity(keyValues.count)
-        for keyValue in keyValues {
-            switch layout.entry(keyValue.key) {
-            case .item(let id):
-                listing.ids.append(id)
-                items.append(keyValue)
-            case .invalid(let file):
-                listing.badNames[UTF8Key(file.name)] = file
-            case .own:
-                if keyValue.key == layout.schemaKey { listing.schemaDocument = keyValue.value }
-            }
-        }
-        if let parsed {
-            listing.outcomes = parsed.outcomes()
-            return listing
-        }
-        // The values parsed on every core, as a directory's files are read.
-        let (ids, layout, values) = (listing.ids, layout, items)
-        listing.outcomes = ItemFile.outcomes(ids.count, parallelAbove: Self.parallelParseThreshold)
-        {
-            layout.outcome(of: ids[$0], values[$0], reader: reader)
-        }
-        return listing
     }
 
     /// `etcd 3.4.23 at 127.0.0.1:2379, 24 KiB of data; …`, with the limits etcd puts on

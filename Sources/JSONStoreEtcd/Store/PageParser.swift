@@ -1,45 +1,59 @@
 import Dispatch
 import JSONStore
 
-/// A range's pages parsed as they come, while the next is asked for: each page's item
-/// values parsed on every core in the background, the outcomes kept in page order. A
-/// listing of a large prefix then takes about as long as its range, not the range and
-/// the parse one after the other.
+/// A listing built from a range's pages as they come, while the next is asked for: each
+/// page's keys sorted into items, bad names and the schema on the thread that reads them,
+/// its item values parsed on every core in the background. A listing of a large prefix
+/// then takes about as long as its range, not the range and the parse one after the other.
 ///
-/// One thread hands it the pages (`take`), in key order, then asks for the outcomes.
-final class PageParser: @unchecked Sendable {  // `next` is the handing thread's alone
+/// One thread hands it the pages (`take`), in key order, then asks for the listing.
+final class PageParser: @unchecked Sendable {  // all but `parsed` are the handing thread's
     private let layout: EtcdLayout
     private let reader: JSONReader
     private let group = DispatchGroup()
     private let parsed = Locked<[Int: [ItemFile.Outcome]]>([:])
-    private var next = 0
+    private var pages = 0
+    private var listing = SourceListing(ids: [], outcomes: [], badNames: [:], revision: 0)
 
     init(layout: EtcdLayout, reader: JSONReader) {
         self.layout = layout
         self.reader = reader
     }
 
-    /// Takes the next page: its items (the keys that are item ids, as `EtcdLayout.entry`
-    /// says) parsed in the background.
+    /// Takes the next page: its keys sorted by what `EtcdLayout.entry` says they are, its
+    /// items' values parsed in the background.
     func take(_ page: [EtcdClient.KeyValue]) {
-        let index = next
-        next += 1
-        let items = page.compactMap { keyValue -> (String, EtcdClient.KeyValue)? in
-            guard case .item(let id) = self.layout.entry(keyValue.key) else { return nil }
-            return (id, keyValue)
+        let index = pages
+        pages += 1
+        var items: [(id: String, keyValue: EtcdClient.KeyValue)] = []
+        for keyValue in page {
+            switch layout.entry(keyValue.key) {
+            case .item(let id):
+                listing.ids.append(id)
+                items.append((id, keyValue))
+            case .invalid(let file):
+                listing.badNames[UTF8Key(file.name)] = file
+            case .own:
+                if keyValue.key == layout.schemaKey { listing.schemaDocument = keyValue.value }
+            }
         }
-        let (pageLayout, pageReader, slots) = (layout, reader, parsed)
+        let (pageItems, pageLayout, pageReader, slots) = (items, layout, reader, parsed)
         DispatchQueue.global().async(group: group) {
             let outcomes = ItemFile.outcomes(
-                items.count, parallelAbove: EtcdBackend.parallelParseThreshold
-            ) { pageLayout.outcome(of: items[$0].0, items[$0].1, reader: pageReader) }
+                pageItems.count, parallelAbove: EtcdBackend.parallelParseThreshold
+            ) {
+                pageLayout.outcome(of: pageItems[$0].id, pageItems[$0].keyValue, reader: pageReader)
+            }
             slots.withLock { $0[index] = outcomes }
         }
     }
 
-    /// The outcomes of every page's items, in order, once all are parsed.
-    func outcomes() -> [ItemFile.Outcome] {
+    /// The listing of every page taken, at `revision`, once all are parsed.
+    func listing(at revision: Int64) -> SourceListing {
         group.wait()
-        return parsed.withLock { pages in (0..<next).flatMap { pages[$0] ?? [] } }
+        var listing = listing
+        listing.revision = revision
+        listing.outcomes = parsed.withLock { parsed in (0..<pages).flatMap { parsed[$0] ?? [] } }
+        return listing
     }
 }
