@@ -22,28 +22,16 @@ extension EtcdClient {
         prefix: [UInt8], revision: Int64? = nil, pageSize: Int = 1_000,
         pageBytes: Int = 4 << 20, onPage: ([KeyValue]) -> Void = { _ in }
     ) throws(EtcdError) -> (revision: Int64, cluster: String?, keyValues: [KeyValue]) {
-        var cluster: String?
-        var pages = RangePages(
-            prefix: prefix, revision: revision, pageSize: pageSize, pageBytes: pageBytes)
-        while true {
-            let page = try call(
-                EtcdMethods.range,
-                .init(
-                    key: pages.start, rangeEnd: pages.end, limit: Int64(pages.limit),
-                    revision: pages.revision ?? 0))
-            if cluster == nil { cluster = Self.cluster(of: page.header) }
-            let taken = pages.take(
-                page.keyValues, at: pages.revision ?? page.header.revision, more: page.more)
-            if case .success = taken { onPage(page.keyValues) }
-            switch taken {
-            case .success(true): continue
-            case .success(false): return (pages.revision ?? 0, cluster, pages.found)
-            case .failure(let refusal):
-                throw EtcdError(
-                    endpoint: endpoints[currentIndex].description, reason: refusal.reason,
+        let read = try RangePages.read(
+            prefix: prefix, revision: revision, pageSize: pageSize, pageBytes: pageBytes,
+            page: { request throws(EtcdError) in try call(EtcdMethods.range, request) },
+            onPage: onPage,
+            refused: { reason in
+                EtcdError(
+                    endpoint: endpoints[currentIndex].description, reason: reason,
                     kind: .badResponse)
-            }
-        }
+            })
+        return (read.revision, Self.cluster(of: read.header), read.keyValues)
     }
 
     /// The cluster id of a response's header, in decimal.

@@ -45,6 +45,40 @@ struct RangePages {
         return .success(true)
     }
 
+    /// Every key from `prefix`, at `revision` (`nil`: the first page's), each page asked
+    /// of `page` and handed to `onPage` as taken; a page that does not move on is
+    /// `refused`'s error.
+    ///
+    /// - Returns: the revision read at, the first answer's header, and the keys in order.
+    static func read(
+        prefix: [UInt8], revision: Int64?, pageSize: Int, pageBytes: Int,
+        page: (EtcdRPC.RangeRequest) throws(EtcdError) -> EtcdRPC.RangeResponse,
+        onPage: ([EtcdClient.KeyValue]) -> Void = { _ in },
+        refused: (String) -> EtcdError
+    ) throws(EtcdError) -> (
+        revision: Int64, header: EtcdRPC.ResponseHeader, keyValues: [EtcdClient.KeyValue]
+    ) {
+        var pages = RangePages(
+            prefix: prefix, revision: revision, pageSize: pageSize, pageBytes: pageBytes)
+        var first: EtcdRPC.ResponseHeader?
+        while true {
+            let answer = try page(
+                .init(
+                    key: pages.start, rangeEnd: pages.end, limit: Int64(pages.limit),
+                    revision: pages.revision ?? 0))
+            if first == nil { first = answer.header }
+            switch pages.take(
+                answer.keyValues, at: pages.revision ?? answer.header.revision, more: answer.more)
+            {
+            case .success(let more):
+                onPage(answer.keyValues)
+                if !more { return (pages.revision ?? 0, first!, pages.found) }
+            case .failure(let refusal):
+                throw refused(refusal.reason)
+            }
+        }
+    }
+
     /// A page that does not move past the keys already read.
     struct Refusal: Error {
         let reason = "a page of a range that does not move past the keys already read"
