@@ -106,7 +106,10 @@ package final class EtcdClient {
             answer = try send(
                 EtcdMethods.authenticate,
                 .init(name: credentials.user, password: credentials.password), token: nil)
-        } catch let error where error.code == .authenticationFailed || error.code == .other(3) {
+        } catch let error
+            where error.code == .authenticationFailed
+            || error.code == .other(GRPCStatus.Code.invalidArgument.rawValue)
+        {
             // etcd refused the name or the password.
             throw EtcdError(
                 endpoint: error.endpoint,
@@ -136,15 +139,11 @@ package final class EtcdClient {
     {
         do {
             return try send(method, request, token: try authToken())
-        } catch let error where credentials != nil && Self.isStaleToken(error) {
+        } catch let error where credentials != nil && error.code == .staleToken {
             token = nil
             return try send(method, request, token: try authToken())
         }
     }
-
-    /// Whether etcd refused a token that was good once: expired, or older than a change of
-    /// its users and roles.
-    static func isStaleToken(_ error: EtcdError) -> Bool { error.code == .staleToken }
 
     /// Makes the call and returns etcd's answer, moving to the next endpoint when a
     /// connection fails before the request went out (or, for a call that may be made
@@ -238,16 +237,18 @@ package final class EtcdClient {
     /// status stands for (the gateway's own mapping, RFC-less but fixed).
     static func grpcCode(_ code: JSONValue?, status: Int) -> Int {
         if let code = code?.int64Field { return Int(code) }
-        return switch status {
-        case 400: 3  // INVALID_ARGUMENT
-        case 401: 16  // UNAUTHENTICATED
-        case 403: 7  // PERMISSION_DENIED
-        case 404: 5  // NOT_FOUND
-        case 429: 8  // RESOURCE_EXHAUSTED
-        case 503: 14  // UNAVAILABLE
-        case 504: 4  // DEADLINE_EXCEEDED
-        default: 2  // UNKNOWN
-        }
+        let named: GRPCStatus.Code =
+            switch status {
+            case 400: .invalidArgument
+            case 401: .unauthenticated
+            case 403: .permissionDenied
+            case 404: .notFound
+            case 429: .resourceExhausted
+            case 503: .unavailable
+            case 504: .deadlineExceeded
+            default: .unknown
+            }
+        return named.rawValue
     }
 
     /// Forgets the connection: closed once no watch holds it either.
@@ -265,30 +266,5 @@ package final class EtcdClient {
             end.removeLast()
         }
         return [0]  // every key
-    }
-
-    /// The revision of a response's header.
-    static func revision(of response: JSONValue) -> Int64 {
-        response["header"]?["revision"].flatMap(int64) ?? 0
-    }
-
-    /// An int64 field, which the gateway writes as a string (and omits when it is 0).
-    static func int64(_ value: JSONValue?) -> Int64? {
-        switch value {
-        case .string(let text)?: Int64(text)
-        case .number(let number)?: Int64(number.text)
-        default: nil
-        }
-    }
-
-    static func keyValue(_ value: JSONValue) -> KeyValue? {
-        guard case .string(let key)? = value["key"], let keyBytes = Base64.decode(key) else {
-            return nil
-        }
-        return KeyValue(
-            key: keyBytes, value: value["value"]?.stringValue.flatMap(Base64.decode) ?? [],
-            createRevision: int64(value["create_revision"]) ?? 0,
-            modRevision: int64(value["mod_revision"]) ?? 0,
-            version: int64(value["version"]) ?? 0)
     }
 }

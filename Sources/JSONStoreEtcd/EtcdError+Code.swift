@@ -47,8 +47,10 @@ extension EtcdError {
         package var isRefusal: Bool {
             switch self {
             case .staleToken, .authenticationFailed, .permissionDenied, .userEmpty: true
-            // PERMISSION_DENIED, UNAUTHENTICATED under a name not known here.
-            case .other(let status): status == 7 || status == 16
+            // Under a name not known here.
+            case .other(let status):
+                status == GRPCStatus.Code.permissionDenied.rawValue
+                    || status == GRPCStatus.Code.unauthenticated.rawValue
             default: false
             }
         }

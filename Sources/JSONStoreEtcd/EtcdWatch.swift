@@ -28,6 +28,16 @@ package final class EtcdWatch: @unchecked Sendable {
         package let cancelReason: String?
         /// A progress notification: no events, only a fresh revision.
         package var isProgress: Bool { events.isEmpty && compactRevision == nil }
+
+        /// What `answer` says, from either transport.
+        init(_ answer: EtcdRPC.WatchResponse) {
+            revision = answer.header.revision
+            events = answer.events
+            compactRevision = answer.compactRevision > 0 ? answer.compactRevision : nil
+            cancelReason =
+                answer.canceled
+                ? (answer.cancelReason.isEmpty ? "cancelled" : answer.cancelReason) : nil
+        }
     }
 
     /// Where a watch goes, as a client says (`EtcdClient.watchTarget`): its gRPC

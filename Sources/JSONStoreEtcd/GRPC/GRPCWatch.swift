@@ -56,12 +56,7 @@ final class GRPCWatch: Sendable {
 
     /// The next answer, waiting until `deadline` (all of it).
     func next(until deadline: Deadline) throws(EtcdError) -> EtcdWatch.Response {
-        let answer = try answer(until: deadline)
-        return EtcdWatch.Response(
-            revision: answer.header.revision, events: answer.events,
-            compactRevision: answer.compactRevision > 0 ? answer.compactRevision : nil,
-            cancelReason: answer.canceled
-                ? (answer.cancelReason.isEmpty ? "cancelled" : answer.cancelReason) : nil)
+        EtcdWatch.Response(try answer(until: deadline))
     }
 
     /// Asks etcd for its revision now: an answer with no events comes once every event

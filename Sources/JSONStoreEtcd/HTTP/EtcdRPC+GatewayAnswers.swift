@@ -41,13 +41,50 @@ private func keyValues(_ json: JSONValue, _ name: String) throws(GatewayRefusal)
     -> [EtcdClient.KeyValue]
 {
     var found: [EtcdClient.KeyValue] = []
-    for value in json[name]?.arrayValue ?? [] {
-        guard let keyValue = EtcdClient.keyValue(value) else {
-            throw GatewayRefusal(reason: "a key-value of \(name) without a key in base64")
-        }
-        found.append(keyValue)
-    }
+    for value in json[name]?.arrayValue ?? [] { found.append(try EtcdClient.KeyValue(json: value)) }
     return found
+}
+
+extension EtcdClient.KeyValue: GatewayDecodable {
+    /// `mvccpb.KeyValue` as the gateway writes it: its key and value in base64.
+    init(json: JSONValue) throws(GatewayRefusal) {
+        guard case .string(let key)? = json["key"], let keyBytes = Base64.decode(key) else {
+            throw GatewayRefusal(reason: "a key-value without a key in base64")
+        }
+        let value = try json["value"].map { field throws(GatewayRefusal) in
+            guard let text = field.stringValue, let bytes = Base64.decode(text) else {
+                throw GatewayRefusal(reason: "a key-value whose value is not base64")
+            }
+            return bytes
+        }
+        self.init(
+            key: keyBytes, value: value ?? [], createRevision: try int64(json, "create_revision"),
+            modRevision: try int64(json, "mod_revision"), version: try int64(json, "version"))
+    }
+}
+
+extension EtcdRPC.WatchResponse: GatewayDecodable {
+    /// A watch's answer as the gateway's stream writes it (its `result`).
+    init(json: JSONValue) throws(GatewayRefusal) {
+        self.init()
+        header = try EtcdRPC.ResponseHeader(json: json)
+        watchID = try int64(json, "watch_id")
+        created = json["created"] == .bool(true)
+        canceled = json["canceled"] == .bool(true)
+        compactRevision = try int64(json, "compact_revision")
+        cancelReason = json["cancel_reason"]?.stringValue ?? ""
+        fragment = json["fragment"] == .bool(true)
+        for event in json["events"]?.arrayValue ?? [] {
+            guard let kv = event["kv"] else {
+                throw GatewayRefusal(reason: "a watch's event without its key-value")
+            }
+            events.append(
+                EtcdWatch.Event(
+                    kind: event["type"]?.stringValue == "DELETE" ? .delete : .put,
+                    keyValue: try EtcdClient.KeyValue(json: kv),
+                    previous: try event["prev_kv"].map(EtcdClient.KeyValue.init(json:))))
+        }
+    }
 }
 
 extension EtcdRPC.ResponseHeader: GatewayDecodable {
@@ -75,7 +112,7 @@ extension EtcdRPC.PutResponse: GatewayDecodable {
     init(json: JSONValue) throws(GatewayRefusal) {
         self.init()
         header = try EtcdRPC.ResponseHeader(json: json)
-        previous = json["prev_kv"].flatMap(EtcdClient.keyValue)
+        previous = try json["prev_kv"].map(EtcdClient.KeyValue.init(json:))
     }
 }
 

@@ -76,18 +76,13 @@ final class GatewayWatch {
             let said = String(decoding: chunk.prefix(200), as: UTF8.self)
             throw EtcdError(endpoint: connection.endpoint, reason: Display.escaped(said))
         }
-        let events = (result["events"]?.arrayValue ?? []).compactMap { event -> EtcdWatch.Event? in
-            guard let kv = event["kv"].flatMap(EtcdClient.keyValue) else { return nil }
-            let kind: EtcdWatch.Event.Kind = event["type"]?.stringValue == "DELETE" ? .delete : .put
-            return EtcdWatch.Event(
-                kind: kind, keyValue: kv, previous: event["prev_kv"].flatMap(EtcdClient.keyValue))
+        do {
+            return EtcdWatch.Response(try EtcdRPC.WatchResponse(json: result))
+        } catch {
+            throw EtcdError(
+                endpoint: connection.endpoint,
+                reason: "a watch's answer that does not read: \(error.reason)", kind: .badResponse)
         }
-        let compact = EtcdClient.int64(result["compact_revision"])
-        let canceled = result["canceled"] == .bool(true)
-        return EtcdWatch.Response(
-            revision: EtcdClient.revision(of: result), events: events,
-            compactRevision: compact.flatMap { $0 > 0 ? $0 : nil },
-            cancelReason: canceled ? (result["cancel_reason"]?.stringValue ?? "cancelled") : nil)
     }
 
     /// `host:port`, for messages.
