@@ -26,7 +26,8 @@ extension GRPCConnection {
             do {
                 first = try nextFrame(&reader)
             } catch  where error.kind == .badResponse {
-                throw notHTTP2(error.reason)
+                let http1 = reader.input.starts(with: "HTTP/".utf8)
+                throw notHTTP2(http1 ? "it answered in HTTP/1" : error.reason)
             }
             guard case .settings = first else {
                 throw notHTTP2("its first frame is not SETTINGS")
@@ -43,9 +44,6 @@ extension GRPCConnection {
     private func nextFrame(_ reader: inout Reader) throws(EtcdError) -> HTTP2Frame {
         while true {
             let start = reader.consumed
-            if start == 0, reader.input.starts(with: Array("HTTP/".utf8)) {
-                throw notHTTP2("it answered in HTTP/1")
-            }
             do {
                 if let frame = try HTTP2Frame.decode(
                     reader.input, at: &reader.consumed, maxFrameSize: Self.maxFrameSize)
@@ -176,11 +174,13 @@ extension GRPCConnection {
                 .encoded
             reader.takenSinceGrant = 0
         }
-        let streamGrant = try shared.change { shared throws(EtcdError) -> Int in
+        // Its owner is woken only when there is something for it: a message, or the end.
+        let (streamGrant, news) = try shared.withLock { shared throws(EtcdError) in
             try shared.stream(id) { stream throws(EtcdError) in
                 try took(data, endStream: endStream, count: count, into: &stream)
-            } ?? 0
+            } ?? (0, false)
         }
+        if news { shared.broadcast() }
         if streamGrant > 0 {
             grants += HTTP2Frame.windowUpdate(stream: id, increment: UInt32(streamGrant)).encoded
         }
@@ -188,36 +188,36 @@ extension GRPCConnection {
     }
 
     /// A DATA frame's bytes (`count` of payload) into `stream`: the messages they complete
-    /// to its inbox; the room to grant back on it now (0 for none).
+    /// to its inbox. Returns the room to grant back on it now (0 for none), and whether
+    /// its owner has news (a message, an error, its end).
     private func took(
         _ data: [UInt8], endStream: Bool, count: Int, into stream: inout Stream
-    ) throws(EtcdError) -> Int {
-        guard !stream.remoteEnded, stream.error == nil else { return 0 }
+    ) throws(EtcdError) -> (grant: Int, news: Bool) {
+        guard !stream.remoteEnded, stream.error == nil else { return (0, false) }
         guard stream.headers != nil else { throw bad("DATA before the answer's headers") }
         stream.owed += count
+        let messages: [[UInt8]]
         do throws(GRPCMessages.Refusal) {
-            for message in try stream.messages.take(data) {
-                stream.inbox.append(message)
-                stream.inboxBytes += message.count
-            }
+            messages = try stream.messages.take(data)
         } catch {
             stream.error = bad(error.reason)
-            return 0
+            return (0, true)
+        }
+        for message in messages {
+            stream.inbox.append(message)
+            stream.inboxBytes += message.count
         }
         if stream.single && stream.inbox.count > 1 {
             stream.error = bad("more than one message in an answer of one")
-            return 0
+            return (0, true)
         }
         if endStream {
             stream.remoteEnded = true
             stream.status = GRPCStatus(
                 code: .internal, message: "the answer ended with no trailers")
+            return (0, true)
         }
-        guard stream.owed >= streamWindowSize / 2, stream.inboxBytes < streamWindowSize / 2,
-            !stream.remoteEnded
-        else { return 0 }
-        defer { stream.owed = 0 }
-        return stream.owed
+        return (stream.grant(window: streamWindowSize), !messages.isEmpty)
     }
 
     /// The server's settings applied: its frame size, and its initial window, which moves

@@ -125,13 +125,7 @@ extension GRPCConnection {
                 if !stream.inbox.isEmpty {
                     let message = stream.inbox.removeFirst()
                     stream.inboxBytes -= message.count
-                    var grant = 0
-                    if stream.owed >= streamWindowSize / 2,
-                        stream.inboxBytes < streamWindowSize / 2
-                    {
-                        (grant, stream.owed) = (stream.owed, 0)
-                    }
-                    return .success((message, grant))
+                    return .success((message, stream.grant(window: streamWindowSize)))
                 }
                 if let error = stream.error { return .failure(error) }
                 if let status = stream.status {

@@ -91,6 +91,15 @@ package final class GRPCConnection: @unchecked Sendable {
         var remoteEnded = false
         /// A call of one message: a second is the stream's error.
         let single: Bool
+
+        /// The room to grant back on the stream now, no longer owed: what was taken, once
+        /// it is half the stream's `window` and while the inbox holds less than that; 0
+        /// else.
+        mutating func grant(window: Int) -> Int {
+            guard owed >= window / 2, inboxBytes < window / 2 else { return 0 }
+            defer { owed = 0 }
+            return owed
+        }
     }
 
     /// Begins HTTP/2 on `socket`: the preface, this side's settings, and room for DATA on

@@ -56,6 +56,14 @@ final class Monitor<Value>: @unchecked Sendable {
         return try body(&value)
     }
 
+    /// Wakes every waiter to look again, after a change made under `withLock` that turned
+    /// out to matter to them.
+    func broadcast() {
+        pthread_mutex_lock(mutex)
+        pthread_cond_broadcast(condition)
+        pthread_mutex_unlock(mutex)
+    }
+
     /// Looks at the value with `ready` until it gives a result, sleeping between looks
     /// until a `change` or `deadline`; `nil` once the deadline passed first. `ready` may
     /// change the value (taking what it waited for); no one is woken by that.
