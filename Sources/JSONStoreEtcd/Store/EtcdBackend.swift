@@ -2,30 +2,25 @@ import JSONStore
 
 /// A store on an etcd key prefix, as `JSONStore` reads, writes and follows it.
 ///
-/// Requests go through a small pool of clients (each one connection, used by one thread at
-/// a time), so a `JSONStore` on etcd is safe to use from any thread like one on a
+/// Requests go through a small pool of clients (`EtcdClients`), so a `JSONStore` on etcd is safe to use from any thread like one on a
 /// directory.
 final class EtcdBackend: RemoteBackend {
-    let endpoints: [EtcdClient.Endpoint]
     let layout: EtcdLayout
-    let timeout: Double
-    let credentials: EtcdClient.Credentials?
-    /// The TLS context of an `etcds://` store.
-    let tls: TLSContext?
-    let transport: EtcdClient.Transport
-    private let idle = Locked<[EtcdClient]>([])
+    /// The clients every request, the follower's watch included, is made with.
+    let clients: EtcdClients
+    var endpoints: [EtcdClient.Endpoint] { clients.endpoints }
+    var timeout: Double { clients.timeout }
+    var tls: TLSContext? { clients.tls }
 
     init(
         endpoints: [EtcdClient.Endpoint], prefix: String, timeout: Double,
         credentials: EtcdClient.Credentials? = nil, tls: TLSContext? = nil,
         transport: EtcdClient.Transport = .automatic
     ) {
-        self.transport = transport
-        self.endpoints = endpoints
+        clients = EtcdClients(
+            endpoints: endpoints, timeout: timeout, credentials: credentials, tls: tls,
+            transport: transport)
         layout = EtcdLayout(prefix: prefix)
-        self.timeout = timeout
-        self.credentials = credentials
-        self.tls = tls
     }
 
     var address: String {
@@ -35,21 +30,20 @@ final class EtcdBackend: RemoteBackend {
 
     func location(of id: String) -> String { layout.location(of: id) }
 
-    /// Runs `body` with a client of the pool, which gets it back afterwards (unless the
-    /// request failed midway: a connection in an unknown state is not reused).
+    /// Runs `body` with a client of the pool (`EtcdClients`), its error as the store's.
     func withClient<R>(_ body: (EtcdClient) throws(EtcdError) -> R) throws(StoreError) -> R {
-        let client =
-            idle.withLock { $0.popLast() }
-            ?? EtcdClient(
-                endpoints: endpoints, timeout: timeout, credentials: credentials, tls: tls,
-                transport: transport)
         do {
-            let result = try body(client)
-            idle.withLock { $0.append(client) }
-            return result
+            return try clients.withClient(body)
         } catch {
             throw storeError(error)
         }
+    }
+
+    /// `error` as the store reports it: a store's error as it is, etcd's as below.
+    func storeError(of error: any Error) -> StoreError {
+        if let error = error as? StoreError { return error }
+        if let error = error as? EtcdError { return storeError(error) }
+        return StoreError(code: .storeUnavailable, message: "\(error)", file: address)
     }
 
     /// `error` as the store reports it: the endpoint and what happened or what etcd said.
