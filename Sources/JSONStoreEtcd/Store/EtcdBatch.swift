@@ -60,15 +60,14 @@ final class EtcdBatch: BatchStorage {
         let operations = writes.map {
             EtcdClient.Operation(key: layout.key(of: $0.id), value: $0.bytes)
         }
-        let succeeded: Bool
+        let outcome: EtcdWriter.Outcome
         do {
-            succeeded = try backend.withClient { client throws(EtcdError) in
-                try client.transaction(expecting: expected, operations).succeeded
-            }
+            outcome = try EtcdWriter(clients: backend.clients).write(
+                expecting: expected, operations)
         } catch {
-            throw refusal(error, writes) ?? error
+            throw refusal(error, writes) ?? backend.storeError(error)
         }
-        if succeeded { return true }
+        if case .written = outcome { return true }
         guard lastAttempt else { return false }
         let id = writes.first!.id
         throw StoreError(
@@ -78,32 +77,28 @@ final class EtcdBatch: BatchStorage {
             file: layout.location(of: id), id: id)
     }
 
-    /// etcd's limits, named: a request over its size limit, a transaction over its number
-    /// of operations. Nothing was written; the batch is never split.
-    private func refusal(_ error: StoreError, _ writes: [StagedWrite]) -> StoreError? {
-        guard let etcd = error.underlying as? EtcdError else { return nil }
-        let single = writes.count == 1 ? writes.first!.id : nil
+    /// etcd's limits, named (`EtcdWriter.limit`): a request over its size limit, a
+    /// transaction over its number of operations. Nothing was written; the batch is never
+    /// split.
+    private func refusal(_ etcd: EtcdError, _ writes: [StagedWrite]) -> StoreError? {
+        guard let limit = EtcdWriter.limit(of: etcd) else { return nil }
+        let single = writes.count == 1 && etcd.code == .requestTooLarge ? writes.first!.id : nil
         let size = writes.reduce(0) { $0 + ($1.bytes?.count ?? 0) }
-        // etcd's own limit, or the gateway's (2 MiB) in front of it.
+        let what: String
         if etcd.code == .requestTooLarge {
-            let what =
+            // etcd's own limit, or the gateway's (2 MiB) in front of it.
+            what =
                 single != nil
-                ? "is \(ItemFile.byteCount(size))"
-                : "the batch's \(writes.count) writes are \(ItemFile.byteCount(size))"
-            return StoreError(
-                code: .tooLarge,
-                message:
-                    "\(what), larger than etcd at \(etcd.endpoint) takes in one request (its --max-request-bytes, 1.5 MiB by default); nothing was written",
-                file: single.map(backend.layout.location) ?? backend.address, id: single,
-                underlying: etcd)
+                ? "is \(ItemFile.byteCount(size)), larger than etcd at \(etcd.endpoint) takes in one request"
+                : "the batch's \(writes.count) writes are \(ItemFile.byteCount(size)), larger than etcd at \(etcd.endpoint) takes in one request"
+        } else {
+            what =
+                "the batch reads or writes \(max(order.count, writes.count)) items, more than etcd at \(etcd.endpoint) takes in one transaction"
         }
-        if etcd.code == .tooManyOperations {
-            return StoreError(
-                code: .tooLarge,
-                message:
-                    "the batch reads or writes \(max(order.count, writes.count)) items, more than etcd at \(etcd.endpoint) takes in one transaction (its --max-txn-ops, 128 by default); nothing was written, and a batch is never split",
-                file: backend.address, underlying: etcd)
-        }
-        return nil
+        let never = etcd.code == .tooManyOperations ? ", and a batch is never split" : ""
+        return StoreError(
+            code: .tooLarge, message: "\(what) (\(limit)); nothing was written\(never)",
+            file: single.map(backend.layout.location) ?? backend.address, id: single,
+            underlying: etcd)
     }
 }
