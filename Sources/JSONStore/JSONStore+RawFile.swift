@@ -50,59 +50,6 @@ extension JSONStore {
 }
 
 extension JSONStore {
-    /// The etag a directory gives a file of `bytes` (their length and hash): for a mirror,
-    /// to tell whether another store's value is the file's.
-    package static func _directoryETag(of bytes: [UInt8]) -> String { Fingerprint(bytes).etag }
-}
-
-extension JSONStore {
-    /// Whether `id` names an item, not another sync tool's conflict copy of one.
-    package func _isItemName(_ id: String) -> Bool {
-        guard case .item = EntryName(ItemID.fileName(id)) else { return false }
-        return true
-    }
-}
-
-extension JSONStore {
-    /// One item file as it is: its bytes and their etag, and whether it is a valid item.
-    package struct StoredFile: Sendable {
-        package let id: String
-        package let bytes: [UInt8]
-        package let etag: String
-        package let isValid: Bool
-    }
-
-    /// Every item file of the directory as it is, in id order, read on every core: for a
-    /// mirror, which sends files' exact bytes. A file that cannot be read (a FIFO, too
-    /// large) is there but not valid; one gone meanwhile is left out.
-    package func _storedFiles() throws(StoreError) -> [StoredFile] {
-        let dir = try openDirectory()
-        defer { dir.close() }
-        let listing = try listing(of: dir)
-        let (ids, path, reader) = (listing.ids, path, reader)
-        let files = ItemFile.parallelMap(
-            ids.count, parallelAbove: options.parallelLoadThreshold, initial: nil
-        ) { i -> StoredFile? in
-            let (id, name) = (ids[i], ItemID.fileName(ids[i]))
-            let file = join(path, name)
-            let (read, _) = ItemFile.readBytes(
-                named: name, in: dir, file: file, id: id, limit: reader.maxSize)
-            guard let read else { return nil }  // gone meanwhile
-            guard case .success(let bytes) = read else {
-                // A FIFO, a symlink, too large: there, but never sent.
-                return StoredFile(id: id, bytes: [], etag: "", isValid: false)
-            }
-            var isValid = false
-            if case .item = ItemFile.parse(bytes, id: id, file: file, reader: reader) {
-                isValid = true
-            }
-            return StoredFile(id: id, bytes: bytes, etag: Fingerprint(bytes).etag, isValid: isValid)
-        }
-        return files.compactMap { $0 }
-    }
-}
-
-extension JSONStore {
     /// Replaces the file at `path` with `bytes` atomically (a private temp file beside it,
     /// synced, renamed over it), keeping the file's mode (0644 for a new one): for the
     /// command's `merge-driver`, which writes git's file.

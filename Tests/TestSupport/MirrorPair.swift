@@ -37,10 +37,13 @@ public final class MirrorPair: @unchecked Sendable {  // used by one test at a t
     /// Starts the mirror of `side` (creating its directory if needed); `name` (the side's by
     /// default) names the process and its log, so a second mirror of one side can be
     /// started beside the first. With `killedAt` (a `FaultPoint`'s name and which time),
-    /// the mirror is the test worker's, which kills itself there.
+    /// the mirror is the test worker's, which kills itself there. With `via` (an endpoint,
+    /// `host:port`: a `CuttingProxy`'s), the mirror reaches etcd there.
     public func start(
-        _ side: String, as name: String? = nil, killedAt: (point: String, time: Int)? = nil
+        _ side: String, as name: String? = nil, killedAt: (point: String, time: Int)? = nil,
+        via endpoint: String? = nil
     ) throws {
+        let address = endpoint.map { "etcd://\($0)/\(prefix)" } ?? self.address
         let name = name ?? side
         precondition(mirrors[name]?.isRunning != true, "the mirror \(name) runs already")
         try FileManager.default.createDirectory(

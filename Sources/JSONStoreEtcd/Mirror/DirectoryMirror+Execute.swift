@@ -14,9 +14,6 @@ extension DirectoryMirror {
         var record: MirrorState.Record
     }
 
-    /// The most operations and bytes one etcd transaction carries (etcd's defaults are 128
-    /// operations and 1.5 MiB a request, and values travel in base64).
-    static let transactionLimit = (operations: 128, bytes: 1 << 20)
     /// The most files one local batch writes.
     static let batchLimit = 4_096
 
@@ -37,7 +34,7 @@ extension DirectoryMirror {
             let etag: String? = if case .file(let etag) = step.local { etag } else { nil }
             let remoteRecord = MirrorState.Record(
                 revision: step.remote?.modRevision ?? step.revision,
-                etag: step.remote.map { JSONStore._directoryETag(of: $0.value) })
+                etag: step.remote.map { MirrorSide.etag(of: $0.value) })
             switch step.action {
             case .none: continue
             case .adopt:
@@ -74,7 +71,7 @@ extension DirectoryMirror {
                 try state.unkept(id, nil)
                 return true
             }
-            let kept = try store._keepConflict(of: id, bytes, from: host)
+            let kept = try side.keepConflict(of: id, bytes, from: host)
             try state.unkept(id, nil)
             tally.conflicts += 1
             say(
@@ -117,16 +114,8 @@ extension DirectoryMirror {
                 ($0.id, .init(toEtcd: false, etag: $0.record.etag, revision: $0.record.revision))
             })
         FaultPoint.filesBefore.reached()
-        try store.write { tx in
-            for write in writes {
-                try tx.expect(write.id, write.expectedETag.map { .etag($0) } ?? .absent)
-                if let bytes = write.bytes {
-                    try tx._putStored(write.id, bytes)
-                } else {
-                    try tx.delete(write.id)
-                }
-            }
-        }
+        try side.write(
+            writes.lazy.map { .init(id: $0.id, bytes: $0.bytes, expected: $0.expectedETag) })
         FaultPoint.files.reached()
         try state.set(writes.map { ($0.id, $0.record) })
         tally.received += writes.count
@@ -137,19 +126,8 @@ extension DirectoryMirror {
     /// is sent again an item at a time, and an item etcd changed meanwhile is settled from
     /// a fresh read of both sides.
     func push(_ writes: [Write], settling: Bool, since: Int64? = nil) throws {
-        var start = 0
-        while start < writes.count {
-            var end = start
-            var bytes = 0
-            while end < writes.count, end - start < Self.transactionLimit.operations,
-                end == start
-                    || bytes + (writes[end].bytes?.count ?? 0) <= Self.transactionLimit.bytes
-            {
-                bytes += writes[end].bytes?.count ?? 0
-                end += 1
-            }
-            let chunk = writes[start..<end]
-            start = end
+        for run in EtcdWriter.runs(writes.map { $0.bytes?.count ?? 0 }) {
+            let chunk = writes[run]
             if try send(chunk, since: since) { continue }
             for write in chunk {
                 if try chunk.count > 1 && send([write]) { continue }
@@ -175,17 +153,15 @@ extension DirectoryMirror {
             unchanged = (first, last + [0], since)
         }
         FaultPoint.etcdBefore.reached()
-        let answer: Result<(revision: Int64, succeeded: Bool), EtcdError> = Result {
-            () throws(EtcdError) in
-            try client.transaction(
+        let answer: Result<EtcdWriter.Outcome, EtcdError> = Result { () throws(EtcdError) in
+            try EtcdWriter(clients: clients).write(
                 expecting: expected, unchanged: unchanged,
                 zip(keys, writes).map { EtcdClient.Operation(key: $0, value: $1.bytes) })
         }
         let revision: Int64
         switch answer {
-        case .success(let made):
-            guard made.succeeded else { return false }
-            revision = made.revision
+        case .success(.changed): return false
+        case .success(.written(let written)): revision = written
         case .failure(let error):
             guard error.answered else { throw error }  // no answer: etcd is unreachable
             guard writes.count == 1 else { return false }  // sent again one by one
@@ -204,7 +180,9 @@ extension DirectoryMirror {
     /// Decides `id` again from both sides read now, and does it, once: what changes again
     /// meanwhile comes back as an event of its own.
     func settle(_ id: String) throws {
-        let (revision, cluster, keyValue) = try client.read(layout.key(of: id))
+        let (revision, cluster, keyValue) = try etcd { client throws(EtcdError) in
+            try client.read(layout.key(of: id))
+        }
         if let why = state.foreignness(of: MirrorState.Origin(cluster: cluster, revision: revision))
         {
             throw AnotherEtcd(why: why)  // the reconnection's reconcile sets the records aside

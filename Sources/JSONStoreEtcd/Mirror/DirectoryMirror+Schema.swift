@@ -54,9 +54,9 @@ extension DirectoryMirror {
     /// Sends the directory's schema (or its removal) to etcd.
     private func push(_ local: [UInt8]?) throws {
         if let local {
-            _ = try client.put(layout.schemaKey, local)
+            _ = try etcd { client throws(EtcdError) in try client.put(layout.schemaKey, local) }
         } else {
-            _ = try client.delete(layout.schemaKey)
+            _ = try etcd { client throws(EtcdError) in try client.delete(layout.schemaKey) }
         }
         try record(local)
     }
@@ -75,7 +75,10 @@ extension DirectoryMirror {
             do {
                 let local = try folder.read(StoreSchema.fileName)
                 guard local != schemaSeen else { return }
-                try syncSchema(remote: try client.get(layout.schemaKey).keyValue?.value)
+                let remote = try etcd { client throws(EtcdError) in
+                    try client.get(layout.schemaKey)
+                }
+                try syncSchema(remote: remote.keyValue?.value)
             } catch {
                 lost(error)
             }

@@ -45,7 +45,7 @@ extension DirectoryMirror {
         guard !failed else { return }
         failed = true
         stopped.withLock { $0 = true }
-        watching.withLock { $0.watch?.interrupt() }
+        following.withLock { $0?.stop() }
         observation?.invalidate()
         observation = nil
         onFailure?(error)

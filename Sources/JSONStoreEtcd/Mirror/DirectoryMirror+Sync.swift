@@ -22,7 +22,7 @@ extension DirectoryMirror {
     func readLocal(_ id: String, valid: String? = nil) -> (MirrorAction.Local, [UInt8]?) {
         let stored: (bytes: [UInt8], etag: String)?
         do {
-            stored = try store._storedValue(of: id)
+            stored = try side.storedValue(of: id)
         } catch {
             return (.invalid, nil)  // unreadable (a FIFO, too large): left as it is
         }
@@ -42,14 +42,14 @@ extension DirectoryMirror {
             return .invalid
         }
         return .value(
-            revision: keyValue.modRevision, etag: JSONStore._directoryETag(of: keyValue.value))
+            revision: keyValue.modRevision, etag: MirrorSide.etag(of: keyValue.value))
     }
 
     /// The item the key `key` holds, if it is an item's key (not a bad name, not another
     /// sync tool's conflict copy).
     func itemID(of key: [UInt8]) -> String? {
         guard case .item(let id) = layout.entry(key) else { return nil }
-        return store._isItemName(id) ? id : nil
+        return side.isItemName(id) ? id : nil
     }
 
     /// The step for `id`, from etcd's `remote` and the file read now.
@@ -74,21 +74,23 @@ extension DirectoryMirror {
     }
 
     /// Reads etcd's whole prefix and every file, and makes both sides equal; returns the
-    /// revision etcd was read at.
+    /// revision etcd was read at and the number of keys it had.
     ///
     /// Records synced with another etcd are set aside first (`check`), and again when a
     /// key the records would delete here has no trace in etcd's history at the revision
     /// it was synced at (`vanished`): an etcd wiped and written past that revision since.
-    func reconcile() throws -> Int64 {
-        let (revision, cluster, keyValues) = try client.listing(prefix: layout.keyPrefix)
+    func reconcile() throws -> (revision: Int64, keys: Int64) {
+        let (revision, cluster, keyValues) = try etcd { client throws(EtcdError) in
+            try client.listing(prefix: layout.keyPrefix)
+        }
         let origin = MirrorState.Origin(cluster: cluster, revision: revision)
         try check(origin)
         var remote: [UTF8Key: EtcdClient.KeyValue] = [:]
         for keyValue in keyValues {
             if let id = itemID(of: keyValue.key) { remote[UTF8Key(id)] = keyValue }
         }
-        var local: [UTF8Key: JSONStore.StoredFile] = [:]
-        for file in try store._storedFiles() { local[UTF8Key(file.id)] = file }
+        var local: [UTF8Key: MirrorSide.StoredFile] = [:]
+        for file in try side.storedFiles() { local[UTF8Key(file.id)] = file }
         var steps = self.steps(remote: remote, local: local, at: revision)
         if let deletion = steps.first(where: { $0.action == .deleteLocal }),
             let why = try vanished(deletion.id)
@@ -99,12 +101,12 @@ extension DirectoryMirror {
         try execute(steps, since: revision)
         try syncSchema(remote: keyValues.first { $0.key == layout.schemaKey }?.value)
         state.dropDeletions(before: revision)
-        return revision
+        return (revision, Int64(keyValues.count))
     }
 
     /// The steps that make both sides equal, from all of etcd's items and every file.
     private func steps(
-        remote: [UTF8Key: EtcdClient.KeyValue], local: [UTF8Key: JSONStore.StoredFile],
+        remote: [UTF8Key: EtcdClient.KeyValue], local: [UTF8Key: MirrorSide.StoredFile],
         at revision: Int64
     ) -> [Step] {
         let ids = Set(remote.keys).union(local.keys).union(state.records.keys)
@@ -127,7 +129,9 @@ extension DirectoryMirror {
         guard let record = state[id], record.etag != nil, record.revision > 0 else { return nil }
         let found: EtcdClient.KeyValue?
         do {
-            found = try client.read(layout.key(of: id), revision: record.revision).keyValue
+            found = try etcd { client throws(EtcdError) in
+                try client.read(layout.key(of: id), revision: record.revision)
+            }.keyValue
         } catch {
             guard !error.answered else { return nil }  // compacted: history cannot tell
             throw error
@@ -150,7 +154,7 @@ extension DirectoryMirror {
 
     /// The directory changed these items: send what changed to etcd.
     func localChanged(_ ids: [String]) {
-        guard online == true, !isStopped else { return }  // the reconnection's reconcile sends them
+        guard online == true, !isStopped else { return }  // sent when the follower resumes
         var steps: [Step] = []
         for id in ids {
             // etcd is taken to hold what was last synced; the compare of the write says
@@ -179,8 +183,8 @@ extension DirectoryMirror {
     }
 
     /// etcd changed these keys, in one transaction: bring them into the directory.
-    func remoteChanged(_ events: [EtcdWatch.Event], generation: Int) {
-        guard generation == self.generation, !isStopped else { return }
+    func remoteChanged(_ events: [EtcdWatch.Event]) {
+        guard relisting == nil, !isStopped else { return }  // the listing's reconcile takes them
         var steps: [Step] = []
         var schema: [UInt8]??
         for event in events {

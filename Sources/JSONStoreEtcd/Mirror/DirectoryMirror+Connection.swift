@@ -1,0 +1,92 @@
+import JSONStore
+
+extension DirectoryMirror {
+    /// The follower listed etcd (at the start, or again after a compaction): reconciles the
+    /// directory with it and follows the directory; returns the revision listed at and the
+    /// prefix's number of keys. Called on the queue.
+    func listed(_ reason: String?) throws -> (revision: Int64, keys: Int64) {
+        guard !isStopped else { throw CancellationError() }
+        let before = tally
+        let (revision, keys) = try reconcile()
+        relisting = nil
+        try state.compact(sync: false)  // state.json says what is synced (doctor reads it)
+        let wasOffline = online == false
+        online = true
+        lastProblem = nil
+        let sent = tally.sent - before.sent
+        let received = tally.received - before.received
+        let conflicts = tally.conflicts - before.conflicts
+        let unkept = state.unkept.count
+        let waiting =
+            unkept == 0
+            ? ""
+            : ", \(unkept) conflict\(unkept == 1 ? "" : "s") could not be kept (see jsonstore check)"
+        let again = reason.map { " (listed again: \($0))" } ?? ""
+        say(
+            "mirror: \(wasOffline ? "etcd is back; " : "")in sync with \(address.description) at revision \(revision)\(again): \(Self.count(state.records.values.count { $0.etag != nil }, "item")), \(sent) sent, \(received) received, \(Self.count(conflicts, "conflict"))\(waiting)"
+        )
+        observeDirectory()
+        if !watchesSchema {
+            watchesSchema = true
+            watchLocalSchema()
+        }
+        return (revision, keys)
+    }
+
+    /// The follower follows etcd again after it was lost: etcd's changes since come from
+    /// it, and the directory's that were not sent meanwhile go now, unless etcd is not the
+    /// one synced with (wiped or restored while away): then it lists again, and its
+    /// reconcile sets the records aside.
+    func resumed() {
+        guard !isStopped, !failed else { return }
+        do {
+            let (revision, cluster, _) = try etcd { client throws(EtcdError) in
+                try client.read(layout.schemaKey)
+            }
+            let origin = MirrorState.Origin(cluster: cluster, revision: revision)
+            if let why = state.foreignness(of: origin) {
+                relisting = why
+                following.withLock { $0?.restart(relisting: why) }
+                return
+            }
+            let wasOffline = online == false
+            online = true
+            lastProblem = nil
+            if wasOffline {
+                say("mirror: etcd is back; following \(address.description) again")
+            }
+            localLoaded(results)
+        } catch {
+            lost(error)
+        }
+    }
+
+    /// etcd stopped answering, or a sync failed here: say so once; the follower tries
+    /// again with a capped backoff (`following`: it is the follower that lost etcd; else a
+    /// request of the mirror's did, and the follower follows again from where it was).
+    func lost(_ error: any Error, following fromFollower: Bool = false) {
+        guard !isStopped else { return }
+        if let stop = error as? Stop { return fail(stop.error) }
+        let etcd = error as? EtcdError ?? (error as? StoreError)?.underlying as? EtcdError
+        if let etcd, etcd.kind.isPermanent, let onPermanentError {
+            stopped.withLock { $0 = true }
+            following.withLock { $0?.stop() }
+            onPermanentError(etcd)
+            return
+        }
+        if let another = error as? AnotherEtcd {
+            relisting = another.why
+            following.withLock { $0?.restart(relisting: another.why) }
+            return
+        }
+        let unreachable = (error as? EtcdError).map { !$0.answered } ?? false
+        let problem =
+            unreachable
+            ? "mirror: etcd is unreachable (\(error)); edits stay in \(store.path) and are sent when it is back"
+            : "mirror: could not sync (\(error)); trying again"
+        if !(unreachable && online == false), problem != lastProblem { say(problem) }
+        lastProblem = problem
+        online = false
+        if !fromFollower { following.withLock { $0?.restart() } }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import JSONStore
+import JSONStoreEtcd
+import TestSupport
+import Testing
+
+extension EtcdTests {
+    /// The writer's rule for a transaction whose answer was lost (`EtcdWriter`), and the
+    /// follower's resumption after a lost connection, through a proxy that loses bytes on
+    /// purpose in front of a real etcd.
+    @Suite("Lost answers and lost connections")
+    struct LostAnswers {
+        /// The value of `key` and how many times it was written (etcd's `version`).
+        static func counter(_ server: EtcdServer, _ key: String) throws -> (n: Int?, version: Int?)
+        {
+            let json = try server.etcdctl(["get", key, "-w", "json"]).output
+            let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+            guard let kv = (object?["kvs"] as? [[String: Any]])?.first,
+                let value = (kv["value"] as? String).flatMap({ Data(base64Encoded: $0) }),
+                let item = try JSONSerialization.jsonObject(with: value) as? [String: Any]
+            else { return (nil, nil) }
+            return (item["n"] as? Int, kv["version"] as? Int)
+        }
+
+        @Test("a read-modify-write whose answer was lost is applied once, not twice")
+        func answerLost() async throws {
+            try await blocking {
+                let server = try EtcdServer()
+                let proxy = try CuttingProxy(to: server.clientPort)
+                defer { proxy.stop() }
+                let store = try JSONStore(etcd: [proxy.endpoint], prefix: "tasks")
+                try store.put("counter", ["n": 1])
+                var runs = 0
+                try store.write { tx in
+                    runs += 1
+                    let n = try tx.item("counter")?["n"]?.intValue ?? 0
+                    // etcd applies the transaction that writes 2; its answer is lost.
+                    if runs == 1 { proxy.arm(.answers, marker: Array(#""n": 2"#.utf8)) }
+                    try tx.put("counter", ["n": .number(JSONNumber(n + 1))])
+                }
+                #expect(proxy.cuts == 1)
+                #expect(runs == 1, "applied: not made again")
+                let counter = try Self.counter(server, "tasks/counter")
+                #expect(counter.n == 2 && counter.version == 2, "\(counter)")
+            }
+        }
+
+        @Test("a transaction lost before etcd saw it is made again on what etcd holds")
+        func requestLost() async throws {
+            try await blocking {
+                let server = try EtcdServer()
+                let proxy = try CuttingProxy(to: server.clientPort)
+                defer { proxy.stop() }
+                let store = try JSONStore(etcd: [proxy.endpoint], prefix: "tasks")
+                try store.put("counter", ["n": 1])
+                var runs = 0
+                try store.write { tx in
+                    runs += 1
+                    let n = try tx.item("counter")?["n"]?.intValue ?? 0
+                    // etcd never sees the transaction that writes 2.
+                    if runs == 1 { proxy.arm(.requests, marker: Array(#""n": 2"#.utf8)) }
+                    try tx.put("counter", ["n": .number(JSONNumber(n + 1))])
+                }
+                #expect(proxy.cuts == 1)
+                #expect(runs == 2, "not applied: made again")
+                let counter = try Self.counter(server, "tasks/counter")
+                #expect(counter.n == 2 && counter.version == 2, "\(counter)")
+            }
+        }
+
+        @Test("a mirror that lost etcd resumes from its revision: no second reconcile")
+        func mirrorResumes() async throws {
+            try await blocking {
+                let pair = try MirrorPair()
+                let proxy = try CuttingProxy(to: pair.server.clientPort)
+                defer { proxy.stop() }
+                try FileManager.default.createDirectory(
+                    atPath: pair.path("a"), withIntermediateDirectories: true)
+                try pair.write("a", "tea.json", Mirror.task("tea"))
+                try pair.start("a", via: proxy.endpoint)
+                try pair.start("b")
+                #expect(pair.converge { _ in pair.text("b", "tea.json") != nil })
+                #expect(pair.wait { pair.log("a").contains("in sync with") })
+                // b's next upload reaches a's watch as the bytes the proxy loses.
+                proxy.arm(.answers)
+                try pair.write("b", "bike.json", Mirror.task("bike", "from b"))
+                #expect(
+                    pair.converge { _ in pair.text("a", "bike.json")?.contains("from b") == true },
+                    "a: \(pair.log("a"))")
+                #expect(proxy.cuts == 1)
+                let log = pair.log("a")
+                #expect(log.contains("following etcd://\(proxy.endpoint)/tasks again"), "\(log)")
+                #expect(log.components(separatedBy: "in sync with").count == 2, "\(log)")
+                try pair.write("a", "tea.json", Mirror.task("tea", "after the resume"))
+                #expect(
+                    pair.converge { _ in
+                        pair.text("b", "tea.json")?.contains("after the resume") == true
+                    })
+            }
+        }
+    }
+}

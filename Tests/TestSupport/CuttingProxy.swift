@@ -1,0 +1,185 @@
+import Foundation
+import Glibc
+import JSONStore
+
+/// A TCP proxy on a free loopback port in front of a real server (etcd), that a test can
+/// arm to lose an answer or a request: the bytes one way are dropped from then on, and the
+/// connection is cut `delay` seconds after the first of them. So a request the server took
+/// and applied can lose its answer (`.answers`), or a request can be lost before the
+/// server sees it (`.requests`); with a marker, the request is the first that carries
+/// those bytes (a value it writes). It is armed once: what comes after a cut passes.
+public final class CuttingProxy: @unchecked Sendable {  // state under `lock`
+    /// Which way the next bytes are lost.
+    public enum Loss: Sendable {
+        /// The server's next answer, on every connection open when it comes.
+        case answers
+        /// The client's next request.
+        case requests
+    }
+
+    public let port: UInt16
+    private let upstream: UInt16
+    private let listener: CInt
+    private let delay: Double
+    private struct State {
+        var stopped = false
+        var armed: (loss: Loss, marker: [UInt8]?)?
+        /// The connection whose next answer is lost: its request with the marker went.
+        var marked: Int?
+        var connections = 0
+        var sockets: [CInt] = []
+        var threads = 0
+        var cuts = 0
+    }
+    private let lock = Locked(State())
+    /// How many connections it has cut.
+    public var cuts: Int { lock.withLock { $0.cuts } }
+
+    /// Listens on `127.0.0.1` at a free port, passing everything to `upstream` there.
+    public init(to upstream: UInt16, delay: Double = 0.3) throws {
+        self.upstream = upstream
+        self.delay = delay
+        let listener = socket(
+            AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = Self.loopback(port: 0)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(listener, 16) == 0 else {
+            Glibc.close(listener)
+            throw POSIXError(.EADDRINUSE)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                getsockname(listener, $0, &length)
+            }
+        }
+        self.listener = listener
+        port = UInt16(bigEndian: address.sin_port)
+        lock.withLock { $0.threads += 1 }
+        Thread.detachNewThread { [self] in acceptLoop() }
+    }
+
+    /// `127.0.0.1:PORT`.
+    public var endpoint: String { "127.0.0.1:\(port)" }
+
+    /// Loses the next bytes `loss` says, and cuts their connection; with `marker`, the
+    /// first request that carries it, or the answer that comes after it.
+    public func arm(_ loss: Loss, marker: [UInt8]? = nil) {
+        lock.withLock {
+            $0.armed = (loss, marker)
+            $0.marked = nil
+        }
+    }
+
+    /// Closes the listener and every connection, and waits for the threads to end.
+    public func stop() {
+        let sockets = lock.withLock {
+            $0.stopped = true
+            return $0.sockets
+        }
+        Glibc.shutdown(listener, CInt(SHUT_RDWR))
+        for socket in sockets { Glibc.shutdown(socket, CInt(SHUT_RDWR)) }
+        while lock.withLock({ $0.threads }) > 0 { usleep(1_000) }
+        Glibc.close(listener)
+        for socket in sockets { Glibc.close(socket) }
+    }
+
+    private static func loopback(port: UInt16) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = port.bigEndian
+        return address
+    }
+
+    private func acceptLoop() {
+        defer { lock.withLock { $0.threads -= 1 } }
+        while true {
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else { return }
+            let server = socket(
+                AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            var address = Self.loopback(port: upstream)
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            let kept = lock.withLock { state -> Int? in
+                guard !state.stopped, connected == 0 else { return nil }
+                state.sockets += [client, server]
+                state.threads += 2
+                state.connections += 1
+                return state.connections
+            }
+            guard let connection = kept else {
+                Glibc.close(client)
+                Glibc.close(server)
+                continue
+            }
+            Thread.detachNewThread { [self] in
+                pump(from: client, to: server, loss: .requests, connection: connection)
+            }
+            Thread.detachNewThread { [self] in
+                pump(from: server, to: client, loss: .answers, connection: connection)
+            }
+        }
+    }
+
+    /// Passes what `source` sends to `target`, until either closes; drops it and cuts both
+    /// once the proxy is armed for `loss`.
+    private func pump(from source: CInt, to target: CInt, loss: Loss, connection: Int) {
+        defer { lock.withLock { $0.threads -= 1 } }
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(source, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { break }
+            let chunk = buffer[..<count]
+            let lost = lock.withLock { state -> Bool in
+                guard let (armed, marker) = state.armed else { return false }
+                let carries = marker.map { Self.contains(chunk, $0) } ?? true
+                switch (loss, armed) {
+                case (.requests, .requests) where carries: break
+                case (.requests, .answers) where marker != nil && carries:
+                    state.marked = connection
+                    return false
+                case (.answers, .answers) where marker == nil || state.marked == connection: break
+                default: return false
+                }
+                state.armed = nil
+                state.cuts += 1
+                return true
+            }
+            if lost {
+                // Dropped: nothing more passes either way, and both ends close later.
+                Thread.sleep(forTimeInterval: delay)
+                Glibc.shutdown(source, CInt(SHUT_RDWR))
+                Glibc.shutdown(target, CInt(SHUT_RDWR))
+                break
+            }
+            var sent = 0
+            while sent < count {
+                let n = buffer.withUnsafeBytes {
+                    send(target, $0.baseAddress! + sent, count - sent, Int32(MSG_NOSIGNAL))
+                }
+                guard n > 0 else { return }
+                sent += n
+            }
+        }
+        Glibc.shutdown(target, CInt(SHUT_WR))
+    }
+
+    private static func contains(_ bytes: ArraySlice<UInt8>, _ marker: [UInt8]) -> Bool {
+        guard !marker.isEmpty, bytes.count >= marker.count else { return marker.isEmpty }
+        var at = bytes.startIndex
+        while at + marker.count <= bytes.endIndex {
+            if bytes[at..<at + marker.count].elementsEqual(marker) { return true }
+            at += 1
+        }
+        return false
+    }
+}
