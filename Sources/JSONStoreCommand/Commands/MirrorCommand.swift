@@ -55,19 +55,19 @@ struct MirrorCommand: Command {
             say: { Output.error(Display.escaped($0)) })
         let stop = DispatchSemaphore(value: 0)
         let failure = Locked<(any Error)?>(nil)
-        mirror.onFailure = { error in
-            failure.withLock { $0 = error }
-            stop.signal()
-        }
-        mirror.onPermanentError = { error in
-            failure.withLock { $0 = Self.failure(error, address: etcd) }
-            stop.signal()
-        }
         Signals.handle([SIGINT, SIGTERM, SIGHUP], on: .global()) { _ in stop.signal() }
         Output.error(
             "mirror: keeping \(Display.escaped(context.store)) and \(etcd.description) equal"
         )
-        mirror.start()
+        mirror.start(
+            onFailure: { error in
+                failure.withLock { $0 = error }
+                stop.signal()
+            },
+            onPermanentError: { error in
+                failure.withLock { $0 = Self.failure(error, address: etcd) }
+                stop.signal()
+            })
         stop.wait()
         // A request in flight holds the mirror's queue until its deadline: the state is
         // given a moment to be folded, and the command ends at once either way (what was

@@ -68,20 +68,25 @@ extension DirectoryMirror {
     /// Looks at the directory's schema now and again while the mirror runs, and sends it
     /// when it changed.
     func watchLocalSchema() {
-        queue.asyncAfter(deadline: .now() + Self.schemaCheckInterval) { [self] in
-            guard !isStopped, !failed else { return }
-            defer { watchLocalSchema() }
-            guard online == true else { return }
-            do {
-                let local = try folder.read(StoreSchema.fileName)
-                guard local != schemaSeen else { return }
-                let remote = try etcd { client throws(EtcdError) in
-                    try client.get(layout.schemaKey)
-                }
-                try syncSchema(remote: remote.keyValue?.value)
-            } catch {
-                lost(error)
+        queue.asyncAfter(deadline: .now() + Self.schemaCheckInterval) { [weak self] in
+            self?.assumeIsolated { $0.lookAtLocalSchema() }
+        }
+    }
+
+    /// Sends the directory's schema when it changed since last looked at; looks again later.
+    private func lookAtLocalSchema() {
+        guard !isStopped, !failed else { return }
+        defer { watchLocalSchema() }
+        guard online == true else { return }
+        do {
+            let local = try folder.read(StoreSchema.fileName)
+            guard local != schemaSeen else { return }
+            let remote = try etcd { client throws(EtcdError) in
+                try client.get(layout.schemaKey)
             }
+            try syncSchema(remote: remote.keyValue?.value)
+        } catch {
+            lost(error)
         }
     }
 }

@@ -13,9 +13,11 @@ import JSONStore
 /// resumes: etcd's changes from the revision after the last one taken, the directory's
 /// from what differs from the records. The files are the queue, nothing is held in memory.
 ///
-/// Everything runs on one serial queue; the follower reads on a thread of its own and
-/// hands what it reads to that queue.
-package final class DirectoryMirror: @unchecked Sendable {  // state confined to `queue`
+/// An actor on its own serial queue (a `QueueExecutor`, as `LiveEngine` is): the
+/// follower reads on a thread of its own and hands what it reads to that queue, the
+/// directory's observer and the schema's look run on it, and each enters the actor there
+/// with `assumeIsolated`; the compiler checks every other access.
+package actor DirectoryMirror {
     let store: JSONStore
     /// All the mirror does with the store beyond its public API.
     let side: MirrorSide
@@ -30,7 +32,11 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
     let host: String
     /// Where messages for people go (stderr).
     let say: @Sendable (String) -> Void
-    let queue = DispatchQueue(label: "jsonstore.mirror")
+    nonisolated let queue: DispatchQueue
+    private nonisolated let executor: QueueExecutor
+    package nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
 
     var state: MirrorState
     /// The directory's private folder, and the mirror's hold on it (`MirrorState.holdFile`):
@@ -41,8 +47,8 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
     /// for a file gone from this very directory.
     let directory: PrivateFolder.Identity
     /// Called once when the mirror stops on its own (the directory was replaced): the
-    /// mirror does nothing more, the error says why.
-    package var onFailure: (@Sendable (StoreError) -> Void)?
+    /// mirror does nothing more, the error says why (given to `start`).
+    var onFailure: (@Sendable (StoreError) -> Void)?
     /// Whether it stopped on its own: the state is not written again then.
     var failed = false
     /// The directory's results as last delivered.
@@ -64,8 +70,8 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
     let stopped = Locked(false)
     /// Called once, from the mirror's queue, when etcd fails in a way trying again cannot
     /// mend (an unknown host, an untrusted certificate, refused credentials): the mirror
-    /// has stopped trying, and its owner ends with the error.
-    package var onPermanentError: (@Sendable (EtcdError) -> Void)?
+    /// has stopped trying, and its owner ends with the error (given to `start`).
+    var onPermanentError: (@Sendable (EtcdError) -> Void)?
     /// What it has done: for messages and tests.
     var tally = Tally()
 
@@ -91,6 +97,8 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
                 file: store.path)
         }
         let context = try address.tlsContext(tls)
+        queue = DispatchQueue(label: "jsonstore.mirror")
+        executor = QueueExecutor(queue: queue)
         self.store = store
         self.side = side
         let folder = side.folder
@@ -120,26 +128,37 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
     }
 
     /// Starts: reconciles the directory with etcd (or says etcd cannot be reached, and
-    /// tries again), then follows both sides until `stop`.
-    package func start() {
+    /// tries again), then follows both sides until `stop`. `onFailure` is called once if
+    /// the mirror stops on its own (the directory was replaced), `onPermanentError` if etcd
+    /// fails in a way trying again cannot mend.
+    package nonisolated func start(
+        onFailure: (@Sendable (StoreError) -> Void)? = nil,
+        onPermanentError: (@Sendable (EtcdError) -> Void)? = nil
+    ) {
+        queue.async {
+            self.assumeIsolated {
+                $0.onFailure = onFailure
+                $0.onPermanentError = onPermanentError
+            }
+        }
         var consumer = EtcdFollower.Consumer(
             list: { [weak self] reason in
                 guard let self else { throw CancellationError() }
-                return try queue.sync { try listed(reason) }
+                return try queue.sync { try assumeIsolated { try $0.listed(reason) } }
             },
             changed: { [weak self] events, _ in
                 guard let self else { return nil }
                 let events = Array(events)
-                queue.async { self.remoteChanged(events) }
+                queue.async { self.assumeIsolated { $0.remoteChanged(events) } }
                 return nil
             })
         consumer.failed = { [weak self] error, _ in
             guard let self else { return }
-            queue.async { self.lost(error, following: true) }
+            queue.async { self.assumeIsolated { $0.lost(error, following: true) } }
         }
         consumer.resumed = { [weak self] in
             guard let self else { return }
-            queue.async { self.resumed() }
+            queue.async { self.assumeIsolated { $0.resumed() } }
         }
         let follower = EtcdFollower(clients: clients, prefix: layout.keyPrefix, consumer: consumer)
         following.withLock { $0 = follower }
@@ -150,48 +169,55 @@ package final class DirectoryMirror: @unchecked Sendable {  // state confined to
     /// what changed since the reconcile read it, and each update what changed then.
     func observeDirectory() {
         guard observation == nil, !isStopped else { return }
-        observation = store.observe(on: queue) { [self] change in
-            dispatchPrecondition(condition: .onQueue(queue))
-            switch change {
-            case .initial(let results):
-                self.results = results
-                localLoaded(results)
-            case .update(let results, let changes):
-                self.results = results
-                let ids =
-                    changes.inserted.map(\.id) + changes.modified.map(\.new.id)
-                    + changes.deleted.map(\.id)
-                localChanged(ids)
-            case .error(let error):
-                do {
-                    try checkDirectory()
-                    say("mirror: \(error)")
-                } catch {
-                    lost(error)
-                }
+        observation = store.observe(on: queue) { [weak self] change in
+            self?.assumeIsolated { $0.observed(change) }
+        }
+    }
+
+    /// What the directory's observer delivered.
+    private func observed(_ change: StoreChange<Item>) {
+        switch change {
+        case .initial(let results):
+            self.results = results
+            localLoaded(results)
+        case .update(let results, let changes):
+            self.results = results
+            let ids =
+                changes.inserted.map(\.id) + changes.modified.map(\.new.id)
+                + changes.deleted.map(\.id)
+            localChanged(ids)
+        case .error(let error):
+            do {
+                try checkDirectory()
+                say("mirror: \(error)")
+            } catch {
+                lost(error)
             }
         }
     }
 
     /// Stops following both sides and folds the state's journal; returns when done.
-    package func stop() {
+    package nonisolated func stop() {
         stopped.withLock { $0 = true }
         following.withLock { $0?.stop() }
-        queue.sync {
-            observation?.invalidate()
-            guard !failed else { return }  // the folder may be another directory's now
-            do {
-                try state.compact()
-            } catch {
-                say("mirror: \(error)")
-            }
+        queue.sync { assumeIsolated { $0.folded() } }
+    }
+
+    /// Stops observing the directory and folds the state's journal.
+    private func folded() {
+        observation?.invalidate()
+        guard !failed else { return }  // the folder may be another directory's now
+        do {
+            try state.compact()
+        } catch {
+            say("mirror: \(error)")
         }
     }
 
-    var isStopped: Bool { stopped.withLock { $0 } }
+    nonisolated var isStopped: Bool { stopped.withLock { $0 } }
 
     /// Runs `body` with one of the mirror's clients.
-    func etcd<R>(_ body: (EtcdClient) throws(EtcdError) -> R) throws(EtcdError) -> R {
+    nonisolated func etcd<R>(_ body: (EtcdClient) throws(EtcdError) -> R) throws(EtcdError) -> R {
         try clients.withClient(body)
     }
 }

@@ -7,20 +7,20 @@ import Dispatch
 /// reaches the actor with `assumeIsolated`, which `checkIsolated()` backs with a
 /// `dispatchPrecondition`: isolation is checked at run time there, and by the compiler
 /// everywhere else.
-final class QueueExecutor: SerialExecutor {
-    let queue: DispatchQueue
+package final class QueueExecutor: SerialExecutor {
+    package let queue: DispatchQueue
 
-    init(queue: DispatchQueue) {
+    package init(queue: DispatchQueue) {
         self.queue = queue
     }
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedSerialExecutor()
         queue.async { job.runSynchronously(on: executor) }
     }
 
-    func checkIsolated() {
+    package func checkIsolated() {
         dispatchPrecondition(condition: .onQueue(queue))
     }
 }
