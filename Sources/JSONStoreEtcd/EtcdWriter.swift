@@ -5,13 +5,17 @@ import JSONStore
 /// etcd's limits (or refused by the limit's name), and one rule for a transaction whose
 /// answer was lost.
 ///
-/// **The lost answer.** A transaction sent on a connection that failed before etcd
-/// answered may or may not have been applied; sending it again could apply it twice (a
-/// read-modify-write counted twice). So it is never sent again: the keys it writes are
-/// read back. Compare-and-swap makes that conclusive in the usual case: if any key still
-/// has the `mod_revision` the transaction compared, it was not applied; if every key holds
-/// what it wrote, at one revision newer than every compared one, it was. Anything else
-/// (another writer has written those keys since) leaves it unknown, and the error says so.
+/// **The lost answer.** A transaction sent on a connection that failed (or timed out)
+/// before etcd answered may have been applied, may be applied yet (its proposal still in
+/// etcd's log), or may never be. Sending it again could apply a read-modify-write twice, so
+/// it is never sent again as it is. Instead the writer fences it: a key it compared at a
+/// `mod_revision` is rewritten with the bytes it holds, if it still has that revision. If
+/// the fence is written, the transaction was not applied and never can be (its compare on
+/// that key now fails): the outcome is `.changed`, and a batch is made again on what etcd
+/// holds. If the fence's compare fails, or the transaction compared no key that existed,
+/// nothing tells etcd's own writes from this one's (two writers may write the same bytes),
+/// and the error says the transaction may or may not have been applied. The fence costs
+/// one revision of that key with its bytes unchanged.
 struct EtcdWriter {
     let clients: EtcdClients
 
@@ -47,62 +51,37 @@ struct EtcdWriter {
         } catch {
             // Answered (a refusal), or not taken (GOAWAY, a refused stream): not applied.
             guard !error.answered, error.kind != .notTaken else { throw error }
-            var compared = Dictionary(expected.map { ($0.key, $0.modRevision) }) { first, _ in first
-            }
-            if let (start, end, _) = unchanged {
-                // Absent when compared: a key of the range it writes and did not compare.
-                for operation in operations where compared[operation.key] == nil {
-                    if !operation.key.lexicographicallyPrecedes(start),
-                        operation.key.lexicographicallyPrecedes(end)
-                    {
-                        compared[operation.key] = 0
-                    }
-                }
-            }
-            return try afterLostAnswer(error, compared: compared, operations)
+            return try fence(after: error, expected: expected)
         }
         return answer.succeeded ? .written(revision: answer.revision) : .changed
     }
 
-    /// Reads back the keys a transaction whose answer was lost writes, and tells from them
-    /// whether it was applied.
-    private func afterLostAnswer(
-        _ lost: EtcdError, compared: [[UInt8]: Int64], _ operations: [EtcdClient.Operation]
+    /// After the answer `lost` was lost: rewrites a key the transaction compared at a
+    /// revision with the bytes it holds, if it has that revision still; `.changed` when that
+    /// was done (not applied, and it never will be), else throws `lost`: it cannot be told.
+    private func fence(
+        after lost: EtcdError, expected: [(key: [UInt8], modRevision: Int64)]
     ) throws(EtcdError) -> Outcome {
-        var revisions = Set<Int64>()
-        var applied = true
-        for operation in operations {
-            let now: EtcdClient.KeyValue?
-            do {
-                now = try clients.withClient { client throws(EtcdError) in
-                    try client.read(operation.key).keyValue
-                }
-            } catch {
-                throw lost  // etcd cannot be asked: the first error says what happened
-            }
-            let before = compared[operation.key]
-            if let before, (now?.modRevision ?? 0) == before, operation.value != nil || before > 0 {
-                return .changed  // a key it writes is as compared: not applied
-            }
-            if let value = operation.value {
-                guard let now, now.value == value else {
-                    applied = false
-                    continue
-                }
-                revisions.insert(now.modRevision)
-            } else if now != nil {
-                applied = false
-            }
+        // `lost` says it may or may not have been applied, and is not made again.
+        guard let (key, revision) = expected.first(where: { $0.modRevision > 0 }) else {
+            throw lost
         }
-        let newest = compared.values.max() ?? 0
-        if applied, revisions.count <= 1, (revisions.first ?? .max) > newest {
-            if let revision = revisions.first { return .written(revision: revision) }
+        let fenced: Bool
+        do {
+            fenced = try clients.withClient { client throws(EtcdError) -> Bool in
+                // Not at that revision: applied, or written by another since.
+                guard let now = try client.read(key).keyValue, now.modRevision == revision else {
+                    return false
+                }
+                return try client.transaction(
+                    expecting: [(key, revision)], [.init(key: key, value: now.value)]
+                ).succeeded
+            }
+        } catch {
+            throw lost
         }
-        throw EtcdError(
-            endpoint: lost.endpoint,
-            reason:
-                "\(lost.reason); the transaction's answer was lost and its keys were written since, so whether it was applied cannot be told: read them back",
-            kind: lost.kind)
+        guard fenced else { throw lost }
+        return .changed
     }
 
     /// `sizes` (each write's bytes) cut into runs, in order, each within `limits`.
