@@ -31,8 +31,14 @@ package final class EtcdFollower: Sendable {
         /// A listing or a watch failed; `first` when it is the first failure since the
         /// follower last followed. It tries again after a backoff, on the next endpoint.
         package var failed: @Sendable (_ error: any Error, _ first: Bool) -> Void = { _, _ in }
-        /// Following again after failures, from the revision after the last one handed on.
-        package var resumed: @Sendable () -> Void = {}
+        /// About to follow again after failures, from the revision after the last one
+        /// handed on: nothing is handed on before it returns. It returns why the prefix must
+        /// be listed again first (etcd is not the one the consumer followed), if it must, or
+        /// throws to try again later (a failure like any other).
+        package var resuming: @Sendable () throws -> String? = { nil }
+        /// Whether it wants `progressed`: if not, the follower does not look for progress
+        /// while the watch is quiet (on the gateway, that is a count of the prefix).
+        package var wantsProgress = true
 
         package init(
             list: @escaping @Sendable (_ reason: String?) throws -> (revision: Int64, keys: Int64),
@@ -85,7 +91,7 @@ package final class EtcdFollower: Sendable {
     /// Lists, then follows until `stop`.
     package func start() {
         queue.async { self.run() }
-        startQuietChecks()
+        if consumer.wantsProgress { startQuietChecks() }
     }
 
     /// Stops following: the consumer hears nothing more once the call it is in returns.
@@ -123,6 +129,8 @@ package final class EtcdFollower: Sendable {
     /// Waits `seconds` (a backoff), or less when `stop` or `restart` wakes it.
     private func pause(_ seconds: Double) {
         _ = wakeUp.wait(timeout: .now() + seconds)
+        // Signals given while nothing paused do not cut a later backoff short.
+        while wakeUp.wait(timeout: .now()) == .success {}
     }
 
     /// Waits while the test hook holds the follower; returns whether it was held.
@@ -149,8 +157,9 @@ package final class EtcdFollower: Sendable {
             let asked = takeRestart()
             if asked.asked {
                 relist = relist ?? asked.relist
-                lost = true  // `resumed` once following again
+                lost = true  // `resuming` before following again
             }
+            let began = Self.now()
             do {
                 if revision == nil || relist != nil {
                     let listed = try consumer.list(relist)
@@ -164,11 +173,15 @@ package final class EtcdFollower: Sendable {
                 let watch = try watch(from: revision! + 1, endpoint: endpoint)
                 defer { watch.close() }
                 if lost {
-                    consumer.resumed()
+                    if let reason = try consumer.resuming() {
+                        relist = reason  // listed before anything is handed on
+                        continue
+                    }
                     lost = false
                 }
-                backoff = 0.05
                 relist = try follow(watch, revision: &revision)
+            } catch is CancellationError {
+                break  // the consumer is gone
             } catch {
                 if isStopped { break }
                 if waitWhileSuspended() { continue }  // interrupted by the test hook
@@ -180,6 +193,12 @@ package final class EtcdFollower: Sendable {
                 if !asked.asked { consumer.failed(error, !lost) }
                 lost = true
                 endpoint += 1
+                // Back to the shortest wait only once etcd was heard from since, or a watch
+                // lasted: a consumer that fails again at once, or a watch that ends at
+                // once, waits longer each time.
+                if shared.withLock({ $0.lastHeard }) > began || Self.now() - began > 1 {
+                    backoff = 0.05
+                }
                 pause(backoff)
                 backoff = min(backoff * 2, Self.maximumBackoff)
             }
@@ -203,7 +222,7 @@ package final class EtcdFollower: Sendable {
         let watch = try EtcdWatch(target, prefix: prefix, from: revision, timeout: clients.timeout)
         let interrupted = shared.withLock {
             $0.watch = watch
-            return $0.stopped || $0.restart.asked
+            return $0.stopped || $0.restart.asked || $0.suspended
         }
         if interrupted { watch.interrupt() }
         return watch
@@ -240,6 +259,7 @@ package final class EtcdFollower: Sendable {
                     }
                     end += 1
                 }
+                if isStopped { return nil }  // nothing more is handed on
                 if let reason = consumer.changed(response.events[start..<end], at) {
                     relist = relist ?? reason
                 }
@@ -253,7 +273,7 @@ package final class EtcdFollower: Sendable {
                 $0.keyCount += created
                 $0.lastHeard = Self.now()
             }
-            if response.isProgress { consumer.progressed(seen) }
+            if response.isProgress, !isStopped { consumer.progressed(seen) }
             if let relist { return relist }
         }
     }

@@ -15,6 +15,8 @@ public final class CuttingProxy: @unchecked Sendable {  // state under `lock`
         case answers
         /// The client's next request.
         case requests
+        /// The server's next bytes that carry the marker, asked for or not (a watch's event).
+        case events
     }
 
     public let port: UInt16
@@ -148,6 +150,7 @@ public final class CuttingProxy: @unchecked Sendable {  // state under `lock`
                     state.marked = connection
                     return false
                 case (.answers, .answers) where marker == nil || state.marked == connection: break
+                case (.answers, .events) where carries: break
                 default: return false
                 }
                 state.armed = nil

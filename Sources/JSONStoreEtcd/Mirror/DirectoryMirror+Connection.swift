@@ -33,38 +33,41 @@ extension DirectoryMirror {
         return (revision, keys)
     }
 
-    /// The follower follows etcd again after it was lost: etcd's changes since come from
-    /// it, and the directory's that were not sent meanwhile go now, unless etcd is not the
-    /// one synced with (wiped or restored while away): then it lists again, and its
-    /// reconcile sets the records aside.
-    func resumed() {
-        guard !isStopped, !failed else { return }
-        do {
-            let (revision, cluster, _) = try etcd { client throws(EtcdError) in
-                try client.read(layout.schemaKey)
-            }
-            let origin = MirrorState.Origin(cluster: cluster, revision: revision)
-            if let why = state.foreignness(of: origin) {
-                relisting = why
-                following.withLock { $0?.restart(relisting: why) }
-                return
-            }
-            let wasOffline = online == false
-            online = true
-            lastProblem = nil
-            if wasOffline {
-                say("mirror: etcd is back; following \(address.description) again")
-            }
-            localLoaded(results)
-        } catch {
-            lost(error)
+    /// The follower is about to follow etcd again after it was lost, from the revision
+    /// after the last one the mirror took: checks first that etcd is the one synced with
+    /// (else returns why, and the follower lists again: the reconcile sets the records
+    /// aside), then sends the directory's edits made meanwhile. Nothing of etcd's comes
+    /// before this returns. Called on the queue.
+    ///
+    /// - Throws: when etcd cannot be asked (the follower tries again later).
+    func resuming() throws -> String? {
+        guard !isStopped, !failed else { throw CancellationError() }
+        let (revision, cluster, _) = try etcd { client throws(EtcdError) in
+            try client.read(layout.schemaKey)
         }
+        if let why = state.foreignness(of: MirrorState.Origin(cluster: cluster, revision: revision))
+        {
+            relisting = why
+            return why
+        }
+        let wasOffline = online == false
+        online = true
+        lastProblem = nil
+        schemaSeen = nil  // looked at again: a change that could not be sent goes now
+        if wasOffline {
+            say("mirror: etcd is back; following \(address.description) again")
+        }
+        localLoaded(results)
+        return nil
     }
 
     /// etcd stopped answering, or a sync failed here: say so once; the follower tries
     /// again with a capped backoff (`following`: it is the follower that lost etcd; else a
     /// request of the mirror's did, and the follower follows again from where it was).
-    func lost(_ error: any Error, following fromFollower: Bool = false) {
+    ///
+    /// `relist`: a change of etcd's could not be taken (the follower has gone past it), so
+    /// the follower lists again and the reconcile takes it.
+    func lost(_ error: any Error, following fromFollower: Bool = false, relist: Bool = false) {
         guard !isStopped else { return }
         if let stop = error as? Stop { return fail(stop.error) }
         let etcd = error as? EtcdError ?? (error as? StoreError)?.underlying as? EtcdError
@@ -87,6 +90,13 @@ extension DirectoryMirror {
         if !(unreachable && online == false), problem != lastProblem { say(problem) }
         lastProblem = problem
         online = false
-        if !fromFollower { following.withLock { $0?.restart() } }
+        schemaSeen = nil  // a change that could not be sent is looked at again
+        if relist {
+            let why = "a change of etcd's could not be taken here"
+            relisting = why
+            following.withLock { $0?.restart(relisting: why) }
+        } else if !fromFollower {
+            following.withLock { $0?.restart() }
+        }
     }
 }

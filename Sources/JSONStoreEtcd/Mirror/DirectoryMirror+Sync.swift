@@ -154,7 +154,8 @@ extension DirectoryMirror {
 
     /// The directory changed these items: send what changed to etcd.
     func localChanged(_ ids: [String]) {
-        guard online == true, !isStopped else { return }  // sent when the follower resumes
+        // Sent when the follower resumes, or by the listing's reconcile.
+        guard online == true, relisting == nil, !isStopped else { return }
         var steps: [Step] = []
         for id in ids {
             // etcd is taken to hold what was last synced; the compare of the write says
@@ -201,7 +202,7 @@ extension DirectoryMirror {
             try execute(steps)
             if let schema { try syncSchema(remote: schema) }
         } catch {
-            lost(error)
+            lost(error, relist: true)
         }
     }
 }

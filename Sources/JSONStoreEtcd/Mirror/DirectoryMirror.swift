@@ -156,10 +156,11 @@ package actor DirectoryMirror {
             guard let self else { return }
             queue.async { self.assumeIsolated { $0.lost(error, following: true) } }
         }
-        consumer.resumed = { [weak self] in
-            guard let self else { return }
-            queue.async { self.assumeIsolated { $0.resumed() } }
+        consumer.resuming = { [weak self] in
+            guard let self else { throw CancellationError() }
+            return try queue.sync { try assumeIsolated { try $0.resuming() } }
         }
+        consumer.wantsProgress = false
         let follower = EtcdFollower(clients: clients, prefix: layout.keyPrefix, consumer: consumer)
         following.withLock { $0 = follower }
         follower.start()

@@ -13,7 +13,7 @@ final class EtcdSource: LiveSource {
     let backend: EtcdBackend
     let report: @Sendable (SourceReport) -> Void
     let follower: EtcdFollower
-    /// Set by `stop`: a listing read meanwhile is not reported.
+    /// Set by `stop`: nothing the follower says after it is reported.
     private let stopped: Locked<Bool>
 
     init(
@@ -29,12 +29,15 @@ final class EtcdSource: LiveSource {
                 return (listing.revision, Int64(listing.ids.count + listing.badNames.count))
             },
             changed: { events, revision in
-                Self.report(
+                if stopped.withLock({ $0 }) { return nil }
+                return Self.report(
                     events, at: revision, of: backend, reader: reader, recent: recent, to: report)
             })
-        consumer.progressed = { revision in report(.progress(revision: revision)) }
+        consumer.progressed = { revision in
+            if !stopped.withLock({ $0 }) { report(.progress(revision: revision)) }
+        }
         consumer.failed = { error, first in
-            guard first else { return }
+            guard first, !stopped.withLock({ $0 }) else { return }
             let error = backend.storeError(of: error)
             // Refused credentials are no lost connection: observers are told.
             report(
@@ -42,7 +45,10 @@ final class EtcdSource: LiveSource {
                     ? .failed(error)
                     : .interrupted(reason: "etcd connection lost: \(error.message)"))
         }
-        consumer.resumed = { report(.resumed) }
+        consumer.resuming = {
+            if !stopped.withLock({ $0 }) { report(.resumed) }
+            return nil
+        }
         self.backend = backend
         self.report = report
         self.stopped = stopped
