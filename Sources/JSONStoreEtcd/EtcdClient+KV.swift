@@ -5,11 +5,12 @@ extension EtcdClient {
     ///
     /// - Parameters:
     ///   - revision: the revision to read at; `nil` for the newest.
-    ///   - onPage: called with each page as it is taken, in key order.
-    /// - Returns: the revision read at, and the keys in key order.
+    ///   - onPage: called with each page as it is taken, in key order; the pages are not
+    ///     kept then.
+    /// - Returns: the revision read at, and the keys in key order (none with `onPage`).
     package func range(
         prefix: [UInt8], revision: Int64? = nil, pageSize: Int = 1_000,
-        pageBytes: Int = 4 << 20, onPage: ([KeyValue]) -> Void = { _ in }
+        pageBytes: Int = 4 << 20, onPage: (([KeyValue]) -> Void)? = nil
     ) throws(EtcdError) -> (revision: Int64, keyValues: [KeyValue]) {
         let listed = try listing(
             prefix: prefix, revision: revision, pageSize: pageSize, pageBytes: pageBytes,
@@ -20,7 +21,7 @@ extension EtcdClient {
     /// `range`, with the cluster id of the etcd that answered (its response header's).
     func listing(
         prefix: [UInt8], revision: Int64? = nil, pageSize: Int = 1_000,
-        pageBytes: Int = 4 << 20, onPage: ([KeyValue]) -> Void = { _ in }
+        pageBytes: Int = 4 << 20, onPage: (([KeyValue]) -> Void)? = nil
     ) throws(EtcdError) -> (revision: Int64, cluster: String?, keyValues: [KeyValue]) {
         let read = try RangePages.read(
             prefix: prefix, revision: revision, pageSize: pageSize, pageBytes: pageBytes,

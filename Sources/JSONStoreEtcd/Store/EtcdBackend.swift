@@ -122,23 +122,23 @@ final class EtcdBackend: RemoteBackend {
         -> SourceListing
     {
         let pages = PageParser(layout: layout, reader: reader)
-        let (revision, keyValues) = try withClient { client throws(EtcdError) in
-            try client.range(prefix: layout.keyPrefix, onPage: pages.take)
+        let revision = try withClient { client throws(EtcdError) in
+            try client.range(prefix: layout.keyPrefix, onPage: pages.take).revision
         }
-        var listing = pages.listing(at: revision)
-        if lastValid { try keepLastValid(in: &listing, keyValues, reader: reader, strict: false) }
+        var (listing, invalid) = pages.listing(at: revision)
+        if lastValid { try keepLastValid(in: &listing, invalid, reader: reader, strict: false) }
         return listing
     }
 
     func listing(at revision: Int64, reader: JSONReader) throws(StoreError) -> SourceListing {
         do {
             let pages = PageParser(layout: layout, reader: reader)
-            let keyValues = try withClient { client throws(EtcdError) in
-                try client.range(prefix: layout.keyPrefix, revision: revision, onPage: pages.take)
-                    .keyValues
+            try withClient { client throws(EtcdError) in
+                _ = try client.range(
+                    prefix: layout.keyPrefix, revision: revision, onPage: pages.take)
             }
-            var listing = pages.listing(at: revision)
-            try keepLastValid(in: &listing, keyValues, reader: reader, strict: true)
+            var (listing, invalid) = pages.listing(at: revision)
+            try keepLastValid(in: &listing, invalid, reader: reader, strict: true)
             return listing
         } catch {
             throw unavailable(Int(revision), error)
@@ -151,7 +151,7 @@ final class EtcdBackend: RemoteBackend {
     /// Fills in `listing.lastValid`: for each item invalid in it, the value a follower
     /// keeps, the last valid one of the key's life (since it was created) before then,
     /// read from etcd's history a version at a time, `lastValidSearchLimit` at most.
-    /// `keyValues` are the listing's.
+    /// `keyValues` are the listing's invalid items' (at least).
     ///
     /// - Parameter strict: throw when the value cannot be known (etcd compacted the
     ///   history it needs, or the key has more invalid versions than the limit), for a

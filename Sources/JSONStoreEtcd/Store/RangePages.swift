@@ -13,13 +13,17 @@ struct RangePages {
     private(set) var revision: Int64?
     /// How many keys the next page asks for.
     private(set) var limit: Int
+    /// The keys read, unless each page is handed on instead (`keeps`).
     private(set) var found: [EtcdClient.KeyValue] = []
+    private let keeps: Bool
+    private var keysSeen = 0
     private let pageSize: Int
     private let pageBytes: Int
     private var bytesSeen = 0
 
-    init(prefix: [UInt8], revision: Int64?, pageSize: Int, pageBytes: Int) {
+    init(prefix: [UInt8], revision: Int64?, pageSize: Int, pageBytes: Int, keeps: Bool = true) {
         (start, end, self.revision) = (prefix, EtcdClient.rangeEnd(ofPrefix: prefix), revision)
+        self.keeps = keeps
         (limit, self.pageSize, self.pageBytes) = (pageSize, pageSize, pageBytes)
     }
 
@@ -36,9 +40,10 @@ struct RangePages {
                     $0.key.lexicographicallyPrecedes($1.key)
                 })
         else { return .failure(Refusal()) }
-        found += page
+        if keeps { found += page }
+        keysSeen += page.count
         bytesSeen += page.reduce(0) { $0 + $1.key.count + $1.value.count }
-        let average = max(1, bytesSeen / max(found.count, 1))
+        let average = max(1, bytesSeen / max(keysSeen, 1))
         limit = min(max(pageBytes / average, pageSize), pageSize * 16)
         guard more, let last = page.last else { return .success(false) }
         start = last.key + [0]  // the smallest key after the last one read
@@ -46,20 +51,23 @@ struct RangePages {
     }
 
     /// Every key from `prefix`, at `revision` (`nil`: the first page's), each page asked
-    /// of `page` and handed to `onPage` as taken; a page that does not move on is
-    /// `refused`'s error.
+    /// of `page`; a page that does not move on is `refused`'s error. With `onPage`, each
+    /// page is handed to it as taken and not kept (a listing of a large prefix never holds
+    /// all its keys and values at once).
     ///
-    /// - Returns: the revision read at, the first answer's header, and the keys in order.
+    /// - Returns: the revision read at, the first answer's header, and the keys in order
+    ///   (none with `onPage`).
     static func read(
         prefix: [UInt8], revision: Int64?, pageSize: Int, pageBytes: Int,
         page: (EtcdRPC.RangeRequest) throws(EtcdError) -> EtcdRPC.RangeResponse,
-        onPage: ([EtcdClient.KeyValue]) -> Void = { _ in },
+        onPage: (([EtcdClient.KeyValue]) -> Void)? = nil,
         refused: (String) -> EtcdError
     ) throws(EtcdError) -> (
         revision: Int64, header: EtcdRPC.ResponseHeader, keyValues: [EtcdClient.KeyValue]
     ) {
         var pages = RangePages(
-            prefix: prefix, revision: revision, pageSize: pageSize, pageBytes: pageBytes)
+            prefix: prefix, revision: revision, pageSize: pageSize, pageBytes: pageBytes,
+            keeps: onPage == nil)
         var first: EtcdRPC.ResponseHeader?
         while true {
             let answer = try page(
@@ -71,7 +79,7 @@ struct RangePages {
                 answer.keyValues, at: pages.revision ?? answer.header.revision, more: answer.more)
             {
             case .success(let more):
-                onPage(answer.keyValues)
+                onPage?(answer.keyValues)
                 if !more { return (pages.revision ?? 0, first!, pages.found) }
             case .failure(let refusal):
                 throw refused(refusal.reason)
