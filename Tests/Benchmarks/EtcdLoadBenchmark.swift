@@ -1,12 +1,14 @@
 import Dispatch
 import Foundation
+import Glibc
 import JSONStore
 import JSONStoreEtcd
 import TestSupport
 
 /// The initial load of a large prefix from etcd: `store.load()` and an observer's first
 /// `.initial`, against `etcdctl get --prefix` of the same keys (a client nobody here
-/// wrote, its output thrown away), each run of the three in a rotating order.
+/// wrote, its output thrown away), each run of the three in a rotating order; then the
+/// peak memory of a follower of the same items (`EtcdFollowerMemory`).
 enum EtcdLoadBenchmark {
     /// `jsonstore-bench etcd-load - N RUNS`.
     static func run(count: Int, runs: Int) throws {
@@ -70,11 +72,32 @@ enum EtcdLoadBenchmark {
             cases.append(
                 ("curl, the gateway, one page", { try EtcdBench.timedRun(curl, arguments) }))
         }
+        // A follower's memory on the same items, each transport, after the timed cases.
+        let address = "etcd://\(server.endpoint)/\(EtcdBench.prefix)"
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("jsonstore-bench-etcd-load-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var memory: [(name: String, store: [String], mib: [Double])] = []
+        if FileManager.default.isExecutableFile(atPath: command) {
+            try EtcdFollowerMemory.writeDirectory(directory, count: count)
+            memory = [
+                ("etcd, gRPC", ["--etcd-transport", "grpc", "--store", address], []),
+                ("etcd, gateway", ["--etcd-transport", "gateway", "--store", address], []),
+                ("the same items as files", ["--dir", directory], []),
+            ]
+        }
         var times = cases.map { _ in [Double]() }
         for run in 0..<runs {
             for k in 0..<cases.count {
                 let index = (run + k) % cases.count
                 times[index].append(try cases[index].body())
+            }
+        }
+        for run in 0..<runs {
+            for k in memory.indices {
+                let index = (run + k) % memory.count
+                memory[index].mib.append(
+                    try EtcdFollowerMemory.peakMiB(command: command, store: memory[index].store))
             }
         }
         server.stop()
@@ -110,6 +133,21 @@ enum EtcdLoadBenchmark {
                 String(
                     format: "%.2fx etcdctl, %.2fx the gateway's", ratio,
                     median(times[k]) / median(times[k + 1])), "<= 1.3x", ratio <= 1.3)
+        }
+        // The directory follower's budget (issue 28) for the same items' bytes.
+        let values = bytes - count * "\(EtcdBench.prefix)/".utf8.count
+        let budget = 1.5 * Double(values) / 1_048_576 + 30
+        let files = memory.last.map { median($0.mib) } ?? 0
+        for (name, _, mib) in memory where !mib.isEmpty {
+            let text = String(
+                format: "%.0f MiB (min %.0f, max %.0f)", median(mib), mib.min()!, mib.max()!)
+            print("peak RSS of list --follow --json, \(name): \(text); budget \(Int(budget)) MiB")
+            tableRow(
+                "\(count) items, a follower's peak RSS to its first event, \(name)", text,
+                String(
+                    format: "%d kB of values; %.2fx the directory follower's", values / 1000,
+                    median(mib) / files), String(format: "<= %.0f MiB", budget),
+                median(mib) <= budget)
         }
         if let k = cases.firstIndex(where: { $0.name.hasPrefix("curl") }) {
             tableRow(
