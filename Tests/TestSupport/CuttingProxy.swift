@@ -41,26 +41,9 @@ public final class CuttingProxy: @unchecked Sendable {  // state under `lock`
     public init(to upstream: UInt16, delay: Double = 0.3) throws {
         self.upstream = upstream
         self.delay = delay
-        let listener = socket(
-            AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = Self.loopback(port: 0)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0, listen(listener, 16) == 0 else {
-            Glibc.close(listener)
-            throw POSIXError(.EADDRINUSE)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                getsockname(listener, $0, &length)
-            }
-        }
+        let (listener, port) = try Loopback.listen()
         self.listener = listener
-        port = UInt16(bigEndian: address.sin_port)
+        self.port = port
         lock.withLock { $0.threads += 1 }
         Thread.detachNewThread { [self] in acceptLoop() }
     }
@@ -90,29 +73,17 @@ public final class CuttingProxy: @unchecked Sendable {  // state under `lock`
         for socket in sockets { Glibc.close(socket) }
     }
 
-    private static func loopback(port: UInt16) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = port.bigEndian
-        return address
-    }
-
     private func acceptLoop() {
         defer { lock.withLock { $0.threads -= 1 } }
         while true {
             let client = accept(listener, nil, nil)
             guard client >= 0 else { return }
-            let server = socket(
-                AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            var address = Self.loopback(port: upstream)
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
+            guard let server = Loopback.connect(to: upstream) else {
+                Glibc.close(client)
+                continue
             }
             let kept = lock.withLock { state -> Int? in
-                guard !state.stopped, connected == 0 else { return nil }
+                guard !state.stopped else { return nil }
                 state.sockets += [client, server]
                 state.threads += 2
                 state.connections += 1

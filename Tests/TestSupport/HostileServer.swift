@@ -36,29 +36,9 @@ public final class HostileServer: @unchecked Sendable {  // state under `lock`
     /// Starts listening on `127.0.0.1` at a free port.
     public init(_ steps: [Step]) throws {
         self.steps = steps
-        let listener = socket(
-            AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0, listen(listener, 16) == 0 else {
-            Glibc.close(listener)
-            throw POSIXError(.EADDRINUSE)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                getsockname(listener, $0, &length)
-            }
-        }
+        let (listener, port) = try Loopback.listen()
         self.listener = listener
-        port = UInt16(bigEndian: address.sin_port)
+        self.port = port
         lock.withLock { $0.threads += 1 }
         Thread.detachNewThread { [self] in acceptLoop() }
     }
