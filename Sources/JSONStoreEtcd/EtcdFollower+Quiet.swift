@@ -67,7 +67,7 @@ extension EtcdFollower {
                 state.revision = revision
                 return true
             }
-            if fresher { consumer.progressed(revision) }
+            if fresher, !isStopped { consumer.progressed(revision) }
         }
         quietTimer.withLock { $0 = timer }
         timer.resume()

@@ -13,7 +13,8 @@ import JSONStore
 /// asks for progress (`EtcdFollower+Quiet`).
 ///
 /// Everything the consumer is told, it is told on the follower's thread, in order (but a
-/// progress the quiet check finds on the gateway).
+/// progress the quiet check finds on the gateway), and nothing once `stop` was called (but
+/// what a listing under way reports itself).
 package final class EtcdFollower: Sendable {
     /// What the follower asks of its consumer and tells it.
     package struct Consumer: Sendable {
@@ -173,6 +174,7 @@ package final class EtcdFollower: Sendable {
                 let watch = try watch(from: revision! + 1, endpoint: endpoint)
                 defer { watch.close() }
                 if lost {
+                    if isStopped { break }
                     if let reason = try consumer.resuming() {
                         relist = reason  // listed before anything is handed on
                         continue

@@ -13,7 +13,8 @@ final class EtcdSource: LiveSource {
     let backend: EtcdBackend
     let report: @Sendable (SourceReport) -> Void
     let follower: EtcdFollower
-    /// Set by `stop`: nothing the follower says after it is reported.
+    /// Set by `stop`: a listing read meanwhile is not reported (the follower tells nothing
+    /// else after it).
     private let stopped: Locked<Bool>
 
     init(
@@ -29,15 +30,12 @@ final class EtcdSource: LiveSource {
                 return (listing.revision, Int64(listing.ids.count + listing.badNames.count))
             },
             changed: { events, revision in
-                if stopped.withLock({ $0 }) { return nil }
-                return Self.report(
+                Self.report(
                     events, at: revision, of: backend, reader: reader, recent: recent, to: report)
             })
-        consumer.progressed = { revision in
-            if !stopped.withLock({ $0 }) { report(.progress(revision: revision)) }
-        }
+        consumer.progressed = { revision in report(.progress(revision: revision)) }
         consumer.failed = { error, first in
-            guard first, !stopped.withLock({ $0 }) else { return }
+            guard first else { return }
             let error = backend.storeError(of: error)
             // Refused credentials are no lost connection: observers are told.
             report(
@@ -46,7 +44,7 @@ final class EtcdSource: LiveSource {
                     : .interrupted(reason: "etcd connection lost: \(error.message)"))
         }
         consumer.resuming = {
-            if !stopped.withLock({ $0 }) { report(.resumed) }
+            report(.resumed)
             return nil
         }
         self.backend = backend
