@@ -10,17 +10,14 @@ extension DirectoryMirror {
         let (revision, keys) = try reconcile()
         relisting = nil
         try state.compact(sync: false)  // state.json says what is synced (doctor reads it)
-        let wasOffline = online == false
-        online = true
-        lastProblem = nil
+        let wasOffline = answered()
         let sent = tally.sent - before.sent
         let received = tally.received - before.received
         let conflicts = tally.conflicts - before.conflicts
         let unkept = state.unkept.count
         let waiting =
             unkept == 0
-            ? ""
-            : ", \(unkept) conflict\(unkept == 1 ? "" : "s") could not be kept (see jsonstore check)"
+            ? "" : ", \(Self.count(unkept, "conflict")) could not be kept (see jsonstore check)"
         let again = reason.map { " (listed again: \($0))" } ?? ""
         say(
             "mirror: \(wasOffline ? "etcd is back; " : "")in sync with \(address.description) at revision \(revision)\(again): \(Self.count(state.records.values.count { $0.etag != nil }, "item")), \(sent) sent, \(received) received, \(Self.count(conflicts, "conflict"))\(waiting)"
@@ -42,19 +39,14 @@ extension DirectoryMirror {
     /// - Throws: when etcd cannot be asked (the follower tries again later).
     func resuming() throws -> String? {
         guard !isStopped, !failed else { throw CancellationError() }
-        let (revision, cluster, _) = try etcd { client throws(EtcdError) in
-            try client.read(layout.schemaKey)
+        do {
+            _ = try read(layout.schemaKey)
+        } catch let another as AnotherEtcd {
+            relisting = another.why
+            return another.why
         }
-        if let why = state.foreignness(of: MirrorState.Origin(cluster: cluster, revision: revision))
-        {
-            relisting = why
-            return why
-        }
-        let wasOffline = online == false
-        online = true
-        lastProblem = nil
         schemaSeen = nil  // looked at again: a change that could not be sent goes now
-        if wasOffline {
+        if answered() {
             say("mirror: etcd is back; following \(address.description) again")
         }
         localLoaded(results)
@@ -77,11 +69,7 @@ extension DirectoryMirror {
             onPermanentError(etcd)
             return
         }
-        if let another = error as? AnotherEtcd {
-            relisting = another.why
-            following.withLock { $0?.restart(relisting: another.why) }
-            return
-        }
+        if let another = error as? AnotherEtcd { return self.relist(because: another.why) }
         let unreachable = (error as? EtcdError).map { !$0.answered } ?? false
         let problem =
             unreachable
@@ -92,11 +80,40 @@ extension DirectoryMirror {
         online = false
         schemaSeen = nil  // a change that could not be sent is looked at again
         if relist {
-            let why = "a change of etcd's could not be taken here"
-            relisting = why
-            following.withLock { $0?.restart(relisting: why) }
+            self.relist(because: "a change of etcd's could not be taken here")
         } else if !fromFollower {
             following.withLock { $0?.restart() }
         }
+    }
+
+    /// Has the follower list etcd again, taking none of its changes nor sending the
+    /// directory's until the listing's reconcile.
+    func relist(because why: String) {
+        relisting = why
+        following.withLock { $0?.restart(relisting: why) }
+    }
+
+    /// etcd answered: the mirror is online again; returns whether it was offline.
+    private func answered() -> Bool {
+        defer {
+            online = true
+            lastProblem = nil
+        }
+        return online == false
+    }
+
+    /// The key `key` read now, with the revision etcd answered at.
+    ///
+    /// - Throws: `AnotherEtcd` when etcd is not the one the records were synced with (the
+    ///   listing's reconcile sets them aside), or etcd's error.
+    func read(_ key: [UInt8]) throws -> (revision: Int64, keyValue: EtcdClient.KeyValue?) {
+        let (revision, cluster, keyValue) = try etcd { client throws(EtcdError) in
+            try client.read(key)
+        }
+        if let why = state.foreignness(of: MirrorState.Origin(cluster: cluster, revision: revision))
+        {
+            throw AnotherEtcd(why: why)
+        }
+        return (revision, keyValue)
     }
 }

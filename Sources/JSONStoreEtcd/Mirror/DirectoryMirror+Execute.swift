@@ -180,13 +180,7 @@ extension DirectoryMirror {
     /// Decides `id` again from both sides read now, and does it, once: what changes again
     /// meanwhile comes back as an event of its own.
     func settle(_ id: String) throws {
-        let (revision, cluster, keyValue) = try etcd { client throws(EtcdError) in
-            try client.read(layout.key(of: id))
-        }
-        if let why = state.foreignness(of: MirrorState.Origin(cluster: cluster, revision: revision))
-        {
-            throw AnotherEtcd(why: why)  // the reconnection's reconcile sets the records aside
-        }
+        let (revision, keyValue) = try read(layout.key(of: id))
         try execute([step(id, remote: keyValue, at: revision)], settling: false)
     }
 }
