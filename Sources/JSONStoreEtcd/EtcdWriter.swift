@@ -37,7 +37,7 @@ struct EtcdWriter {
     /// revision.
     ///
     /// - Throws: `EtcdError`: etcd's refusal (`code` names a limit), or a connection that
-    ///   failed; after a lost answer, only when reading back cannot tell (`lostAnswer`).
+    ///   failed; after a lost answer, only when the fence cannot tell (`fence`).
     func write(
         expecting expected: [(key: [UInt8], modRevision: Int64)],
         unchanged: (start: [UInt8], end: [UInt8], since: Int64)? = nil,

@@ -2,8 +2,8 @@ import JSONStore
 
 /// A store on an etcd key prefix, as `JSONStore` reads, writes and follows it.
 ///
-/// Requests go through a small pool of clients (`EtcdClients`), so a `JSONStore` on etcd is safe to use from any thread like one on a
-/// directory.
+/// Requests go through a small pool of clients (`EtcdClients`), so a `JSONStore` on etcd
+/// is safe to use from any thread like one on a directory.
 final class EtcdBackend: RemoteBackend {
     let layout: EtcdLayout
     /// The clients every request, the follower's watch included, is made with.
@@ -121,31 +121,34 @@ final class EtcdBackend: RemoteBackend {
     func listing(reader: JSONReader, lastValid: Bool = false) throws(StoreError)
         -> SourceListing
     {
-        let pages = PageParser(layout: layout, reader: reader)
-        let revision = try withClient { client throws(EtcdError) in
-            try client.range(
-                prefix: layout.keyPrefix, pageBytes: Self.listingPageBytes, onPage: pages.take
-            ).revision
-        }
-        var (listing, invalid) = pages.listing(at: revision)
+        var (listing, invalid) = try parsedListing(at: nil, reader: reader)
         if lastValid { try keepLastValid(in: &listing, invalid, reader: reader, strict: false) }
         return listing
     }
 
     func listing(at revision: Int64, reader: JSONReader) throws(StoreError) -> SourceListing {
         do {
-            let pages = PageParser(layout: layout, reader: reader)
-            try withClient { client throws(EtcdError) in
-                _ = try client.range(
-                    prefix: layout.keyPrefix, revision: revision,
-                    pageBytes: Self.listingPageBytes, onPage: pages.take)
-            }
-            var (listing, invalid) = pages.listing(at: revision)
+            var (listing, invalid) = try parsedListing(at: revision, reader: reader)
             try keepLastValid(in: &listing, invalid, reader: reader, strict: true)
             return listing
         } catch {
             throw unavailable(Int(revision), error)
         }
+    }
+
+    /// The prefix at `revision` (`nil`: the newest), its pages parsed as they come
+    /// (`PageParser`), with the key-values of its invalid items.
+    private func parsedListing(at revision: Int64?, reader: JSONReader) throws(StoreError)
+        -> (SourceListing, invalid: [EtcdClient.KeyValue])
+    {
+        let pages = PageParser(layout: layout, reader: reader)
+        let read = try withClient { client throws(EtcdError) in
+            try client.range(
+                prefix: layout.keyPrefix, revision: revision, pageBytes: Self.listingPageBytes,
+                onPage: pages.take
+            ).revision
+        }
+        return pages.listing(at: read)
     }
 
     /// How many versions of one key are read back, at most, for its last valid value.
