@@ -36,7 +36,8 @@ enum EtcdFollowerMemory {
         // The initial event ends with its list of invalid values (a status line may come
         // before it while the store loads).
         let deadline = Date().addingTimeInterval(120)
-        while !holds(output, Array(#""invalid":"#.utf8)) {
+        var read: UInt64 = 0
+        while !holds(output, Array(#""invalid":"#.utf8), from: &read) {
             guard Date() < deadline, process.isRunning else {
                 throw EtcdBenchError("no initial event from \(command) \(process.arguments!)")
             }
@@ -52,14 +53,24 @@ enum EtcdFollowerMemory {
         throw EtcdBenchError("no VmHWM for \(process.processIdentifier)")
     }
 
-    /// Whether the file at `path` holds `marker` yet.
-    private static func holds(_ path: String, _ marker: [UInt8]) -> Bool {
-        guard let bytes = FileManager.default.contents(atPath: path), bytes.count >= marker.count
+    /// Whether the file at `path` holds `marker` yet, reading only what was written
+    /// since the last look (`offset`, moved on): the follower being measured writes tens of
+    /// megabytes, which must not be read again at every look.
+    private static func holds(_ path: String, _ marker: [UInt8], from offset: inout UInt64)
+        -> Bool
+    {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        // A marker may straddle two looks: its length less one byte is read again.
+        let start = offset > UInt64(marker.count) ? offset - UInt64(marker.count - 1) : 0
+        guard (try? handle.seek(toOffset: start)) != nil,
+            let fresh = try? handle.readToEnd().map(Array.init), !fresh.isEmpty
         else { return false }
-        return bytes.withUnsafeBytes { raw in
+        offset = start + UInt64(fresh.count)
+        return fresh.withUnsafeBufferPointer { bytes in
             var at = 0
-            while at + marker.count <= raw.count {
-                if raw[at] == marker[0], raw[at..<at + marker.count].elementsEqual(marker) {
+            while at + marker.count <= bytes.count {
+                if bytes[at] == marker[0], bytes[at..<at + marker.count].elementsEqual(marker) {
                     return true
                 }
                 at += 1
