@@ -12,7 +12,7 @@ struct ItemBytes: Sendable, Equatable {
     // Never written after it is filled (`ByteChunk`). Read elsewhere only to count it
     // (`MemoryUsage`).
     nonisolated(unsafe) let chunk: ByteChunk
-    private let offset: UInt32
+    let offset: UInt32
     /// The number of bytes.
     let count: UInt32
 
@@ -59,8 +59,14 @@ struct ItemBytes: Sendable, Equatable {
     /// The reader that reads the bytes again: no limits, since they passed the store's.
     static let reader = JSONReader(maxDepth: .max, maxSize: .max)
 
-    /// The members, made afresh.
+    /// The members, made afresh (or once within `ParsedMembers.keeping`).
     var object: JSONObject {
+        guard let memo = ParsedMembers.current else { return parsed() }
+        return memo.object(of: self, parsed)
+    }
+
+    /// The members, made from the bytes.
+    private func parsed() -> JSONObject {
         let value = withUnsafeBytes { raw in
             try? Self.reader.read(raw.assumingMemoryBound(to: UInt8.self))
         }
