@@ -144,7 +144,8 @@ extension LiveEngine {
         let generation = sourcesStarted
         let source = backend.makeSource(reader: configuration.reader, keepingIn: recentBytes) {
             [weak self] report in
-            self?.onPipeline { engine in
+            // The source's thread waits while its report is taken (see `LiveSource`).
+            self?.onPipelineNow { engine in
                 // A source stopped and replaced may still have reports on their way.
                 guard case .following(let follow) = engine.phase,
                     follow.generation == generation

@@ -131,6 +131,13 @@ actor LiveEngine {
         queue.async { self.assumeIsolated(body) }
     }
 
+    /// Runs `body` on the pipeline, isolated to it, and returns once it ran: on the
+    /// calling thread when the pipeline is idle (no hand-off to another thread). The
+    /// caller must not be the pipeline, nor hold anything the pipeline waits for.
+    nonisolated func onPipelineNow(_ body: @Sendable (isolated LiveEngine) -> Void) {
+        queue.sync { self.assumeIsolated(body) }
+    }
+
     /// Runs `body` on the pipeline after `deadline` (seconds of the monotonic clock),
     /// unless the pipeline is gone by then.
     func wake(at deadline: Double, _ body: @escaping @Sendable (isolated LiveEngine) -> Void) {

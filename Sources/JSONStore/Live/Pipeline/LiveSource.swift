@@ -2,8 +2,11 @@
 /// the values themselves (etcd's range and watch), behind the seam where the directory's
 /// watcher and file reads feed the same `StoreReducer`.
 ///
-/// A source reports on a thread of its own, one report at a time and in order; the engine
-/// hops onto the pipeline with each. Its invariants, which the engine relies on:
+/// A source reports on a thread of its own, one report at a time and in order, and waits
+/// while the pipeline takes each (on the source's thread when the pipeline is idle: no
+/// hand-off between threads on the way from etcd to the observers). So a source never
+/// reports from the pipeline, nor holds anything the pipeline waits for while it
+/// reports. Its invariants, which the engine relies on:
 /// - the first report that carries items is a `.listing` of the whole store, at one
 ///   revision; every `.changes` after it is relative to what was reported before it;
 /// - one `.changes` is one atomic change of the store (an etcd transaction), published as
