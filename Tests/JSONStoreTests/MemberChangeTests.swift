@@ -56,6 +56,26 @@ struct MemberChangeTests {
         #expect(try Self.changes(#"{"o":{"id":1}}"#, #"{"o":{"id":2}}"#) == ["/o/id: 1 -> 2"])
     }
 
+    @Test("the same keys in their order or in another: the same changes; the top-level id never")
+    func keyOrder() throws {
+        let old = #"{"id":"t","a/b":1,"o":{"x":1,"y":[1]},"s":"same"}"#
+        // Side by side: only the members that changed, their paths escaped.
+        #expect(
+            try Self.changes(old, #"{"id":"u","a/b":2,"o":{"x":1,"y":[2]},"s":"same"}"#) == [
+                "/a~1b: 1 -> 2", "/o/y/0: 1 -> 2",
+            ])
+        // Reordered, at the top and inside: by key, in the new value's order.
+        #expect(
+            try Self.changes(old, #"{"s":"same","o":{"y":[2],"x":1},"a/b":2,"id":"u"}"#) == [
+                "/o/y/0: 1 -> 2", "/a~1b: 1 -> 2",
+            ])
+        // A key renamed in place is one removed and one added.
+        #expect(
+            try Self.changes(#"{"a":1,"b":2}"#, #"{"a":1,"c":2}"#) == [
+                "/c: (none) -> 2", "/b: 2 -> (none)",
+            ])
+    }
+
     @Test("changed(_:) by name, dotted path or pointer; inside or around the change")
     func changed() throws {
         let modification = ChangeSet<Item>.Modification(

@@ -74,6 +74,19 @@ public struct MemberChange: Sendable, Hashable, CustomStringConvertible {
         _ old: JSONObject, _ new: JSONObject, at path: String, into changes: inout [MemberChange],
         skippingID: Bool
     ) {
+        func place(_ key: String) -> String { path + "/" + escaped(key) }
+        func skipped(_ key: String) -> Bool { skippingID && UTF8Key.equal(key, "id") }
+        // The usual edit keeps the keys in their order: the members side by side, and a
+        // path made only for a member that changed.
+        if old.members.count == new.members.count,
+            zip(old.members, new.members).allSatisfy({ UTF8Key.equal($0.key, $1.key) })
+        {
+            for (before, after) in zip(old.members, new.members)
+            where before.value != after.value && !skipped(after.key) {
+                diff(before.value, after.value, at: place(after.key), into: &changes)
+            }
+            return
+        }
         // By the keys' bytes; a dictionary, so wide objects stay linear.
         var before: [UTF8Key: JSONValue] = [:]
         before.reserveCapacity(old.count)
@@ -82,18 +95,18 @@ public struct MemberChange: Sendable, Hashable, CustomStringConvertible {
         for member in new.members {
             let key = UTF8Key(member.key)
             seen.insert(key)
-            if skippingID && key == UTF8Key("id") { continue }
-            let place = path + "/" + escaped(member.key)
+            if skipped(member.key) { continue }
             if let value = before[key] {
-                diff(value, member.value, at: place, into: &changes)
+                if value != member.value {
+                    diff(value, member.value, at: place(member.key), into: &changes)
+                }
             } else {
-                changes.append(MemberChange(path: place, old: nil, new: member.value))
+                changes.append(MemberChange(path: place(member.key), old: nil, new: member.value))
             }
         }
         for member in old.members where !seen.contains(UTF8Key(member.key)) {
-            if skippingID && UTF8Key.equal(member.key, "id") { continue }
-            changes.append(
-                MemberChange(path: path + "/" + escaped(member.key), old: member.value, new: nil))
+            if skipped(member.key) { continue }
+            changes.append(MemberChange(path: place(member.key), old: member.value, new: nil))
         }
     }
 
