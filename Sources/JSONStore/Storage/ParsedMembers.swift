@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The members of the items one change of the store touches, each made from its bytes
 /// once: applying an edit, the reducer compares the item's old and new members (a value
 /// written anew is no change) and the results diff the same two (the members that
@@ -26,7 +24,7 @@ final class ParsedMembers: Sendable {
     }
 
     // Taken by one thread at a time (the pipeline's), so never waited for.
-    private let kept = Mutex(Kept())
+    private let kept = Locked(Kept())
 
     /// Runs `body` with items' members made once each in it, on this thread.
     static func keeping<R>(_ body: () throws -> R) rethrows -> R {
