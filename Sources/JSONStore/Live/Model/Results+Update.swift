@@ -78,6 +78,9 @@ extension Results {
     ///   that stays in place with none of them changed is updated in the results but is no
     ///   modification. `nil` for every member.
     /// - Complexity: O(k log n) for k changed ids.
+    /// - Note: Made once more for untyped results (`Item`, the command's and every
+    ///   untyped observer's): the generic code looks up its tuples' metadata at each step.
+    @_specialize(where Element == Item)
     func applying(
         _ changes: [EntryChange], names: Set<UTF8Key>, snapshot newSnapshot: StoreSnapshot,
         watched: [String]? = nil
