@@ -69,6 +69,15 @@ struct MemberChangeTests {
             try Self.changes(old, #"{"s":"same","o":{"y":[2],"x":1},"a/b":2,"id":"u"}"#) == [
                 "/o/y/0: 1 -> 2", "/a~1b: 1 -> 2",
             ])
+        // A member added after the others; the same start, then another order.
+        #expect(
+            try Self.changes(#"{"a":1,"b":2}"#, #"{"a":1,"b":3,"c":4}"#) == [
+                "/b: 2 -> 3", "/c: (none) -> 4",
+            ])
+        #expect(
+            try Self.changes(#"{"a":1,"b":2,"c":3}"#, #"{"a":0,"c":3,"d":5}"#) == [
+                "/a: 1 -> 0", "/d: (none) -> 5", "/b: 2 -> (none)",
+            ])
         // A key renamed in place is one removed and one added.
         #expect(
             try Self.changes(#"{"a":1,"b":2}"#, #"{"a":1,"c":2}"#) == [

@@ -76,25 +76,29 @@ public struct MemberChange: Sendable, Hashable, CustomStringConvertible {
     ) {
         func place(_ key: String) -> String { path + "/" + escaped(key) }
         func skipped(_ key: String) -> Bool { skippingID && UTF8Key.equal(key, "id") }
-        // The usual edit keeps the keys in their order: the members side by side, and a
-        // path made only for a member that changed.
-        if old.members.count == new.members.count,
-            zip(old.members, new.members).allSatisfy({ UTF8Key.equal($0.key, $1.key) })
+        // The usual edit keeps the keys in their order, and adds any new one after them:
+        // the members the two share from the start are walked side by side, a path made
+        // only for a member whose value changed.
+        let (old, new) = (old.members, new.members)
+        var common = 0
+        while common < min(old.count, new.count),
+            UTF8Key.equal(old[common].key, new[common].key)
         {
-            for (before, after) in zip(old.members, new.members)
-            where before.value != after.value && !skipped(after.key) {
+            let (before, after) = (old[common], new[common])
+            if before.value != after.value && !skipped(after.key) {
                 diff(before.value, after.value, at: place(after.key), into: &changes)
             }
-            return
+            common += 1
         }
-        // By the keys' bytes; a dictionary, so wide objects stay linear.
+        // The rest by the keys' bytes (keys are unique in an object, so none of the rest
+        // is one of those walked); a dictionary, so wide objects stay linear.
         var before: [UTF8Key: JSONValue] = [:]
-        before.reserveCapacity(old.count)
-        for member in old.members { before[UTF8Key(member.key)] = member.value }
+        before.reserveCapacity(old.count - common)
+        for member in old[common...] { before[UTF8Key(member.key)] = member.value }
         var seen: Set<UTF8Key> = []
-        for member in new.members {
+        for member in new[common...] {
             let key = UTF8Key(member.key)
-            seen.insert(key)
+            if !before.isEmpty { seen.insert(key) }
             if skipped(member.key) { continue }
             if let value = before[key] {
                 if value != member.value {
@@ -104,7 +108,7 @@ public struct MemberChange: Sendable, Hashable, CustomStringConvertible {
                 changes.append(MemberChange(path: place(member.key), old: nil, new: member.value))
             }
         }
-        for member in old.members where !seen.contains(UTF8Key(member.key)) {
+        for member in old[common...] where !seen.contains(UTF8Key(member.key)) {
             if skipped(member.key) { continue }
             changes.append(MemberChange(path: place(member.key), old: member.value, new: nil))
         }
