@@ -74,6 +74,21 @@ struct ItemBytes: Sendable, Equatable {
         return value?.objectValue ?? JSONObject()
     }
 
+    /// Whether `other` holds the same members (as `object == other.object` decides: a text
+    /// written anew with other whitespace or escapes), read off both texts' tapes without
+    /// making their members.
+    func sameMembers(as other: ItemBytes) -> Bool {
+        withUnsafeBytes { mine in
+            other.withUnsafeBytes { theirs in
+                let a = mine.assumingMemoryBound(to: UInt8.self)
+                let b = theirs.assumingMemoryBound(to: UInt8.self)
+                guard let tapeA = try? Self.reader.tape(a), let tapeB = try? Self.reader.tape(b)
+                else { return object == other.object }
+                return tapeA.sameValue(in: a, as: tapeB, in: b)
+            }
+        }
+    }
+
     /// The value of the member `key`, read without making the others.
     func member(_ key: String) -> JSONValue? {
         withUnsafeBytes { raw in

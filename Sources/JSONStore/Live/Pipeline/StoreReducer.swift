@@ -282,7 +282,7 @@ struct StoreReducer: Sendable {
             // The same bytes (a touch), or the same value written anew (only whitespace
             // changed): no change at all.
             if let old, old.error == nil, let kept = old.item(id: id),
-                kept.fingerprint == item.fingerprint || kept.members == item.members
+                kept.fingerprint == item.fingerprint || kept.bytes.sameMembers(as: item.bytes)
             {
                 return
             }
