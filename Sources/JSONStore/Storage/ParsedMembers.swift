@@ -1,7 +1,6 @@
 /// The members of the items one change of the store touches, each made from its bytes
-/// once: applying an edit, the reducer compares the item's old and new members (a value
-/// written anew is no change) and the results diff the same two (the members that
-/// changed), so without this each item was parsed twice.
+/// once: every observer's results diff an edited item's two versions (the members that
+/// changed), so without this each item was parsed again for each observer.
 ///
 /// Bound to the thread for the span of `keeping(_:)` (a task-local, read outside any task
 /// as the thread's); `ItemBytes.object` looks here first. It keeps at most `capacity`
