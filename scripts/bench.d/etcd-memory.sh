@@ -35,7 +35,8 @@ bench_etcd_memory() {
         --initial-advertise-peer-urls "http://127.0.0.1:$peer" \
         --initial-cluster "bench=http://127.0.0.1:$peer" > "$dir/etcd.log" 2>&1 &
     etcd_pid=$!  # not local: the EXIT trap runs after the function has returned
-    trap 'kill "$etcd_pid" 2>/dev/null; wait "$etcd_pid" 2>/dev/null; rm -rf "$dir"' EXIT
+    # Under `set -e`: a command of the trap that fails would be the script's status.
+    trap 'kill "$etcd_pid" 2>/dev/null || true; wait "$etcd_pid" 2>/dev/null || true; rm -rf "$dir"' EXIT
     local deadline=$(( $(date +%s) + 30 ))
     until ETCDCTL_API=3 etcdctl --endpoints "127.0.0.1:$client" endpoint health >/dev/null 2>&1; do
         [ "$(date +%s)" -lt "$deadline" ] || { echo "bench: etcd did not start" >&2; return 1; }
