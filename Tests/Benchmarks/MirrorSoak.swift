@@ -68,7 +68,7 @@ enum MirrorSoak {
             case "mv": rename(extra(n), extra(n + 1))
             case "rm": unlink(extra(n))
             case "invalid":
-                try "{\"title\": tru".write(toFile: path(n), atomically: true, encoding: .utf8)
+                try replaceWhole(path(n), with: "{\"title\": tru")
                 invalid[side]!.insert(n)
             default:
                 try stores[side]!.put(EtcdBench.id(n), item(n))

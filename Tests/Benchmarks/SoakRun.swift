@@ -87,7 +87,7 @@ func soak(directory: String, minutes: Double) throws {
         case "mv": rename(path(count + n % 50), path(count + 50 + n % 50))
         case "rm": unlink(path(count + 50 + n % 50))
         case "invalid":
-            try "{\"title\": tru".write(toFile: path(n), atomically: true, encoding: .utf8)
+            try replaceWhole(path(n), with: "{\"title\": tru")
         default: try store.put(String(format: "item-%06d", n), item(n))
         }
         usleep(UInt32.random(in: 0...5_000, using: &random))

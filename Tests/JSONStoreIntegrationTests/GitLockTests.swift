@@ -178,12 +178,11 @@ struct GitLockTests {
               i=$((i + 1)); [ $i -gt 400 ] && exit 1; sleep 0.05
             done
             """
-        try waitForUpdate.write(toFile: gate + "/wait", atomically: true, encoding: .utf8)
+        try replaceWhole(gate + "/wait", with: waitForUpdate)
         let publisher = Task {
             while !Task.isCancelled {
                 let count = f.recorder.current.updates.count
-                try? String(count).write(
-                    toFile: gate + "/updates", atomically: true, encoding: .utf8)
+                try? replaceWhole(gate + "/updates", with: String(count))
                 try? await Task.sleep(for: .milliseconds(10))
             }
         }

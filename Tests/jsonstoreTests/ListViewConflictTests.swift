@@ -105,7 +105,7 @@ struct ListViewConflictTests {
             // The person keeps theirs' title and removes the markers.
             try?
                 "{\n  \"title\": \"Make green tea\",\n  \"status\": \"todo\",\n  \"priority\": 2,\n  \"owner\": \"ann\"\n}\n"
-                .write(toFile: path, atomically: true, encoding: .utf8)
+                .write(toFile: path, atomically: false, encoding: .utf8)
             return .success(0)
         }
         #expect(merge.run() == "tea: merged; 1 kept version removed")
