@@ -1,5 +1,5 @@
-/// The members of the items one change of the store touches, each made from its bytes
-/// once: every observer's results diff an edited item's two versions (the members that
+/// The members of the items one publication touches, each made from its bytes once:
+/// every observer's results diff an edited item's two versions (the members that
 /// changed), so without this each item was parsed again for each observer.
 ///
 /// Bound to the thread for the span of `keeping(_:)` (a task-local, read outside any task

@@ -61,7 +61,7 @@ extension LiveEngine {
 
     func makeWatcher() throws(InotifySetupError) -> any DirectoryWatcher {
         let handler: @Sendable (WatchBatch) -> Void = { [weak self] batch in
-            self?.assumeIsolated { engine in ParsedMembers.keeping { engine.handle(batch) } }
+            self?.assumeIsolated { $0.handle(batch) }
         }
         let path = configuration.path
         switch configuration.watchMode {
@@ -150,7 +150,7 @@ extension LiveEngine {
                 guard case .following(let follow) = engine.phase,
                     follow.generation == generation
                 else { return }
-                ParsedMembers.keeping { engine.handle(report, from: follow) }
+                engine.handle(report, from: follow)
             }
         }
         phase = .following(RemoteFollow(source: source, generation: generation))

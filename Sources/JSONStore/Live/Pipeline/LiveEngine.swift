@@ -247,8 +247,12 @@ actor LiveEngine {
             let previous = history.last
             awaitStamp()
             recordHistory()
-            for id in subscriptions.keys {
-                subscriptions[id]?.publish(ids: ids, names: names, snapshot: snapshot, engine: self)
+            // Every observer's member diff of an edited item parses its members once.
+            ParsedMembers.keeping {
+                for id in subscriptions.keys {
+                    subscriptions[id]?.publish(
+                        ids: ids, names: names, snapshot: snapshot, engine: self)
+                }
             }
             // Once the deliveries are on their way: the recorder's turn, on a thread of its
             // own, then takes no core from them.
