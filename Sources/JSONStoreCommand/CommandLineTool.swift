@@ -76,6 +76,7 @@ public enum CommandLineTool {
     /// UTF-8 is refused (exit 64) before anything is touched, rather than decoded with
     /// U+FFFD in place of its bad bytes, which would let two byte strings name one item.
     public static func main() -> Never {
+        LargeBlocks.returnWhenFreed()
         var arguments: [String] = []
         for index in stride(from: 1, to: Int(CommandLine.argc), by: 1) {
             guard let raw = CommandLine.unsafeArgv[index] else { continue }
