@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 
 /// Reading one item file, safely.
@@ -104,75 +103,6 @@ package enum ItemFile {
             else { return nil }
             return bytes
         }
-    }
-
-    /// How many files a read takes at least for their bytes to be packed together.
-    static let packedAbove = 64
-
-    /// Reads the items `ids`, on every core when there are more than `parallelAbove`.
-    ///
-    /// - Parameter progress: counts the files read, for a loading indicator.
-    static func readMany(
-        _ ids: [String], in dir: FileDescriptor, path: String, reader: JSONReader,
-        parallelAbove threshold: Int, schema: StoreSchema? = nil,
-        progress: ProgressCounter? = nil, keepingIn recent: RecentBytes? = nil
-    ) -> [Outcome] {
-        // Each worker of a load packs the bytes it reads into chunks of its own; a few
-        // files (a watcher's batch) each keep theirs alone, so a chunk is not kept alive
-        // for one item.
-        let packs = ids.count >= Self.packedAbove
-        guard ids.count >= threshold else {
-            var packer = ByteChunk.Packer()
-            return ids.map {
-                defer { progress?.add(1) }
-                return read(
-                    id: $0, in: dir, path: path, reader: reader, schema: schema,
-                    keepingIn: recent, keep: { packs ? packer.pack($0) : ItemBytes($0) }
-                ).0
-            }
-        }
-        let slots = Slots<Outcome>(count: ids.count, initial: .missing)
-        // A few chunks per core balance uneven file sizes without much scheduling.
-        let chunkCount = min(ids.count, Cores.count * 4)
-        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-            let lower = ids.count * chunk / chunkCount
-            let upper = ids.count * (chunk + 1) / chunkCount
-            var packer = ByteChunk.Packer()
-            for i in lower..<upper {
-                slots[i] =
-                    read(
-                        id: ids[i], in: dir, path: path, reader: reader, schema: schema,
-                        keepingIn: recent, keep: { packs ? packer.pack($0) : ItemBytes($0) }
-                    ).0
-                progress?.add(1)
-            }
-        }
-        return slots.values
-    }
-
-    /// `outcome(i)` for every `i` below `count`, on every core when there are at least
-    /// `threshold`: for sources that hold the bytes already (etcd's values).
-    package static func outcomes(
-        _ count: Int, parallelAbove threshold: Int, _ outcome: @Sendable (Int) -> Outcome
-    ) -> [Outcome] {
-        parallelMap(count, parallelAbove: threshold, initial: .missing, outcome)
-    }
-
-    /// `value(i)` for every `i` below `count`, on every core when there are at least
-    /// `threshold`.
-    static func parallelMap<Value>(
-        _ count: Int, parallelAbove threshold: Int, initial: Value,
-        _ value: @Sendable (Int) -> Value
-    ) -> [Value] {
-        guard count >= threshold else { return (0..<count).map(value) }
-        let slots = Slots<Value>(count: count, initial: initial)
-        let chunkCount = min(count, Cores.count * 4)
-        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-            for i in (count * chunk / chunkCount)..<(count * (chunk + 1) / chunkCount) {
-                slots[i] = value(i)
-            }
-        }
-        return slots.values
     }
 
     /// The line of the first of git's conflict markers (`<<<<<<< `) at the start of a line,

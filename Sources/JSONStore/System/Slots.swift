@@ -20,5 +20,7 @@ package final class Slots<Value>: @unchecked Sendable {
         set { buffer[index] = newValue }
     }
 
+    package var count: Int { buffer.count }
+
     package var values: [Value] { Array(buffer) }
 }

@@ -48,13 +48,6 @@ extension LiveEngine {
                 timer.resume()
                 reporter = timer
             }
-            let outcomes =
-                starting
-                ? startOutcomes(listing.ids, in: dir, cache: cache, progress: progress)
-                : read(listing.ids, in: dir, progress: progress)
-            reporter?.cancel()
-            // Every file is read; what is left (the list built) is told by a full count.
-            if starting { status.set(.loading(done: listing.ids.count, total: listing.ids.count)) }
             var badNames = listing.badNames
             badNames[Self.schemaName] = schemaProblem
             var conflicts: [UTF8Key: Conflict] = [:]
@@ -62,8 +55,14 @@ extension LiveEngine {
                 conflicts[UTF8Key(name)] = readConflict(name, in: dir)
             }
             if starting {
-                reducer.load(listing.ids, outcomes, badNames: badNames, conflicts: conflicts)
+                var load = StoreLoad(badNames: badNames)
+                startLoad(listing.ids, in: dir, cache: cache, progress: progress, into: &load)
+                reporter?.cancel()
+                // Every file is read; what is left (the list built) is told by a full count.
+                status.set(.loading(done: listing.ids.count, total: listing.ids.count))
+                reducer.load(load, conflicts: conflicts)
             } else {
+                let outcomes = read(listing.ids, in: dir, progress: progress)
                 reducer.resync(listing.ids, outcomes, badNames: badNames, conflicts: conflicts)
             }
         }
@@ -174,6 +173,18 @@ extension LiveEngine {
             ids, in: dir, path: configuration.path, reader: configuration.reader,
             parallelAbove: configuration.parallelAbove, schema: schema, progress: progress,
             keepingIn: keeping ? recentBytes : nil)
+    }
+
+    /// A first load of the files of `ids` (a listing, in order), read a block at a time
+    /// into `load`.
+    func readInOrder(
+        _ ids: [String], in dir: FileDescriptor, progress: ProgressCounter,
+        into load: inout StoreLoad
+    ) {
+        ItemFile.readInBlocks(
+            ids, in: dir, path: configuration.path, reader: configuration.reader,
+            parallelAbove: configuration.parallelAbove, schema: schema, progress: progress
+        ) { load.add($0, $1) }
     }
 
     /// Whether `name` was modified within the fallback delay, so that a writer may still

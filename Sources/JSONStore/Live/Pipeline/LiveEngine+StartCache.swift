@@ -45,24 +45,29 @@ extension LiveEngine {
         return PendingStartCache(store: configuration.path, directory: directory, terms: terms)
     }
 
-    /// The outcomes of the files of `ids` (a listing, in order) for a first load: from the
+    /// A first load of the files of `ids` (a listing, in order), into `load`: from the
     /// start cache (`pending`) where a file is unchanged since, read where it is not.
-    func startOutcomes(
+    func startLoad(
         _ ids: [String], in dir: FileDescriptor, cache pending: PendingStartCache?,
-        progress: ProgressCounter
-    ) -> [ItemFile.Outcome] {
-        guard let cache = pending?.wait() else { return read(ids, in: dir, progress: progress) }
+        progress: ProgressCounter, into load: inout StoreLoad
+    ) {
+        guard let cache = pending?.wait() else {
+            return readInOrder(ids, in: dir, progress: progress, into: &load)
+        }
         var outcomes = [ItemFile.Outcome](repeating: .missing, count: ids.count)
         // The items share the cache's chunk of bytes: nothing is copied.
         let comparison = StartComparison(
             ids, in: dir, cache: cache, lookedAt: cache.header.lookedAt
         ) { i, entry in outcomes[i] = .item(entry.item) }
         // A cache changed in place since it was checked: none of it is used.
-        guard comparison.intact else { return read(ids, in: dir, progress: progress) }
+        guard comparison.intact else {
+            return readInOrder(ids, in: dir, progress: progress, into: &load)
+        }
         progress.add(ids.count - comparison.toRead.count)
         let toRead = comparison.toRead
         let fresh = read(toRead.map { ids[$0] }, in: dir, progress: progress)
         for (n, i) in toRead.enumerated() { outcomes[i] = fresh[n] }
+        for (id, outcome) in zip(ids, outcomes) { load.add(id, outcome) }
         // What the recorder compares: the ids read and gone, with the cache's versions of
         // them, which the journal recorded at the cache's stamp, and their heads then.
         var changed: Set<UTF8Key> = []
@@ -91,7 +96,6 @@ extension LiveEngine {
             startCache.previous = previous
             startCache.heads = heads
         }
-        return outcomes
     }
 
     /// A version was stamped at `base` (or, without a journal, loaded): writes the start

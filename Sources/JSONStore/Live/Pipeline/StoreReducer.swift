@@ -83,32 +83,25 @@ struct StoreReducer: Sendable {
         _ ids: [String], _ outcomes: [ItemFile.Outcome], badNames: [UTF8Key: InvalidFile],
         conflicts: [UTF8Key: Conflict] = [:], lastValid: [Int: Item] = [:], revision: Int64 = 0
     ) {
-        self.revision = revision
-        var invalid = badNames
-        var order: [Int] = []  // the positions of the files that are there, by id
-        order.reserveCapacity(ids.count)
-        for (i, outcome) in outcomes.enumerated() {
-            switch outcome {
-            case .item: order.append(i)
-            case .invalid(let error):
-                order.append(i)
-                let file = InvalidFile(itemID: ids[i], error: error)
-                invalid[UTF8Key(file.name)] = file
-            case .missing: continue
-            }
+        // A source's listing need not come in the ids' byte order (etcd's keys end in
+        // `.json`, which sorts after `-`): the positions of the files there, by id.
+        var order = ids.indices.filter {
+            if case .missing = outcomes[$0] { return false }
+            return true
         }
         order.sort { UTF8Key.less(ids[$0], ids[$1]) }
-        // Built straight from the outcomes: no second array of the whole store.
-        let entries = SortedTree<UTF8Key, Entry>(
-            sortedDistinctCount: order.count, key: { UTF8Key(ids[order[$0]]) },
-            value: { k in
-                switch outcomes[order[k]] {
-                case .item(let item): Entry(item: item, error: nil)
-                case .invalid(let error): Entry(item: lastValid[order[k]], error: error)
-                case .missing:
-                    preconditionFailure("unreachable: missing files are not in the order")
-                }
-            })
+        var load = StoreLoad(badNames: badNames)
+        for i in order { load.add(ids[i], outcomes[i], lastValid: lastValid[i]) }
+        self.load(load, conflicts: conflicts, revision: revision)
+    }
+
+    /// The first load, built while the files were read (see `StoreLoad`). `published` is
+    /// then version 1.
+    mutating func load(
+        _ load: consuming StoreLoad, conflicts: [UTF8Key: Conflict] = [:], revision: Int64 = 0
+    ) {
+        self.revision = revision
+        let (entries, invalid) = load.finish()
         working = StoreSnapshot(version: 1, entries: entries, invalid: invalid)
         working.conflicts = conflicts
         working.origin = origin
