@@ -66,4 +66,31 @@ struct HeadTableTests {
         #expect(table.footprint == footprint)
         #expect(table.count == 8 && table[UTF8Key("item-3")] == .some(head))
     }
+
+    @Test("a table reserved for its ids is made once at their size, and finds every one")
+    func reserved() {
+        let head = JournalHeads.Head(
+            revision: 1, kind: .created, fingerprint: Fingerprint(size: 117, hash: 9),
+            sinceKeyframe: 0, wholeAt: 1)
+        var grown = HeadTable()
+        var reserved = HeadTable()
+        for i in 0..<10 { reserved.set(head, for: UTF8Key("early-\(i)")) }
+        reserved.reserve(reserved.count + 70_000)
+        let made = reserved.footprint
+        for i in 0..<70_000 {
+            grown.set(head, for: UTF8Key("item-\(i)"))
+            reserved.set(head, for: UTF8Key("item-\(i)"))
+        }
+        // No growth after the reservation; doubling ends at 131,072 entries' room.
+        #expect(reserved.footprint == made)
+        #expect(reserved.footprint < grown.footprint, "\(reserved.footprint) vs \(grown.footprint)")
+        #expect(reserved.count == 70_010)
+        for i in stride(from: 0, to: 70_000, by: 997) {
+            #expect(reserved[UTF8Key("item-\(i)")] == .some(head))
+        }
+        #expect(reserved[UTF8Key("early-3")] == .some(head))
+        // Room for fewer than it holds changes nothing.
+        reserved.reserve(10)
+        #expect(reserved.footprint == made)
+    }
 }

@@ -43,6 +43,18 @@ struct HeadTable: Sendable {
         entries.append(Entry(key: key, head: PackedHead(head)))
     }
 
+    /// Makes room for `count` ids in all, so a table about to take in many (a first look
+    /// at a whole store) is made once at its size, not grown by doubling, which holds the
+    /// old entries and slots beside new ones twice their size.
+    mutating func reserve(_ count: Int) {
+        guard count > entries.capacity else { return }
+        // Never less than doubling: a few more at a time must not copy the table each time.
+        entries.reserveCapacity(max(count, entries.capacity * 2))
+        var slotCount = max(16, slots.count)
+        while count * 2 > slotCount { slotCount *= 2 }
+        if slotCount > slots.count { rehash(into: slotCount) }
+    }
+
     /// Calls `body` with every id known and its head, in the order they became known.
     func forEach(_ body: (UTF8Key, JournalHeads.Head?) throws -> Void) rethrows {
         for entry in entries { try body(entry.key, entry.head.head) }
@@ -75,7 +87,12 @@ struct HeadTable: Sendable {
     }
 
     private mutating func grow() {
-        slots = [Int32](repeating: -1, count: max(16, slots.count * 2))
+        rehash(into: max(16, slots.count * 2))
+    }
+
+    private mutating func rehash(into count: Int) {
+        slots = []  // the old slots go before the new are made
+        slots = [Int32](repeating: -1, count: count)
         let mask = slots.count - 1
         for (position, entry) in entries.enumerated() {
             var slot = entry.key.hashValue & mask

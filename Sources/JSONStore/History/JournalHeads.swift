@@ -107,8 +107,11 @@ struct JournalHeads: Sendable {
         return head
     }
 
-    /// Reads the whole journal, so every item's head is known.
+    /// Reads the whole journal, so every item's head is known: unless it is known already
+    /// (an earlier `readAll`, kept current by `catchUp` and `appended` since; a journal
+    /// begun again makes `catchUp` start over, incomplete).
     mutating func readAll(_ journal: Journal) {
+        if isComplete, position != nil { return }
         self = JournalHeads()
         let report = journal.read(JournalLine.Head.self) { apply($0) }
         (journalID, position, isComplete) = (report.journalID, report.end, true)
@@ -157,6 +160,9 @@ struct JournalHeads: Sendable {
     var existing: [String] {
         known.compactMap { key, head in head?.exists == true ? key.string : nil }
     }
+
+    /// Makes room for `count` more ids than are known, before a look takes them in.
+    mutating func reserve(adding count: Int) { known.reserve(known.count + count) }
 
     /// Takes in entries this process appended at the end it had read to, the journal's end
     /// now being `end`.

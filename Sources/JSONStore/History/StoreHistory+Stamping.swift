@@ -72,21 +72,26 @@ extension StoreHistory {
                     whole = report.journalID.map { !end.stamp.isOf($0) } ?? false
                 }
             }
-            if whole {
-                heads.readAll(journal)
-                guard let all = Self.end(of: heads) else { return nil }
-                end = all
-                snapshot.entries.forEach { id, _ in ids.insert(id) }
-                for id in heads.existing { ids.insert(UTF8Key(id)) }
-            }
-            if !whole, ids.count > Self.lookupsAtMost { heads.readHeads(of: ids, in: journal) }
             var differing: [String] = []
-            for key in ids {
-                let entry = snapshot.entries[key]
-                if entry?.error != nil { continue }
+            func compare(_ key: UTF8Key, _ entry: Entry?) {
+                if entry?.error != nil { return }
                 let head = heads.head(of: key.string, in: journal)
                 let recorded = head?.exists == true ? head?.fingerprint : nil
                 if recorded != entry?.fingerprint { differing.append(key.string) }
+            }
+            if whole {
+                // Every item of the snapshot and every one the journal has as there: walked
+                // where they are, not gathered into a set of every id (32 MB at a million).
+                heads.readAll(journal)
+                guard let all = Self.end(of: heads) else { return nil }
+                end = all
+                snapshot.entries.forEach { key, entry in compare(key, entry) }
+                for id in heads.existing where snapshot.entries[UTF8Key(id)] == nil {
+                    compare(UTF8Key(id), nil)
+                }
+            } else {
+                if ids.count > Self.lookupsAtMost { heads.readHeads(of: ids, in: journal) }
+                for key in ids { compare(key, snapshot.entries[key]) }
             }
             // Every item with an entry after the base was compared: it is known now.
             if !whole, let base { heads.cover(after: base.stamp.revision) }
