@@ -155,8 +155,11 @@ extension StoreHistory {
                 }
             }
             // Recorded as there but not loaded: gone while nothing watched. Looked up in
-            // the snapshot's tree, not a set of every id (32 MB at a million).
-            ids.append(contentsOf: heads.existing.filter { snapshot.entries[UTF8Key($0)] == nil })
+            // the snapshot's tree, not a set of every id (32 MB at a million), nor an
+            // array of every one recorded.
+            heads.forEachExisting { key, _ in
+                if snapshot.entries[key] == nil { ids.append(key.string) }
+            }
             return (ids, [:])
         }
     }

@@ -73,9 +73,8 @@ extension StoreHistory {
                 }
             }
             var differing: [String] = []
-            func compare(_ key: UTF8Key, _ entry: Entry?) {
+            func compare(_ key: UTF8Key, _ entry: Entry?, _ head: JournalHeads.Head?) {
                 if entry?.error != nil { return }
-                let head = heads.head(of: key.string, in: journal)
                 let recorded = head?.exists == true ? head?.fingerprint : nil
                 if recorded != entry?.fingerprint { differing.append(key.string) }
             }
@@ -85,13 +84,17 @@ extension StoreHistory {
                 heads.readAll(journal)
                 guard let all = Self.end(of: heads) else { return nil }
                 end = all
-                snapshot.entries.forEach { key, entry in compare(key, entry) }
-                for id in heads.existing where snapshot.entries[UTF8Key(id)] == nil {
-                    compare(UTF8Key(id), nil)
+                snapshot.entries.forEach { key, entry in
+                    compare(key, entry, heads.head(of: key.string, in: journal))
+                }
+                heads.forEachExisting { key, head in
+                    if snapshot.entries[key] == nil { compare(key, nil, head) }
                 }
             } else {
                 if ids.count > Self.lookupsAtMost { heads.readHeads(of: ids, in: journal) }
-                for key in ids { compare(key, snapshot.entries[key]) }
+                for key in ids {
+                    compare(key, snapshot.entries[key], heads.head(of: key.string, in: journal))
+                }
             }
             // Every item with an entry after the base was compared: it is known now.
             if !whole, let base { heads.cover(after: base.stamp.revision) }
