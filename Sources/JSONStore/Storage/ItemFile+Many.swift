@@ -40,8 +40,9 @@ extension ItemFile {
         let many = ManyFiles(
             dir: dir, path: path, reader: reader, schema: schema, progress: progress,
             recent: nil, packs: ids.count >= Self.packedAbove)
-        for lower in stride(from: 0, to: ids.count, by: max(1, blockSize)) {
-            let block = ids[lower..<min(lower + max(1, blockSize), ids.count)]
+        let blockSize = max(1, blockSize)
+        for lower in stride(from: 0, to: ids.count, by: blockSize) {
+            let block = ids[lower..<min(lower + blockSize, ids.count)]
             let outcomes = many.read(block, parallelAbove: threshold)
             for (id, outcome) in zip(block, outcomes) { take(id, outcome) }
         }
@@ -69,12 +70,10 @@ extension ItemFile {
                 return outcomes
             }
             let slots = Slots<Outcome>(count: ids.count, initial: .missing)
-            let workers = min(ids.count, packers.count)
             let start = ids.startIndex
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                let lower = start + ids.count * worker / workers
-                let upper = start + ids.count * (worker + 1) / workers
-                readRange(ids[lower..<upper], worker: worker) { slots[$0 - start] = $1 }
+            ItemFile.inRanges(ids.count, workers: packers.count) { worker, range in
+                let part = ids[(start + range.lowerBound)..<(start + range.upperBound)]
+                readRange(part, worker: worker) { slots[$0 - start] = $1 }
             }
             return slots.values
         }
@@ -112,12 +111,21 @@ extension ItemFile {
     ) -> [Value] {
         guard count >= threshold else { return (0..<count).map(value) }
         let slots = Slots<Value>(count: count, initial: initial)
-        let chunkCount = min(count, Cores.count * 4)
-        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-            for i in (count * chunk / chunkCount)..<(count * (chunk + 1) / chunkCount) {
-                slots[i] = value(i)
-            }
+        inRanges(count, workers: Cores.count * 4) { _, range in
+            for i in range { slots[i] = value(i) }
         }
         return slots.values
+    }
+
+    /// `body` with each of at most `workers` ranges that together cover `0..<count`, in
+    /// even shares, each range's worker numbered, on every core (a few shares per core
+    /// balance uneven work without much scheduling).
+    private static func inRanges(
+        _ count: Int, workers: Int, _ body: @Sendable (Int, Range<Int>) -> Void
+    ) {
+        let workers = min(count, workers)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            body(worker, (count * worker / workers)..<(count * (worker + 1) / workers))
+        }
     }
 }
