@@ -95,6 +95,50 @@ extension EtcdTests {
             }
         }
 
+        @Test(
+            "the waiting watch reads the connection: a call beside it is answered, an interrupt wakes it"
+        )
+        func waiterReads() async throws {
+            let server = try await blocking { try EtcdServer() }
+            let port = server.clientPort
+            try await blocking {
+                let hold = GRPCHold(try GRPCConnection.connect(host: "127.0.0.1", port: port))
+                let connection = hold.connection
+                let start = try put(connection, "other", "x")
+                let watch = try GRPCWatch(
+                    on: hold, key: bytes("w/"), rangeEnd: bytes("w0"), from: start + 1)
+                let ended = Locked<(error: EtcdError?, seconds: Double)?>(nil)
+                let began = Date()
+                Thread.detachNewThread {
+                    let outcome: EtcdError?
+                    do throws(EtcdError) {
+                        _ = try watch.next(until: Deadline(seconds: 60))
+                        outcome = nil
+                    } catch {
+                        outcome = error
+                    }
+                    ended.withLock { $0 = (outcome, Date().timeIntervalSince(began)) }
+                }
+                // The watch's thread waits, and with no one else reading, reads.
+                let reading = Date().addingTimeInterval(10)
+                while !connection.shared.withLock({ $0.reading }), Date() < reading {
+                    usleep(1_000)
+                }
+                #expect(connection.shared.withLock { $0.reading })
+                // A call beside it: its answer read by the watch's thread, handed over.
+                #expect(try put(connection, "beside", "y") == start + 1)
+                watch.interrupt()
+                let deadline = Date().addingTimeInterval(10)
+                while ended.withLock({ $0 == nil }), Date() < deadline { usleep(1_000) }
+                let outcome = ended.withLock { $0 }
+                let said = outcome?.error.map { "\($0)" } ?? "none"
+                #expect(said.contains("interrupted"))
+                // Woken, not ended by its 60 s deadline or the 10 s keep-alive's PING.
+                #expect((outcome?.seconds ?? 60) < 5)
+                #expect(connection.failure == nil)
+            }
+        }
+
         @Test("etcd stopped: the watch and calls end with an error, later calls refused")
         func stopped() async throws {
             let server = try await blocking { try EtcdServer() }

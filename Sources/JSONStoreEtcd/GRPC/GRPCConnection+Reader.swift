@@ -1,8 +1,9 @@
 import JSONStore
 
 extension GRPCConnection {
-    /// What the reader thread alone holds: the bytes read past the last whole frame, the
-    /// header table, and the DATA taken since room was last granted on the connection.
+    /// What the reading thread alone holds (the one holding `Shared.reading`): the bytes
+    /// read past the last whole frame, the header table, the DATA taken since room was
+    /// last granted on the connection, and when the server was last heard from.
     struct Reader {
         var input: [UInt8] = []
         var consumed = 0
@@ -11,37 +12,48 @@ extension GRPCConnection {
         /// The whole payload of the last frame read (DATA's counts against the windows with
         /// its padding).
         var lastPayloadLength = 0
-        /// Whether a PING asked for a sign of life and none has come since.
-        var pinged = false
+        /// Whether the server's first frame was read (its SETTINGS, or it is no HTTP/2).
+        var started = false
+        /// When bytes last came, and when a PING asked for a sign of life since, if one did.
+        var heard = ContinuousClock.now
+        var pinged: ContinuousClock.Instant?
     }
 
-    /// The reader thread: every frame as it comes, until the connection fails or closes.
-    func readFrames() {
-        var reader = Reader()
-        do throws(EtcdError) {
+    /// Reads the next frame and takes it, waiting until `deadline` for it; `false` when the
+    /// deadline passed first or `wake` was signalled. Only the thread holding
+    /// `Shared.reading` calls it.
+    func readFrame(until deadline: Deadline) throws(EtcdError) -> Bool {
+        guard reader.started else {
             // The server's preface is a SETTINGS frame (RFC 9113, 3.4): what is not, a
             // frame of another kind or bytes that are no frame, is a server that does not
             // speak HTTP/2.
-            let first: HTTP2Frame
+            let first: HTTP2Frame?
             do {
-                first = try nextFrame(&reader)
+                first = try nextFrame(&reader, until: deadline)
             } catch  where error.kind == .badResponse {
                 let http1 = reader.input.starts(with: "HTTP/".utf8)
                 throw notHTTP2(http1 ? "it answered in HTTP/1" : error.reason)
             }
+            guard let first else { return false }
             guard case .settings = first else {
                 throw notHTTP2("its first frame is not SETTINGS")
             }
+            reader.started = true
             try take(first, &reader)
-            while true { try take(try nextFrame(&reader), &reader) }
-        } catch {
-            fail(error)
+            return true
         }
+        guard let frame = try nextFrame(&reader, until: deadline) else { return false }
+        try take(frame, &reader)
+        return true
     }
 
-    /// The next whole frame. Silence for `keepAlive` seconds is asked about with a PING;
-    /// when `keepAlive` more pass with nothing, the connection is given up.
-    private func nextFrame(_ reader: inout Reader) throws(EtcdError) -> HTTP2Frame {
+    /// The next whole frame, waiting until `deadline`; `nil` when it passed first or `wake`
+    /// was signalled. Silence for `keepAlive` seconds is asked about with a PING; when
+    /// `keepAlive` more pass with nothing, the connection is given up.
+    private func nextFrame(_ reader: inout Reader, until deadline: Deadline) throws(EtcdError)
+        -> HTTP2Frame?
+    {
+        var received = false
         while true {
             let start = reader.consumed
             do {
@@ -62,27 +74,42 @@ extension GRPCConnection {
                 reader.consumed = 0
             }
             if let failure { throw failure }
-            let received: Int
+            // Bytes that keep coming with no whole frame do not hold a waiter past its
+            // deadline (what came stays for the next one to read).
+            if received && deadline.hasPassed { return nil }
+            let silence = (reader.pinged ?? reader.heard) + .seconds(keepAlive)
+            let count: Int?
             do {
-                received = try socket.receive(
-                    into: &reader.input, until: Deadline(seconds: keepAlive))
+                count = try socket.receive(
+                    into: &reader.input,
+                    until: Deadline(seconds: min(deadline.remaining, Self.seconds(until: silence))),
+                    wake: wake)
             } catch  where error.kind == .timedOut {
-                guard !reader.pinged else {
+                if deadline.hasPassed { return nil }
+                guard ContinuousClock.now >= silence else { continue }
+                guard reader.pinged == nil else {
                     throw EtcdError(
                         endpoint: authority,
                         reason: "no answer to a PING within \(Deadline(seconds: keepAlive).text)",
                         kind: .timedOut)
                 }
-                reader.pinged = true
+                reader.pinged = .now
                 try send(HTTP2Frame.ping(opaque: 0, acknowledged: false).encoded, until: .never)
                 continue
             }
-            guard received > 0 else {
+            guard let count else { return nil }
+            guard count > 0 else {
                 throw failure
                     ?? EtcdError(endpoint: authority, reason: "etcd closed the connection")
             }
-            reader.pinged = false
+            (reader.heard, reader.pinged, received) = (.now, nil, true)
         }
+    }
+
+    /// The seconds from now to `instant`, 0 once it passed.
+    private static func seconds(until instant: ContinuousClock.Instant) -> Double {
+        let (seconds, attoseconds) = ContinuousClock.now.duration(to: instant).components
+        return max(0, Double(seconds) + Double(attoseconds) * 1e-18)
     }
 
     /// Takes a frame: a stream's to its stream, the connection's as it requires.
@@ -256,7 +283,10 @@ extension GRPCConnection {
         var block = fragment
         var complete = complete
         while !complete {
-            guard case .continuation(stream, let more, let end) = try nextFrame(&reader)
+            // Read to the block's end whatever the deadline or a wake says, so the header
+            // table stays in step (the keep-alive still bounds the wait).
+            guard let next = try nextFrame(&reader, until: .never) else { continue }
+            guard case .continuation(stream, let more, let end) = next
             else { throw bad("a header block broken off by another frame") }
             guard block.count + more.count <= reader.decoder.maxListSize else {
                 throw bad("a header block too large")

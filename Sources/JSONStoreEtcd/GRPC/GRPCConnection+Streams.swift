@@ -74,7 +74,7 @@ extension GRPCConnection {
         var at = 0
         repeat {
             let left = body.count - at
-            let room = shared.wait(until: deadline) { shared -> Result<Int, EtcdError>? in
+            let room = waitReading(until: deadline) { shared -> Result<Int, EtcdError>? in
                 if let failure = shared.failure { return .failure(failure) }
                 let (connectionRoom, frameSize) = (shared.sendWindow, shared.peerMaxFrameSize)
                 let taken = shared.stream(id) { stream -> Result<Int, EtcdError>? in
@@ -118,7 +118,7 @@ extension GRPCConnection {
     /// The next message on stream `id`, `nil` once it ended with OK; see
     /// `GRPCStream.receive`.
     func receive(on id: UInt32, until deadline: Deadline) throws(EtcdError) -> [UInt8]? {
-        let taken = shared.wait(until: deadline) {
+        let taken = waitReading(until: deadline) {
             shared -> Result<(message: [UInt8]?, grant: Int), EtcdError>? in
             let next = shared.stream(id) {
                 stream -> Result<(message: [UInt8]?, grant: Int), EtcdError>? in
@@ -171,14 +171,17 @@ extension GRPCConnection {
         }
     }
 
-    /// Ends stream `id` with `error`, for its owner to take, unless it ended already.
+    /// Ends stream `id` with `error`, for its owner to take, unless it ended already; its
+    /// owner is woken, also from reading the connection.
     func end(_ id: UInt32, _ error: EtcdError) {
-        shared.change { shared in
+        let reading = shared.change { shared in
             guard shared.streams[id]?.status == nil, shared.streams[id]?.error == nil else {
-                return
+                return false
             }
             shared.streams[id]?.error = error
+            return shared.reading
         }
+        if reading { wake.signal() }
     }
 
     /// A call the server did not take, as its GOAWAY says: it may be made again elsewhere.

@@ -1,4 +1,3 @@
-import Dispatch
 import JSONStore
 
 /// An HTTP/2 connection to etcd that carries gRPC calls side by side (issue 29): HTTP/2
@@ -6,12 +5,16 @@ import JSONStore
 ///
 /// Every call is a stream of its own, and many go at once from any threads: a watch that
 /// lives for days beside ranges and writes (`open`, `GRPCStream`; `call` for one request,
-/// one answer). One reader thread takes every frame as it comes and gives each stream its
-/// messages and its end (`+Reader`); the connection's own business is done there: the
-/// server's SETTINGS applied and acknowledged, PINGs answered, room granted back for the
-/// DATA taken, every header block decoded so the dynamic table stays in step, a PING sent
-/// after `keepAlive` seconds of silence and the connection given up when it goes
-/// unanswered. A caller sends DATA only within the room the server left on its stream and
+/// one answer). There is no reader thread: a thread that waits (for its answer, for room
+/// to send) reads the connection while it waits, if no other thread does, so a watch's
+/// event is taken by the thread that wants it, with no hop between threads (`+Waiting`).
+/// The reading thread takes every frame as it comes and gives each stream its messages
+/// and its end, waking their owners (`+Reader`); the connection's own business is done
+/// there: the server's SETTINGS applied and acknowledged, PINGs answered, room granted
+/// back for the DATA taken, every header block decoded so the dynamic table stays in step,
+/// a PING sent after `keepAlive` seconds of silence and the connection given up when it
+/// goes unanswered. What came while no thread waited is read before a call begins
+/// (`isUsable`). A caller sends DATA only within the room the server left on its stream and
 /// the connection (`+Streams`), and waits for its answer within its own deadline: a call
 /// that runs out of time, ends in a gRPC status or is reset ends alone, the connection
 /// goes on. A malformed frame or header block, a lost socket, an unanswered PING give the
@@ -19,11 +22,11 @@ import JSONStore
 /// connection is made). After the server's GOAWAY no new call starts, and the calls it
 /// did not take end with an error that says so.
 ///
-/// `close` ends it; a connection not closed lives as long as its reader, which holds it.
+/// `close` ends it; so does the last reference going (`GRPCHold`).
 package final class GRPCConnection: @unchecked Sendable {
-    /// Sent to by any thread under `writing`; received from by the reader alone; shut
-    /// down by `fail` from any thread, and closed when the connection goes (the reader, a
-    /// stream or an owner no longer holds it, so nothing uses it then).
+    /// Sent to by any thread under `writing`; received from by the reading thread alone;
+    /// shut down by `fail` from any thread, and closed when the connection goes (no stream
+    /// or owner holds it then, so nothing uses it).
     let socket: ByteStream
     let authority: String
     let scheme: String
@@ -39,15 +42,25 @@ package final class GRPCConnection: @unchecked Sendable {
     /// the seconds its answer may take.
     let keepAlive: Double
 
-    /// What callers and the reader share.
+    /// What callers and the reading thread share.
     let shared: Monitor<Shared>
+    /// The reading thread's own state: used only by the thread holding `Shared.reading`,
+    /// which is taken and given back under `shared`'s lock (so one thread's use happens
+    /// before the next one's).
+    var reader = Reader()
+    /// Wakes the reading thread from its wait on the socket, for a waiter whose stream
+    /// ended meanwhile (`end`).
+    let wake = WakeSignal()
     /// Held while frames are written, so one's bytes never break into another's; holds the
     /// next stream's id, so streams begin in the order of their ids (RFC 9113, 5.1.1).
     let writing = Locked<UInt32>(1)
 
-    /// The connection's state as callers and the reader share it.
+    /// The connection's state as callers and the reading thread share it.
     struct Shared {
         var streams: [UInt32: Stream] = [:]
+        /// Whether a thread reads the connection: at most one at a time, and whoever waits
+        /// takes it when it is free.
+        var reading = false
         /// What the server announced, and the room it left for DATA on the connection.
         var peerMaxFrameSize = HTTP2Frame.defaultMaxFrameSize
         var peerInitialWindow = 65_535
@@ -83,8 +96,8 @@ package final class GRPCConnection: @unchecked Sendable {
         var error: EtcdError?
         var sendWindow: Int
         /// DATA taken on the stream and not granted back yet: granted once it is half the
-        /// window, by the reader while the inbox is small, else by the owner as it takes
-        /// messages.
+        /// window, by the reading thread while the inbox is small, else by the owner as it
+        /// takes messages.
         var owed = 0
         /// Whether the server ended the stream (its status, a reset, not taken): nothing
         /// more is owed to it.
@@ -103,7 +116,7 @@ package final class GRPCConnection: @unchecked Sendable {
     }
 
     /// Begins HTTP/2 on `socket`: the preface, this side's settings, and room for DATA on
-    /// the connection; then starts the reader.
+    /// the connection; returns once the server's settings came.
     init(
         socket: ByteStream, tls: Bool, streamWindow: Int = 1 << 24,
         connectionWindow: Int = 1 << 30, keepAlive: Double = 10, until deadline: Deadline
@@ -127,10 +140,9 @@ package final class GRPCConnection: @unchecked Sendable {
                 .encoded
         }
         try socket.send(opening, until: deadline)
-        DispatchQueue(label: "jsonstore.grpc.reader").async { self.readFrames() }
         // The server's preface is its SETTINGS (RFC 9113, 3.4): until it comes, the server
         // is not known to speak HTTP/2.
-        let settled = shared.wait(until: deadline) { shared -> Result<Void, EtcdError>? in
+        let settled = waitReading(until: deadline) { shared -> Result<Void, EtcdError>? in
             // Settled first: a failure after it is the calls' to say.
             if shared.settled { return .success(()) }
             return shared.failure.map { .failure($0) }
@@ -152,8 +164,8 @@ package final class GRPCConnection: @unchecked Sendable {
     deinit { socket.close() }
 
     /// Ends the connection: every stream still open ends with an error that says so, and
-    /// the reader stops and closes the socket (GOAWAY is not owed: the server sees it
-    /// close).
+    /// the socket is shut down, waking the reading thread (GOAWAY is not owed: the server
+    /// sees it close).
     package func close() {
         fail(EtcdError(endpoint: authority, reason: "the connection was closed"))
     }
@@ -161,12 +173,16 @@ package final class GRPCConnection: @unchecked Sendable {
     /// Why the connection was given up, once it was.
     var failure: EtcdError? { shared.withLock { $0.failure } }
 
-    /// Whether a call may begin on it: not given up, and no GOAWAY.
-    var isUsable: Bool { shared.withLock { $0.failure == nil && $0.goneAway == nil } }
+    /// Whether a call may begin on it: not given up, and no GOAWAY, once what came while
+    /// no thread read is taken (a GOAWAY, the server gone).
+    var isUsable: Bool {
+        readPending()
+        return shared.withLock { $0.failure == nil && $0.goneAway == nil }
+    }
 
     /// Gives the connection up: every stream still open ends with `error` (what it was
-    /// sent stays for it to take), later calls are refused with it, and the reader wakes
-    /// to stop.
+    /// sent stays for it to take), later calls are refused with it, and the reading thread
+    /// wakes.
     func fail(_ error: EtcdError) {
         let first = shared.change { shared in
             guard shared.failure == nil else { return false }

@@ -9,6 +9,8 @@ final class TCPSocket: ByteStream {
     let endpoint: String
     /// The descriptor, for a TLS session over it.
     var descriptor: CInt { fd }
+    /// Where `receive` reads to, made once: the socket is read by one thread at a time.
+    private var chunk = [UInt8](repeating: 0, count: 64 << 10)
 
     /// Connects to `host:port` (a name, an IPv4 or an IPv6 address) by `deadline`.
     ///
@@ -133,14 +135,17 @@ final class TCPSocket: ByteStream {
         }
     }
 
-    /// Appends what arrives to `buffer`, waiting until `deadline` at most for something.
+    /// Appends what arrives to `buffer`, waiting until `deadline` at most for something,
+    /// or until `wake` is signalled.
     ///
-    /// - Returns: how many bytes arrived; 0 when the peer closed the connection.
+    /// - Returns: how many bytes arrived; 0 when the peer closed the connection; `nil` when
+    ///   woken (the signal taken).
     /// - Throws: `EtcdError` when the deadline passes (`.timedOut`) or on a failure.
     ///
     /// The corresponding C functions are `recv` and `poll`.
-    func receive(into buffer: inout [UInt8], until deadline: Deadline) throws(EtcdError) -> Int {
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+    func receive(into buffer: inout [UInt8], until deadline: Deadline, wake: WakeSignal?)
+        throws(EtcdError) -> Int?
+    {
         while true {
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if count >= 0 {
@@ -150,7 +155,43 @@ final class TCPSocket: ByteStream {
             guard errno == EAGAIN || errno == EINTR else {
                 throw EtcdError(endpoint: endpoint, reason: "cannot receive: \(Self.errnoText())")
             }
-            try wait(for: Int16(POLLIN), until: deadline, doing: "")
+            guard try wait(for: Int16(POLLIN), until: deadline, wake: wake) else { return nil }
+        }
+    }
+
+    /// Waits until the socket is ready for `events` (`true`) or `wake` is signalled
+    /// (`false`, the signal taken), or throws: `.timedOut` once `deadline` passed.
+    func wait(for events: Int16, until deadline: Deadline, wake: WakeSignal?) throws(EtcdError)
+        -> Bool
+    {
+        guard let wake, wake.readEnd >= 0 else {
+            try wait(for: events, until: deadline, doing: "")
+            return true
+        }
+        var entries = [
+            pollfd(fd: fd, events: events, revents: 0),
+            pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0),
+        ]
+        let timeout = deadline.remaining
+        let milliseconds =
+            timeout.isFinite ? Int32(max(0, min((timeout * 1000).rounded(.up), 1e9))) : -1
+        while true {
+            let ready = poll(&entries, 2, milliseconds)
+            if ready > 0 {
+                guard entries[1].revents == 0 else {
+                    wake.drain()
+                    return false
+                }
+                return true
+            }
+            if ready == 0 {
+                throw EtcdError(
+                    endpoint: endpoint, reason: "no whole answer within \(deadline.text)",
+                    kind: .timedOut)
+            }
+            if errno != EINTR {
+                throw EtcdError(endpoint: endpoint, reason: Self.errnoText())
+            }
         }
     }
 

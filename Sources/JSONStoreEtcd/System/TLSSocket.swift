@@ -136,10 +136,12 @@ final class TLSSocket: ByteStream {
         }
     }
 
-    /// Waits for what OpenSSL needs after a call failed with `code`, or throws its error.
-    private func wait(after code: CInt, until deadline: Deadline, doing what: String)
-        throws(EtcdError)
-    {
+    /// Waits for what OpenSSL needs after a call failed with `code` (`true`), or until
+    /// `wake` is signalled (`false`), or throws its error.
+    @discardableResult
+    private func wait(
+        after code: CInt, until deadline: Deadline, doing what: String, wake: WakeSignal? = nil
+    ) throws(EtcdError) -> Bool {
         let events: Int16
         var kind = EtcdError.Kind.other
         switch code {
@@ -156,7 +158,12 @@ final class TLSSocket: ByteStream {
             }
             throw EtcdError(endpoint: endpoint, reason: "\(what) failed: \(reason)", kind: kind)
         }
-        try tcp.wait(for: events, until: deadline, doing: "\(what): ")
+        do {
+            return try tcp.wait(for: events, until: deadline, wake: wake)
+        } catch {
+            throw EtcdError(
+                endpoint: error.endpoint, reason: "\(what): \(error.reason)", kind: error.kind)
+        }
     }
 
     func send(_ bytes: [UInt8], until deadline: Deadline) throws(EtcdError) {
@@ -175,8 +182,8 @@ final class TLSSocket: ByteStream {
         }
     }
 
-    func receive(into buffer: inout [UInt8], until deadline: Deadline) throws(EtcdError)
-        -> Int
+    func receive(into buffer: inout [UInt8], until deadline: Deadline, wake: WakeSignal?)
+        throws(EtcdError) -> Int?
     {
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         while true {
@@ -189,7 +196,9 @@ final class TLSSocket: ByteStream {
             }
             if code == OpenSSL.zeroReturn { return 0 }  // the peer ended the session
             if code == OpenSSL.syscallError && errno == 0 { return 0 }  // closed without it
-            try wait(after: code, until: deadline, doing: "receiving")
+            guard try wait(after: code, until: deadline, doing: "receiving", wake: wake) else {
+                return nil
+            }
         }
     }
 

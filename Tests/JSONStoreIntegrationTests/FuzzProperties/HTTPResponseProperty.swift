@@ -26,7 +26,9 @@ final class ScriptedStream: ByteStream {
 
     func send(_ bytes: [UInt8], until deadline: Deadline) throws(EtcdError) {}
 
-    func receive(into buffer: inout [UInt8], until deadline: Deadline) throws(EtcdError) -> Int {
+    func receive(into buffer: inout [UInt8], until deadline: Deadline, wake: WakeSignal?)
+        throws(EtcdError) -> Int?
+    {
         let count = min(piece, rest.count)
         buffer += rest.prefix(count)
         rest = rest.dropFirst(count)
