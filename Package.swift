@@ -10,9 +10,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "JSONStore"),
-        // The etcd backend: etcd's v3 JSON gateway over HTTP/1.1 on a socket of its own, in
-        // a target of its own, so a program that only uses directories never links it (the
-        // command links it, for --store etcd://…).
+        // The etcd backend: etcd's v3 gRPC API over HTTP/2 (its JSON gateway over HTTP/1.1
+        // the fallback) on sockets of its own, in a target of its own, so a program that
+        // only uses directories never links it (the command links it, for --store etcd://…).
         .target(name: "JSONStoreEtcd", dependencies: ["JSONStore"]),
         // The command's logic and its terminal list view, as a library so tests and
         // benchmarks can drive the renderer against an in-memory screen.
