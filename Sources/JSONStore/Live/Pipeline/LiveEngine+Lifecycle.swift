@@ -36,6 +36,9 @@ extension LiveEngine {
         quiet.withLock { $0 = nil }
         lateStamp.withLock { $0 = nil }
         reducer = StoreReducer(timing: reducer.timing)
+        // The next life's versions count afresh: a cache this one was writing (its end
+        // told to a life that is gone) or wrote holds none of them back.
+        startCache = StartCachePlan()
         status.reset()
         finishSyncIfSettled()
     }

@@ -41,6 +41,7 @@ extension LiveEngine {
             let directory = StartCache.directory(of: dir)
         else { return nil }
         startCache.loadLook = look
+        startCache.began = Self.now()
         let terms = StartCache.terms(reader: configuration.reader, schema: schema)
         return PendingStartCache(store: configuration.path, directory: directory, terms: terms)
     }
@@ -89,6 +90,7 @@ extension LiveEngine {
         }
         startCache.readAtStart = changed
         startCache.taken = ids.count - toRead.count
+        startCache.fromCache = true
         startCache.read = toRead.count
         if let stamp = cache.header.stamp, let position = cache.header.position {
             startCache.base = StoreHistory.StampBase(stamp: stamp, position: position)
@@ -101,7 +103,10 @@ extension LiveEngine {
     /// A version was stamped at `base` (or, without a journal, loaded): writes the start
     /// cache of it in the background, unless one is being written or was written lately.
     /// With a journal, the cache keeps the heads a stamp found: when a cache is due and
-    /// this stamp brought none, the next one is asked for them.
+    /// this stamp brought none, the next one is asked for them. After a start from a
+    /// cache, the first one is written once the start's first results had time to go
+    /// out (as long again as the start took, a second at least), so the two do not
+    /// share the cores: that start read little, and its cache is not urgent.
     func startCacheStamped(
         version: Int, _ base: StoreHistory.StampBase?, heads: StoreHistory.StampHeads? = nil
     ) {
@@ -122,8 +127,11 @@ extension LiveEngine {
             heads: heads, terms: StartCache.terms(reader: configuration.reader, schema: schema),
             limit: configuration.reader.maxSize, reread: startCache.readAtStart)
         startCache.readAtStart = []
+        let delay = startCache.fromCache ? max(1, Self.now() - startCache.began) : 0
+        startCache.fromCache = false
         let life = self.life
-        DispatchQueue.global(qos: .utility).async { [weak self] in
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + delay) {
+            [weak self] in
             writer.write()
             self?.onPipeline { engine in
                 guard engine.life == life else { return }

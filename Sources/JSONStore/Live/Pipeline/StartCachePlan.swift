@@ -18,6 +18,10 @@ struct StartCachePlan: Sendable {
     /// first writer, then let go (if it writes nothing, the next writer carries the old
     /// signatures of those that did not change: they are read again at the next start).
     var readAtStart: Set<UTF8Key> = []
+    /// When the start began (`LiveEngine.now`), and whether it began from a cache (until
+    /// its first cache is written, which then waits).
+    var began = 0.0
+    var fromCache = false
     /// How many files the start took from the cache and how many it read.
     var taken = 0
     var read = 0
