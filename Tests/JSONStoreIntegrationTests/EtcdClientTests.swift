@@ -92,10 +92,14 @@ extension EtcdTests {
                 ["txn"], stdin: "\nput tasks/b x\nput tasks/c y\n\n\n")
             #expect(txn.status == 0, "\(txn.output)")
             try await server.etcdctl(["put", "other/z", "not watched"])
-            var responses: [EtcdWatch.Response] = []
-            while responses.flatMap(\.events).count < 4 {
-                let response = try watch.next(timeout: 10)
-                if !response.isProgress { responses.append(response) }
+            // Read on a thread of its own, not the cooperative pool's.
+            let responses = try await blocking {
+                var responses: [EtcdWatch.Response] = []
+                while responses.flatMap(\.events).count < 4 {
+                    let response = try watch.next(timeout: 10)
+                    if !response.isProgress { responses.append(response) }
+                }
+                return responses
             }
             let events = responses.flatMap(\.events)
             #expect(events.map(\.kind) == [.put, .delete, .put, .put])
@@ -124,7 +128,7 @@ extension EtcdTests {
             do {
                 guard let watch = try watch(server, transport, from: 2) else { return }
                 defer { watch.close() }
-                ended = try watch.next(timeout: 10)
+                ended = try await blocking { try watch.next(timeout: 10) }
             } catch {
                 // etcd may refuse it at creation: then the error says compacted.
                 #expect("\(error)".contains("compact"), "\(error)")

@@ -53,10 +53,14 @@ public final class EtcdCluster: @unchecked Sendable {
     }
 
     deinit {
-        for member in members {
-            stop(member)
-            try? FileManager.default.removeItem(atPath: member.dataDirectory)
-            ServerReaper.removed(member.dataDirectory)
+        // On a thread of its own, as `EtcdServer`'s.
+        let members = members.map { ($0.process, $0.dataDirectory) }
+        Thread.detachNewThread {
+            for (process, directory) in members {
+                if let process { EtcdServer.stop(process, signal: SIGTERM) }
+                try? FileManager.default.removeItem(atPath: directory)
+                ServerReaper.removed(directory)
+            }
         }
     }
 
@@ -95,11 +99,9 @@ public final class EtcdCluster: @unchecked Sendable {
 
     /// Stops `member` with `signal` and waits for it.
     public func stop(_ member: Member, signal: Int32 = SIGTERM) {
+        PoolGuard.check("stopping an etcd member")
         guard let process = member.process else { return }
-        defer { ServerReaper.stopped(process) }
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, signal)
-        process.waitUntilExit()
+        EtcdServer.stop(process, signal: signal)
         member.process = nil
     }
 

@@ -62,9 +62,14 @@ public final class EtcdServer: @unchecked Sendable {
     }
 
     deinit {
-        stop()
-        try? FileManager.default.removeItem(atPath: dataDirectory)
-        ServerReaper.removed(dataDirectory)
+        // On a thread of its own: the last reference often goes on a thread of the
+        // cooperative pool (the end of a test's task), and etcd takes a while to stop.
+        let (process, directory) = (process, dataDirectory)
+        Thread.detachNewThread {
+            if let process { Self.stop(process, signal: SIGTERM) }
+            try? FileManager.default.removeItem(atPath: directory)
+            ServerReaper.removed(directory)
+        }
     }
 
     /// Starts (or starts again, on the same data) the server, waiting until it answers.
@@ -104,7 +109,14 @@ public final class EtcdServer: @unchecked Sendable {
 
     /// Stops the server with `signal` and waits for it.
     public func stop(signal: Int32 = SIGTERM) {
+        PoolGuard.check("stopping etcd")
         guard let process else { return }
+        Self.stop(process, signal: signal)
+        self.process = nil
+    }
+
+    /// Stops an etcd's `process` with `signal` and waits for it (SIGKILL after 10 s).
+    static func stop(_ process: Process, signal: Int32) {
         defer { ServerReaper.stopped(process) }
         guard process.isRunning else { return }
         kill(process.processIdentifier, signal)
@@ -112,7 +124,6 @@ public final class EtcdServer: @unchecked Sendable {
         while process.isRunning && Date() < deadline { usleep(10_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
-        self.process = nil
     }
 
     /// Runs `etcdctl` against this server (a client nobody here wrote).

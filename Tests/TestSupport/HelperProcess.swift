@@ -91,7 +91,11 @@ public enum JSONStoreBinary {
         /// Stops it (SIGTERM, then SIGKILL) and waits.
         public func stop() { HelperProcess.stop(process) }
 
-        deinit { stop() }
+        // On a thread of its own: the last reference often goes on the cooperative pool.
+        deinit {
+            let process = process
+            Thread.detachNewThread { HelperProcess.stop(process) }
+        }
     }
 
     /// Starts `jsonstore arguments…`, its stdout read as it comes.

@@ -168,8 +168,14 @@ struct EtcdConformanceTests {
                 reader.next(until: { $0.hasPrefix("stopped:") }, within: 20)
             }
             #expect(last == "stopped: 3 demo items removed", "\(store)")
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
+            // Its own exit awaited (20 s at most) on a thread of its own.
+            let status = try await blocking {
+                let deadline = Date().addingTimeInterval(20)
+                while process.isRunning && Date() < deadline { usleep(10_000) }
+                HelperProcess.stop(process)
+                return process.terminationStatus
+            }
+            #expect(status == 0)
         }
         let after = try await pair.both(["list", "-o", "ids"])
         #expect(after.0.stdout == before.0.stdout && after.1.stdout == before.1.stdout)
@@ -187,8 +193,10 @@ struct EtcdConformanceTests {
             let pipe = ChildOutput.pipe()
             process.standardOutput = pipe
             try process.run()
-            let line = try await blocking { HelperProcess.lines(of: pipe).first { _ in true } }
-            HelperProcess.stop(process)
+            let line = try await blocking {
+                defer { HelperProcess.stop(process) }
+                return HelperProcess.lines(of: pipe).first { _ in true }
+            }
             // The revision is each backend's own (etcd's, or this follower's); an invalid
             // entry is a file's name in one, a key in the other.
             let revision = try Regex(#""revision":"[^"]*""#)

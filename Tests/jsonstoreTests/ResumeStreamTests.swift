@@ -51,7 +51,7 @@ struct ResumeStreamTests {
         let update = try #require(try await blocking { first.next("update") })
         kept.apply(update)
         let token = try #require(update["revision"]?.stringValue)
-        HelperProcess.stop(first.process)
+        try await blocking { HelperProcess.stop(first.process) }
 
         // While nothing watches: a hand edit, a hand deletion, a file made by hand, and a
         // jsonstore write.
@@ -103,7 +103,7 @@ struct ResumeStreamTests {
         var kept = KeptList(items: now.filter { $0["id"] != "new" })
         kept.apply(try #require(try await blocking { bare.next("update") }))
         #expect(kept.items == now)
-        HelperProcess.stop(bare.process)
+        try await blocking { HelperProcess.stop(bare.process) }
 
         let tag = full.drop { $0 != "@" }
         for (token, reason) in [
@@ -122,7 +122,7 @@ struct ResumeStreamTests {
             #expect(reset["reason"]?.stringValue?.contains(reason) == true, "\(token): \(reset)")
             let fresh = try #require(try await blocking { stream.next("initial") })
             #expect(fresh["items"]?.arrayValue?.count == 4)
-            HelperProcess.stop(stream.process)
+            try await blocking { HelperProcess.stop(stream.process) }
         }
     }
 }

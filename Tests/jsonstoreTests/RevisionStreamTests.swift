@@ -26,7 +26,11 @@ struct RevisionStreamTests {
             try process.run()
         }
 
-        deinit { HelperProcess.stop(process) }
+        // On a thread of its own: the last reference often goes on the cooperative pool.
+        deinit {
+            let process = process
+            Thread.detachNewThread { HelperProcess.stop(process) }
+        }
 
         /// The next event whose `"event"` is `name`, within 20 s.
         func next(_ name: String, within seconds: Double = 20) -> JSONValue? {

@@ -27,7 +27,7 @@ struct SignalTests {
         ]
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()
-        defer { HelperProcess.stop(process) }
+        defer { Thread.detachNewThread { HelperProcess.stop(process) } }
         let ended = try await blocking { () -> State in
             // Exec'd once its command line is jsonstore's: the signal must reach it, not
             // python3 (which would die of it whatever the fix).
