@@ -22,6 +22,16 @@ extension EtcdTests {
             ).header.revision
         }
 
+        /// A connection to the etcd at `port`, a put of another key, and a watch of `w/` from
+        /// the revision after it, on that connection.
+        func watching(_ port: UInt16) throws -> (GRPCConnection, Int64, GRPCWatch) {
+            let hold = GRPCHold(try GRPCConnection.connect(host: "127.0.0.1", port: port))
+            let start = try put(hold.connection, "other", "x")
+            let watch = try GRPCWatch(
+                on: hold, key: bytes("w/"), rangeEnd: bytes("w0"), from: start + 1)
+            return (hold.connection, start, watch)
+        }
+
         @Test("calls from eight threads at once: each answered with its own answer")
         func concurrent() async throws {
             let server = try await blocking { try EtcdServer() }
@@ -60,11 +70,7 @@ extension EtcdTests {
             let server = try await blocking { try EtcdServer() }
             let port = server.clientPort
             try await blocking {
-                let hold = GRPCHold(try GRPCConnection.connect(host: "127.0.0.1", port: port))
-                let connection = hold.connection
-                let start = try put(connection, "other", "x")
-                let watch = try GRPCWatch(
-                    on: hold, key: bytes("w/"), rangeEnd: bytes("w0"), from: start + 1)
+                let (connection, start, watch) = try watching(port)
                 // Puts from four threads on the watch's own connection, and one by etcdctl.
                 DispatchQueue.concurrentPerform(iterations: 4) { thread in
                     for round in 0..<10 { _ = try? put(connection, "w/\(thread)-\(round)", "v") }
@@ -102,11 +108,7 @@ extension EtcdTests {
             let server = try await blocking { try EtcdServer() }
             let port = server.clientPort
             try await blocking {
-                let hold = GRPCHold(try GRPCConnection.connect(host: "127.0.0.1", port: port))
-                let connection = hold.connection
-                let start = try put(connection, "other", "x")
-                let watch = try GRPCWatch(
-                    on: hold, key: bytes("w/"), rangeEnd: bytes("w0"), from: start + 1)
+                let (connection, start, watch) = try watching(port)
                 let ended = Locked<(error: EtcdError?, seconds: Double)?>(nil)
                 let began = Date()
                 Thread.detachNewThread {

@@ -45,12 +45,7 @@ extension GRPCConnection {
             return true
         }
         guard mine else { return }
-        defer { shared.change { $0.reading = false } }
-        do throws(EtcdError) {
-            while try readFrame(until: Deadline(seconds: 0)) {}
-        } catch {
-            fail(error)
-        }
+        _ = read(until: Deadline(seconds: 0)) { _ -> Void? in nil }
     }
 
     /// Reads frames, holding `Shared.reading`, until `ready` gives a result (returned),

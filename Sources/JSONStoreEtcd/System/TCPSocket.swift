@@ -172,9 +172,7 @@ final class TCPSocket: ByteStream {
             pollfd(fd: fd, events: events, revents: 0),
             pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0),
         ]
-        let timeout = deadline.remaining
-        let milliseconds =
-            timeout.isFinite ? Int32(max(0, min((timeout * 1000).rounded(.up), 1e9))) : -1
+        let milliseconds = Self.milliseconds(deadline.remaining)
         while true {
             let ready = poll(&entries, 2, milliseconds)
             if ready > 0 {
@@ -210,15 +208,19 @@ final class TCPSocket: ByteStream {
     /// Waits until `fd` is ready for `events`; the reason when it is not within `timeout`.
     static func wait(_ fd: CInt, for events: Int16, _ timeout: Double) -> String? {
         var entry = pollfd(fd: fd, events: events, revents: 0)
-        // Rounded up, so a wait until a deadline never ends before it.
-        let milliseconds =
-            timeout.isFinite ? Int32(max(0, min((timeout * 1000).rounded(.up), 1e9))) : -1
+        let milliseconds = milliseconds(timeout)
         while true {
             let ready = poll(&entry, 1, milliseconds)
             if ready > 0 { return nil }
             if ready == 0 { return "no answer within \(timeout) s" }
             if errno != EINTR { return errnoText() }
         }
+    }
+
+    /// `timeout` seconds as `poll` takes them: rounded up, so a wait until a deadline never
+    /// ends before it; -1 (no end) for infinity.
+    private static func milliseconds(_ timeout: Double) -> Int32 {
+        timeout.isFinite ? Int32(max(0, min((timeout * 1000).rounded(.up), 1e9))) : -1
     }
 
     private static func socketError(_ fd: CInt) -> CInt {
