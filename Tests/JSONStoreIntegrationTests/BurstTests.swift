@@ -37,7 +37,10 @@ struct BurstTests {
         #expect(await f.started())
         let states = StateRecorder(f.store)
         f.store._setWatcherSuspended(true)
-        for i in 0..<40_000 { try f.temp.writeFile("n\(i).json", "{\"n\": \(i)}") }
+        let temp = f.temp
+        try await blocking {
+            for i in 0..<40_000 { try temp.writeFile("n\(i).json", "{\"n\": \(i)}") }
+        }
         f.store._setWatcherSuspended(false)
         #expect(await f.recorder.wait(timeout: 120) { $0.ids.count == 40_003 })
         await f.store.synchronize()

@@ -330,7 +330,9 @@ struct LiveStoreTests {
     @Test("loading reports progress, then live")
     func loadingProgress() async throws {
         let temp = try TemporaryStore()
-        for i in 0..<20_000 { try temp.writeFile("i\(i).json", "{\"n\": \(i)}") }
+        try await blocking {
+            for i in 0..<20_000 { try temp.writeFile("i\(i).json", "{\"n\": \(i)}") }
+        }
         let states = StateRecorder(temp.store)
         let recorder = ChangeRecorder()
         let token = temp.store.observe(on: DispatchQueue(label: "o"), recorder.callback)
