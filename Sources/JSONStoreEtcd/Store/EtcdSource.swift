@@ -105,8 +105,12 @@ final class EtcdSource: LiveSource {
 
     /// Reports `.caughtUp` once the watch has reported everything in etcd now, or etcd
     /// cannot be asked (nothing newer can be had then), or after `catchUpLimit`.
+    ///
+    /// The wait is on a queue of its own (a thread of its own while it waits), never on a
+    /// global queue: those have a thread per core, and a few waits held them from
+    /// everything else in the process for as long as `catchUpLimit`.
     func catchUp() {
-        DispatchQueue.global().async { [self] in
+        DispatchQueue(label: "jsonstore.etcd.catch-up").async { [self] in
             let deadline = EtcdFollower.now() + catchUpLimit
             let nap = DispatchSemaphore(value: 0)  // its own: `stop`'s signal is the watch's
             var tries = 0
