@@ -53,6 +53,8 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)' "$@"
 
 # peak_mib PID: the process's peak RSS so far (VmHWM), in MiB.
 peak_mib() { awk '/VmHWM/{print int($2/1024)}' "/proc/$1/status"; }
+# rss_mib PID: what the process holds now (its resident set), in MiB.
+rss_mib() { awk '/VmRSS/{print int($2/1024)}' "/proc/$1/status"; }
 
 # stats NAME VALUES...: "NAME: median M (min-max)"
 stats() { local name=$1; shift; echo "$name: median $(spread_of "$@")"; }
@@ -61,8 +63,9 @@ stats() { local name=$1; shift; echo "$name: median $(spread_of "$@")"; }
 # the time from the start to `list --follow --json`'s initial event (to the list view's
 # first frame, in a pseudo-terminal) and the process's peak RSS then. With `cached`, the
 # follower is kept until it has written its start cache (`.jsonstore/start`, newer than its
-# start), for the next start; with `settled`, the same, and a third figure: its peak RSS
-# by then (what the history's first look and the cache's writing add). Each runs in a
+# start), for the next start; with `settled`, the same, and two figures more: its peak RSS
+# by then (what the history's first look and the cache's writing add) and what it holds
+# two seconds later, at rest (what a follower keeps while it follows). Each runs in a
 # subshell, `$(...)`, whose EXIT trap stops what it started, failure included.
 follow_json_run() {
     local out=$dir/follow.out start
@@ -83,7 +86,9 @@ follow_json_run() {
         done
     fi
     if [ "${3:-}" = settled ]; then
-        echo "$seconds $mib $(peak_mib "$run_pid")"
+        local peak; peak=$(peak_mib "$run_pid")
+        sleep 2
+        echo "$seconds $mib $peak $(rss_mib "$run_pid")"
     else
         echo "$seconds $mib"
     fi
@@ -199,24 +204,27 @@ bench_memory() {
     local bytes; bytes=$(disk_bytes "$store")
     # Issue 28's target: 1.5 x the files + 30 MiB.
     local target=$(( (3 * bytes) / 2 / 1048576 + 30 ))
-    local follow=() settled=() view=() s m p
+    local follow=() settled=() rest=() view=() s m p r
     local patience=$(( 120 + items / 10000 ))
     for _ in $(seq 1 "$runs"); do
         # A first start each time: no journal, no start cache.
         rm -rf "$store/.jsonstore"
-        read -r s m p <<< "$(follow_json_run "$store" "$patience" settled)"
-        follow+=("$m"); settled+=("$p")
+        read -r s m p r <<< "$(follow_json_run "$store" "$patience" settled)"
+        follow+=("$m"); settled+=("$p"); rest+=("$r")
         rm -rf "$store/.jsonstore"  # the list view's first start too
         view+=("$(view_run "$store" "$patience" | cut -d' ' -f2)")
     done
     echo "items: $items, on disk: $bytes bytes; target 1.5 x disk + 30 MiB = $target MiB"
     stats "peak RSS, list --follow --json, to the initial event (MiB)" "${follow[@]}"
     stats "peak RSS, list --follow --json, until its history and start cache are written (MiB)" "${settled[@]}"
+    stats "RSS at rest, list --follow --json, 2 s after that (MiB)" "${rest[@]}"
     stats "peak RSS, list view (MiB)" "${view[@]}"
     row "peak RSS, list --follow --json, $items items" "$(spread_of "${follow[@]}") MiB" \
         "$((bytes / 1000)) kB on disk" "<= $target MiB" "$(verdict "$(median_of "${follow[@]}") <= $target")"
     row "peak RSS, list --follow --json settled, $items items" "$(spread_of "${settled[@]}") MiB" \
         "$((bytes / 1000)) kB on disk" "<= $target MiB" "$(verdict "$(median_of "${settled[@]}") <= $target")"
+    row "RSS at rest, list --follow --json, $items items" "$(spread_of "${rest[@]}") MiB" \
+        "$((bytes / 1000)) kB on disk" "<= $target MiB" "$(verdict "$(median_of "${rest[@]}") <= $target")"
     row "peak RSS, list view, $items items" "$(spread_of "${view[@]}") MiB" \
         "$((bytes / 1000)) kB on disk" "<= $target MiB" "$(verdict "$(median_of "${view[@]}") <= $target")"
 }
