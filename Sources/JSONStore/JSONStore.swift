@@ -91,6 +91,9 @@ public final class JSONStore: Sendable {
         package var historySource: HistoryEntry.Source?
         /// The size at which a journal segment is closed. Not public: tests make it small.
         var journalSegmentLimit = 4 << 20
+        /// How many items' journal heads a watcher keeps once a look at the whole store
+        /// is done (`JournalHeads.forget`). Not public: tests make it small.
+        var historyHeadsKeptAtMost = StoreHistory.headsKeptAtMost
 
         public init() {}
     }
@@ -138,7 +141,8 @@ public final class JSONStore: Sendable {
                 syncsEachWrite: options.historySyncsEachWrite,
                 segmentLimit: options.journalSegmentLimit,
                 retention: Journal.Retention(
-                    maxAge: options.historyMaxAge, maxBytes: options.historyMaxBytes)) : nil
+                    maxAge: options.historyMaxAge, maxBytes: options.historyMaxBytes),
+                headsKeptAtMost: options.historyHeadsKeptAtMost) : nil
         self.history = history
         let schemas = SchemaCache()
         self.schemas = schemas

@@ -15,8 +15,10 @@ struct StartCacheLiveTests {
     static let count = 40
 
     /// A store of `count` items, observed once so that its start cache is written.
-    static func storeWithCache() async throws -> TemporaryStore {
-        let temp = try TemporaryStore()
+    static func storeWithCache(options: JSONStore.Options = JSONStore.Options()) async throws
+        -> TemporaryStore
+    {
+        let temp = try TemporaryStore(options: options)
         for k in 0..<count {
             try temp.writeFile(
                 String(format: "item-%02d.json", k),
@@ -60,9 +62,10 @@ struct StartCacheLiveTests {
     ///
     /// - Parameter meanwhile: run while the observation lasts, with the store.
     static func firstResults(
-        _ path: String, meanwhile: (JSONStore) async throws -> Void = { _ in }
+        _ path: String, options: JSONStore.Options = JSONStore.Options(),
+        meanwhile: (JSONStore) async throws -> Void = { _ in }
     ) async throws -> (Results<Item>, StartCachePlan) {
-        let store = try JSONStore(directory: path)
+        let store = try JSONStore(directory: path, options: options)
         let recorder = ChangeRecorder()
         let token = store.observe(.all, on: DispatchQueue(label: "second"), recorder.callback)
         defer { token.invalidate() }
@@ -150,16 +153,22 @@ struct StartCacheLiveTests {
         }
     }
 
-    @Test("the cache keeps the journal's heads; one written after a start from it does too")
-    func headsKept() async throws {
-        let temp = try await Self.storeWithCache()
+    @Test(
+        "the cache keeps the journal's heads; one written after a start from it does too",
+        arguments: [StoreHistory.headsKeptAtMost, 0])
+    func headsKept(keptAtMost: Int) async throws {
+        // With none kept, the watcher lets the heads go at the stamp that captured them:
+        // the cache still has them all, and the next one carries them over.
+        var options = JSONStore.Options()
+        options.historyHeadsKeptAtMost = keptAtMost
+        let temp = try await Self.storeWithCache(options: options)
         try Self.expectJournalHeads(temp.path, store: temp.store)
         try temp.writeFile("item-01.json", "{\"title\": \"changed while stopped\"}\n")
         try FileManager.default.removeItem(atPath: temp.path + "/item-02.json")
         try temp.writeFile("item-77.json", "{\"title\": \"new\"}\n")
         let before = try #require(Self.readCache(temp.path))
         let path = temp.path
-        _ = try await Self.firstResults(path) { store in
+        _ = try await Self.firstResults(path, options: options) { store in
             // That start's own cache: written once its first version is stamped.
             let again = try await blocking { () -> StartCache? in
                 let deadline = Date().addingTimeInterval(20)

@@ -70,6 +70,9 @@ final class HistoryRecorder: Sendable {
         var generation = 0
     }
     private let stamping = Locked(Stamping())
+    /// Whether a start cache asks for the heads (`captureHeads`): then the heads are let
+    /// go only by a stamp that captured them, so the cache written of it has them all.
+    private let feedsStartCache = Locked(false)
     /// Where reports go; set and read under `stamping`'s lock with the generation, so a
     /// turn of a stopped watcher never reports to the next one.
     nonisolated(unsafe) private var sink: (@Sendable (Report) -> Void)?
@@ -112,6 +115,7 @@ final class HistoryRecorder: Sendable {
 
     /// The next stamp's report carries the journal's heads then, for a start cache.
     func captureHeads() {
+        feedsStartCache.withLock { $0 = true }
         stamping.withLock { $0.capturingHeads = true }
     }
 
@@ -201,9 +205,10 @@ final class HistoryRecorder: Sendable {
                 try history.recordUnrecorded(
                     .ids(ids, previous: work.previous), seen: .live(work.source))
             }
+            let forgetting = state.capturingHeads || !feedsStartCache.withLock { $0 }
             switch try history.check(
                 snapshot, changed: state.changed, since: state.base,
-                capturingHeads: state.capturingHeads)
+                capturingHeads: state.capturingHeads, forgettingHeads: forgetting)
             {
             case .stamped(let end, let heads):
                 let next = Stamping(snapshot: snapshot, base: end, generation: state.generation)

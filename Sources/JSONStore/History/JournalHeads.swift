@@ -84,6 +84,23 @@ struct JournalHeads: Sendable {
     /// The heads known, by id (a copy, for a start cache).
     var knownHeads: HeadTable { known }
 
+    /// How many items' heads are known (an item with no entry counts too).
+    var count: Int { known.count }
+
+    /// Lets every head go, keeping where the journal was read to and its newest entries:
+    /// a watcher of a million items would otherwise keep 56 MB of heads after its first
+    /// look at the whole store, which needs them all once. An item's head is looked up
+    /// again when it is needed (`head(of:in:)`, `readHeads`), exactly as a process that
+    /// never looked at the whole store does; the next look at the whole store reads them
+    /// all again (`readAll`).
+    mutating func forget() {
+        let kept = (journalID, position, lastRevision, recent)
+        self = JournalHeads()
+        (journalID, position, lastRevision, recent) = kept
+        // No entry after the last one read is unknown: none was read yet.
+        coveredAfter = lastRevision
+    }
+
     /// The items of the entries after `revision` up to the last one read, when the recent
     /// entries reach back that far; `nil` when they do not (read the journal then).
     func ids(after revision: Int) -> Set<UTF8Key>? {

@@ -37,13 +37,17 @@ extension StoreHistory {
     ///
     /// A file that is invalid now holds no version the journal records (it keeps the last
     /// valid one): it is taken as recorded.
+    ///
+    /// With `forgettingHeads`, a stamp lets the heads go when there are more than
+    /// `headsKeptAtMost` (`JournalHeads.forget`).
     func check(
         _ snapshot: StoreSnapshot, changed: Set<UTF8Key>, since base: StampBase?,
-        capturingHeads: Bool = false
+        capturingHeads: Bool = false, forgettingHeads: Bool = true
     ) throws(StoreError) -> StampCheck {
-        if let found = try check(snapshot, changed, base, capturingHeads) { return found }
+        let options = (capturingHeads, forgettingHeads)
+        if let found = try check(snapshot, changed, base, options) { return found }
         try beginJournal()  // none yet: an empty store has revisions of a journal too
-        guard let found = try check(snapshot, changed, base, capturingHeads) else {
+        guard let found = try check(snapshot, changed, base, options) else {
             throw StoreError(code: .io, message: "the journal is gone", file: store)
         }
         return found
@@ -52,7 +56,7 @@ extension StoreHistory {
     /// `check`, or `nil` when there is no journal.
     private func check(
         _ snapshot: StoreSnapshot, _ changed: Set<UTF8Key>, _ base: StampBase?,
-        _ capturingHeads: Bool
+        _ options: (capturingHeads: Bool, forgettingHeads: Bool)
     ) throws(StoreError) -> StampCheck? {
         try withCurrentHeads { heads throws(StoreError) -> StampCheck? in
             guard var end = Self.end(of: heads) else { return nil }
@@ -100,8 +104,11 @@ extension StoreHistory {
             if !whole, let base { heads.cover(after: base.stamp.revision) }
             guard differing.isEmpty else { return .differs(differing, end) }
             let captured =
-                capturingHeads
+                options.capturingHeads
                 ? StampHeads(known: heads.knownHeads, coveredAfter: heads.coveredAfter) : nil
+            // Stamped: every head a look needed was used. Many are let go (a start cache
+            // being written keeps its copy until it is written).
+            if options.forgettingHeads, heads.count > headsKeptAtMost { heads.forget() }
             return .stamped(end, captured)
         }
     }

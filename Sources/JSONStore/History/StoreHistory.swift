@@ -11,11 +11,18 @@ final class StoreHistory: Sendable {
     /// Whether a write syncs its entries itself, or leaves them to its directory's sync
     /// (`JSONStore.Options.historySyncsEachWrite`).
     let syncsEachWrite: Bool
+    /// How many heads are kept past a look at the whole store (`JournalHeads.forget`).
+    let headsKeptAtMost: Int
     private let heads = Locked(JournalHeads())
+
+    /// By default: 65,536 heads (3.5 MB) at most; a million take 56 MB, nearly half what
+    /// the store's own bytes take.
+    static let headsKeptAtMost = 65_536
 
     init(
         store: String, reader: JSONReader, source: HistoryEntry.Source, syncsEachWrite: Bool,
-        segmentLimit: Int, retention: Journal.Retention
+        segmentLimit: Int, retention: Journal.Retention,
+        headsKeptAtMost: Int = StoreHistory.headsKeptAtMost
     ) {
         journal = Journal(
             folder: PrivateFolder(store: store), segmentLimit: segmentLimit, retention: retention)
@@ -23,6 +30,7 @@ final class StoreHistory: Sendable {
         self.reader = reader
         self.source = source
         self.syncsEachWrite = syncsEachWrite
+        self.headsKeptAtMost = headsKeptAtMost
     }
 
     /// Runs `body` with the heads brought up to the journal's end. Call it holding the
