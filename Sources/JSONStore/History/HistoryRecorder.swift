@@ -71,7 +71,8 @@ final class HistoryRecorder: Sendable {
     }
     private let stamping = Locked(Stamping())
     /// Whether a start cache asks for the heads (`captureHeads`): then the heads are let
-    /// go only by a stamp that captured them, so the cache written of it has them all.
+    /// go once a cache is written with them all (`StoreHistory.forgetHeads`), not by a
+    /// stamp, so a cache that is not written leaves them whole for the next one.
     private let feedsStartCache = Locked(false)
     /// Where reports go; set and read under `stamping`'s lock with the generation, so a
     /// turn of a stopped watcher never reports to the next one.
@@ -205,7 +206,7 @@ final class HistoryRecorder: Sendable {
                 try history.recordUnrecorded(
                     .ids(ids, previous: work.previous), seen: .live(work.source))
             }
-            let forgetting = state.capturingHeads || !feedsStartCache.withLock { $0 }
+            let forgetting = !feedsStartCache.withLock { $0 }
             switch try history.check(
                 snapshot, changed: state.changed, since: state.base,
                 capturingHeads: state.capturingHeads, forgettingHeads: forgetting)

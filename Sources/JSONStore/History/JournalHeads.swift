@@ -87,18 +87,28 @@ struct JournalHeads: Sendable {
     /// How many items' heads are known (an item with no entry counts too).
     var count: Int { known.count }
 
-    /// Lets every head go, keeping where the journal was read to and its newest entries:
-    /// a watcher of a million items would otherwise keep 56 MB of heads after its first
-    /// look at the whole store, which needs them all once. An item's head is looked up
-    /// again when it is needed (`head(of:in:)`, `readHeads`), exactly as a process that
-    /// never looked at the whole store does; the next look at the whole store reads them
-    /// all again (`readAll`).
-    mutating func forget() {
-        let kept = (journalID, position, lastRevision, recent)
+    /// Lets the heads go but those of the items with entries after `revision`, keeping
+    /// where the journal was read to and its newest entries: a watcher of a million items
+    /// would otherwise keep 56 MB of heads after its first look at the whole store, which
+    /// needs them all once. An item's head is looked up again when it is needed
+    /// (`head(of:in:)`, `readHeads`), exactly as a process that never looked at the whole
+    /// store does; the next look at the whole store reads them all again (`readAll`).
+    ///
+    /// Every item with an entry after `revision` stays known (`coveredAfter`), so a start
+    /// cache stamped there, written with every head, gives the others to the next one
+    /// (`HeadsSince`). Nothing is let go (`false`) when the newest entries read do not
+    /// reach back to `revision`.
+    @discardableResult
+    mutating func forget(keepingAfter revision: Int) -> Bool {
+        guard revision <= lastRevision, let changed = ids(after: revision) else { return false }
+        var kept = HeadTable()
+        for key in changed { if let head = known[key] { kept.set(head, for: key) } }
+        let place = (journalID, position, lastRevision, recent)
         self = JournalHeads()
-        (journalID, position, lastRevision, recent) = kept
-        // No entry after the last one read is unknown: none was read yet.
-        coveredAfter = lastRevision
+        (journalID, position, lastRevision, recent) = place
+        known = kept
+        coveredAfter = revision
+        return true
     }
 
     /// The items of the entries after `revision` up to the last one read, when the recent

@@ -106,9 +106,10 @@ extension StoreHistory {
             let captured =
                 options.capturingHeads
                 ? StampHeads(known: heads.knownHeads, coveredAfter: heads.coveredAfter) : nil
-            // Stamped: every head a look needed was used. Many are let go (a start cache
-            // being written keeps its copy until it is written).
-            if options.forgettingHeads, heads.count > headsKeptAtMost { heads.forget() }
+            // Stamped: every head a look needed was used; many are let go.
+            if options.forgettingHeads, heads.count > headsKeptAtMost {
+                heads.forget(keepingAfter: heads.lastRevision)
+            }
             return .stamped(end, captured)
         }
     }
@@ -118,6 +119,17 @@ extension StoreHistory {
     func continues(from base: StampBase) -> Bool {
         guard let id = journal.journalID(), base.stamp.isOf(id) else { return false }
         return journal.segments().contains(base.position.segment)
+    }
+
+    /// Lets the heads go once the start cache stamped at `stamp` was written with them
+    /// all, when there are more than `headsKeptAtMost`: those of what changed since stay
+    /// (`JournalHeads.forget(keepingAfter:)`), so the next cache has every head still.
+    func forgetHeads(writtenAt stamp: JournalStamp) {
+        _ = try? withHeads { heads throws(StoreError) in
+            guard heads.count > headsKeptAtMost, let id = heads.journalID, stamp.isOf(id)
+            else { return }
+            heads.forget(keepingAfter: stamp.revision)
+        }
     }
 
     /// Takes in the heads a start cache kept of the items a start found changed, as the

@@ -58,14 +58,15 @@ extension StartCache {
     /// Writes the cache of `header` for the store at `store`, replacing the last one: its
     /// `count` entries, whose ids have `namesCount` bytes, each given by `entries` to the
     /// encoder as it is made. Best effort: a cache that cannot be written is simply not
-    /// there next time, and no part of one is ever in its place.
+    /// there next time, and no part of one is ever in its place. Whether it was written.
+    @discardableResult
     static func write(
         store: String, header: Header, count: Int, namesCount: Int,
         entries: (inout Encoder<FileSink>) throws(Errno) -> Void
-    ) {
+    ) -> Bool {
         // Never made here: the start's look made it (`beginLook`).
         guard let folder = try? PrivateFolder(store: store).openFolder("", create: false)
-        else { return }
+        else { return false }
         defer { folder.close() }
         // A cache a killed follower was writing is left staged: gone once it is clearly
         // abandoned (a write in progress touches its file at every block).
@@ -77,8 +78,12 @@ extension StartCache {
             try entries(&encoder)
             try encoder.finish()
         }
-        guard let staged else { return }
-        if (try? folder.rename(staged, to: fileName)) == nil { try? folder.unlink(staged) }
+        guard let staged else { return false }
+        guard (try? folder.rename(staged, to: fileName)) != nil else {
+            try? folder.unlink(staged)
+            return false
+        }
+        return true
     }
 
     /// Writes a cache of `header` and `entries`, in order, for the store at `store`.

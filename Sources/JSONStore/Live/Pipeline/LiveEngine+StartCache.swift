@@ -130,9 +130,13 @@ extension LiveEngine {
         let delay = startCache.fromCache ? max(1, Self.now() - startCache.began) : 0
         startCache.fromCache = false
         let life = self.life
+        // Written with every head, the cache keeps them: the recorder's may go.
+        let history = heads != nil ? configuration.recorder?.history : nil
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + delay) {
             [weak self] in
-            writer.write()
+            if writer.write(), let history, let stamp = base?.stamp {
+                history.forgetHeads(writtenAt: stamp)
+            }
             self?.onPipeline { engine in
                 guard engine.life == life else { return }
                 engine.startCache.writing = false

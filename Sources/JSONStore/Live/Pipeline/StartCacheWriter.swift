@@ -25,12 +25,14 @@ struct StartCacheWriter: Sendable {
     /// cache's signatures of them are not theirs now, whatever the bytes.
     var reread: Set<UTF8Key> = []
 
-    func write() {
-        guard let dir = try? FileDescriptor.openDirectory(store) else { return }
+    /// Writes the cache; whether it was written.
+    @discardableResult
+    func write() -> Bool {
+        guard let dir = try? FileDescriptor.openDirectory(store) else { return false }
         defer { dir.close() }
         guard let directory = StartCache.directory(of: dir),
             let look = StartCache.beginLook(store: store, create: false)
-        else { return }
+        else { return false }
         // The last cache: its records and names read forward, a block at a time, not its
         // items' bytes; walked once to count what is written, then again to write it.
         let last = StartCache.Cursor.open(store: store, directory: directory, terms: terms)
@@ -44,13 +46,15 @@ struct StartCacheWriter: Sendable {
             count += 1
             namesCount += entry.id.utf8.count
         }
-        guard last?.failed != true else { return }
+        guard last?.failed != true else { return false }
         last?.rewind()
         var header = StartCache.Header(
             directory: directory, lookedAt: look, stamp: base?.stamp, position: base?.position,
             terms: terms)
         header.headsComplete = earlier.isComplete
-        StartCache.write(store: store, header: header, count: count, namesCount: namesCount) {
+        return StartCache.write(
+            store: store, header: header, count: count, namesCount: namesCount
+        ) {
             (encoder) throws(Errno) in
             var failure: Errno?
             walk.each(snapshot) { entry, item in
