@@ -115,4 +115,36 @@ struct HistoryHeadsTests {
         #expect(again?.entry("item-05")?.signature.size == 33)
         try StartCacheLiveTests.expectJournalHeads(temp.path, store: temp.store)
     }
+
+    @Test("heads begun at the end look up what they have not seen; forget keeps the newer")
+    func lookUpAndForget() throws {
+        let temp = try TemporaryStore()
+        try temp.store.put("a", ["n": 1])
+        try temp.store.put("a", ["n": 2])
+        let journal = try #require(temp.store.history?.journal)
+        // Begun where the journal ends, knowing nothing: "a" is looked up, not taken as
+        // having no entry.
+        var heads = JournalHeads()
+        heads.catchUp(journal)
+        #expect(heads.count == 0)
+        let a = heads.head(of: "a", in: journal)
+        #expect(a?.kind == .modified && a?.revision == 2 && a?.sinceKeyframe == 1)
+        #expect(heads.head(of: "b", in: journal) == nil)
+
+        // Every head read, then one more entry: forgetting all but what came after
+        // revision 2 keeps "b" alone, and says every entry after 2 is known.
+        heads.readAll(journal)
+        try temp.store.put("b", ["n": 3])
+        heads.catchUp(journal)
+        #expect(heads.count == 2)
+        let forgot = heads.forget(keepingAfter: 2)
+        #expect(forgot)
+        #expect(heads.count == 1 && heads.coveredAfter == 2)
+        #expect(heads.head(of: "b", in: journal)?.revision == 3)
+        #expect(heads.head(of: "a", in: journal)?.revision == 2)  // looked up again
+        // Not past what was read: nothing is let go.
+        let forgotAgain = heads.forget(keepingAfter: 4)
+        #expect(!forgotAgain)
+        #expect(heads.count == 2)
+    }
 }
