@@ -197,7 +197,10 @@ struct CommandTests {
             toFile: parent.path + "/data/here.json", atomically: false, encoding: .utf8)
         let parentPath = parent.path
         result = try await blocking { try JSONStoreBinary.run(["get", "here"], in: parentPath) }
-        #expect(result.stdout == "id: here\nx: 1\n")
+        // Once empty under the full suite, with nothing else said: now it says why.
+        #expect(
+            result.stdout == "id: here\nx: 1\n",
+            "status \(result.status), stderr: \(result.stderr)")
         result = try await blocking {
             try JSONStoreBinary.run(["--dir", parentPath + "/missing", "list"])
         }
