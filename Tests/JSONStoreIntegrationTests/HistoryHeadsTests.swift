@@ -6,10 +6,10 @@ import Testing
 
 @testable import JSONStore
 
-/// A watcher of more items than it keeps journal heads of lets them go once its first
-/// stamp has used them (a million take 56 MB): what it records after is exactly what it
-/// recorded before, each head looked up in the journal when needed. Real directories, real
-/// watchers, real sed.
+/// A watcher of more items than it keeps journal heads of lets them go once they are used
+/// (by its first stamp, or the start cache written with them; a million take 56 MB): what
+/// it records after is exactly what it recorded before, each head looked up in the journal
+/// when needed. Real directories, real watchers, real sed.
 @Suite("History: heads let go past a look at the whole store")
 struct HistoryHeadsTests {
     /// How many heads the watcher of `store` knows, once that is at most `count` (20 s at

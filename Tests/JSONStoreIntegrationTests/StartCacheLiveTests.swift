@@ -157,8 +157,8 @@ struct StartCacheLiveTests {
         "the cache keeps the journal's heads; one written after a start from it does too",
         arguments: [StoreHistory.headsKeptAtMost, 0])
     func headsKept(keptAtMost: Int) async throws {
-        // With none kept, the watcher lets the heads go at the stamp that captured them:
-        // the cache still has them all, and the next one carries them over.
+        // With none kept, the watcher lets the heads go once its cache is written with them
+        // all: the next one carries them over.
         var options = JSONStore.Options()
         options.historyHeadsKeptAtMost = keptAtMost
         let temp = try await Self.storeWithCache(options: options)

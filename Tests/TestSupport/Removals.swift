@@ -26,7 +26,7 @@ public enum Removals {
     /// Removes `path` on this thread. A recording of the store's history under way as it
     /// goes may make its lock file again in the directory being removed: remove until it
     /// is gone, a few times at most.
-    public static func removeNow(_ path: String) {
+    private static func removeNow(_ path: String) {
         for _ in 0..<20 {
             try? FileManager.default.removeItem(atPath: path)
             guard FileManager.default.fileExists(atPath: path) else { return }

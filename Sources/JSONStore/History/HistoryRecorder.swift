@@ -71,8 +71,9 @@ final class HistoryRecorder: Sendable {
     }
     private let stamping = Locked(Stamping())
     /// Whether a start cache asks for the heads (`captureHeads`): then the heads are let
-    /// go once a cache is written with them all (`StoreHistory.forgetHeads`), not by a
-    /// stamp, so a cache that is not written leaves them whole for the next one.
+    /// go once a cache is written with them all, not by a stamp
+    /// (`StoreHistory.forgetHeads`), so a cache that is not written leaves them whole for
+    /// the next one.
     private let feedsStartCache = Locked(false)
     /// Where reports go; set and read under `stamping`'s lock with the generation, so a
     /// turn of a stopped watcher never reports to the next one.
@@ -206,12 +207,14 @@ final class HistoryRecorder: Sendable {
                 try history.recordUnrecorded(
                     .ids(ids, previous: work.previous), seen: .live(work.source))
             }
-            let forgetting = !feedsStartCache.withLock { $0 }
             switch try history.check(
                 snapshot, changed: state.changed, since: state.base,
-                capturingHeads: state.capturingHeads, forgettingHeads: forgetting)
+                capturingHeads: state.capturingHeads)
             {
             case .stamped(let end, let heads):
+                if !feedsStartCache.withLock({ $0 }) {
+                    history.forgetHeads(keepingAfter: end.stamp)
+                }
                 let next = Stamping(snapshot: snapshot, base: end, generation: state.generation)
                 return report(.stamped(version: snapshot.version, end, heads), keeping: next)
             case .differs(let ids, let end):

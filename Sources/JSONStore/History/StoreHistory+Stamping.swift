@@ -37,17 +37,13 @@ extension StoreHistory {
     ///
     /// A file that is invalid now holds no version the journal records (it keeps the last
     /// valid one): it is taken as recorded.
-    ///
-    /// With `forgettingHeads`, a stamp lets the heads go when there are more than
-    /// `headsKeptAtMost` (`JournalHeads.forget`).
     func check(
         _ snapshot: StoreSnapshot, changed: Set<UTF8Key>, since base: StampBase?,
-        capturingHeads: Bool = false, forgettingHeads: Bool = true
+        capturingHeads: Bool = false
     ) throws(StoreError) -> StampCheck {
-        let options = (capturingHeads, forgettingHeads)
-        if let found = try check(snapshot, changed, base, options) { return found }
+        if let found = try check(snapshot, changed, base, capturingHeads) { return found }
         try beginJournal()  // none yet: an empty store has revisions of a journal too
-        guard let found = try check(snapshot, changed, base, options) else {
+        guard let found = try check(snapshot, changed, base, capturingHeads) else {
             throw StoreError(code: .io, message: "the journal is gone", file: store)
         }
         return found
@@ -56,7 +52,7 @@ extension StoreHistory {
     /// `check`, or `nil` when there is no journal.
     private func check(
         _ snapshot: StoreSnapshot, _ changed: Set<UTF8Key>, _ base: StampBase?,
-        _ options: (capturingHeads: Bool, forgettingHeads: Bool)
+        _ capturingHeads: Bool
     ) throws(StoreError) -> StampCheck? {
         try withCurrentHeads { heads throws(StoreError) -> StampCheck? in
             guard var end = Self.end(of: heads) else { return nil }
@@ -104,12 +100,8 @@ extension StoreHistory {
             if !whole, let base { heads.cover(after: base.stamp.revision) }
             guard differing.isEmpty else { return .differs(differing, end) }
             let captured =
-                options.capturingHeads
+                capturingHeads
                 ? StampHeads(known: heads.knownHeads, coveredAfter: heads.coveredAfter) : nil
-            // Stamped: every head a look needed was used; many are let go.
-            if options.forgettingHeads, heads.count > headsKeptAtMost {
-                heads.forget(keepingAfter: heads.lastRevision)
-            }
             return .stamped(end, captured)
         }
     }
@@ -121,10 +113,11 @@ extension StoreHistory {
         return journal.segments().contains(base.position.segment)
     }
 
-    /// Lets the heads go once the start cache stamped at `stamp` was written with them
-    /// all, when there are more than `headsKeptAtMost`: those of what changed since stay
+    /// Lets the heads go when there are more than `headsKeptAtMost`, once `stamp` no
+    /// longer needs them: the stamp itself, for a store that keeps no start cache, or the
+    /// start cache stamped there, written with them all. Those of what changed since stay
     /// (`JournalHeads.forget(keepingAfter:)`), so the next cache has every head still.
-    func forgetHeads(writtenAt stamp: JournalStamp) {
+    func forgetHeads(keepingAfter stamp: JournalStamp) {
         _ = try? withHeads { heads throws(StoreError) in
             guard heads.count > headsKeptAtMost, let id = heads.journalID, stamp.isOf(id)
             else { return }

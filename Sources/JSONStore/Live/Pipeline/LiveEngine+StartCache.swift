@@ -135,7 +135,7 @@ extension LiveEngine {
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + delay) {
             [weak self] in
             if writer.write(), let history, let stamp = base?.stamp {
-                history.forgetHeads(writtenAt: stamp)
+                history.forgetHeads(keepingAfter: stamp)
             }
             self?.onPipeline { engine in
                 guard engine.life == life else { return }
