@@ -101,7 +101,7 @@ extension EtcdBackend {
                 message: "etcd has compacted revision \(revision) away\(at): it keeps no "
                     + "older versions", file: file, id: id, underlying: error)
         }
-        if ((error.underlying as? EtcdError)?.reason ?? "").contains("future revision") {
+        if (error.underlying as? EtcdError)?.code == .futureRevision {
             return StoreError(
                 code: .notFound, message: "revision \(revision) is newer than etcd's",
                 file: file, id: id, underlying: error)
@@ -110,7 +110,7 @@ extension EtcdBackend {
     }
 
     static func saysCompacted(_ error: StoreError) -> Bool {
-        ((error.underlying as? EtcdError)?.reason ?? "").contains("compacted")
+        (error.underlying as? EtcdError)?.code == .compacted
     }
 
     /// What a replay found: the events (up to the revision asked for), or that etcd
