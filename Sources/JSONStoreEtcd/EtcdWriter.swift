@@ -56,6 +56,36 @@ struct EtcdWriter {
         return answer.succeeded ? .written(revision: answer.revision) : .changed
     }
 
+    /// What `replace` found, and whether it wrote.
+    enum Replacement: Equatable {
+        /// Written over what the key held (`nil`: it did not exist).
+        case replaced(previous: [UInt8]?)
+        /// Not written: `accept` turned down what the key holds.
+        case declined(current: [UInt8]?)
+        /// Not written: other writers moved the key between each read and write.
+        case contended
+    }
+
+    /// Sets one key to `value` (`nil`: removes it), compare-and-swap on the `mod_revision`
+    /// it has when read, if `accept` takes what it holds; read again and tried again while
+    /// other writers move it, `tries` times at most. The lost-answer rule is `write`'s.
+    func replace(
+        _ key: [UInt8], with value: [UInt8]?, tries: Int = 16,
+        if accept: ([UInt8]?) -> Bool = { _ in true }
+    ) throws(EtcdError) -> Replacement {
+        for _ in 0..<tries {
+            let found = try clients.withClient { client throws(EtcdError) in
+                try client.get(key).keyValue
+            }
+            guard accept(found?.value) else { return .declined(current: found?.value) }
+            let outcome = try write(
+                expecting: [(key, found?.modRevision ?? 0)],
+                [EtcdClient.Operation(key: key, value: value)])
+            if case .written = outcome { return .replaced(previous: found?.value) }
+        }
+        return .contended
+    }
+
     /// After the answer `lost` was lost: rewrites a key the transaction compared at a
     /// revision with the bytes it holds, if it has that revision still; `.changed` when that
     /// was done (not applied, and it never will be), else throws `lost`: it cannot be told.

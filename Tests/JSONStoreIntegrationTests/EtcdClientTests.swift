@@ -65,6 +65,28 @@ extension EtcdTests {
             #expect(try etcd.delete(key).existed == false)
         }
 
+        @Test("the writer's replace: over what the key holds, declined when not accepted")
+        func replace() async throws {
+            let server = try await blocking { try EtcdServer() }
+            let writer = EtcdWriter(
+                clients: EtcdClients(
+                    endpoints: [.init(host: "127.0.0.1", port: server.clientPort)], timeout: 5))
+            let key = bytes("tasks/.jsonstore/schema.json")
+            #expect(try writer.replace(key, with: bytes("{}")) == .replaced(previous: nil))
+            let second = try writer.replace(key, with: bytes("{\"type\":\"object\"}")) {
+                $0 == bytes("{}")
+            }
+            #expect(second == .replaced(previous: bytes("{}")))
+            // Another writer's value since: not what the caller decided on, so not written.
+            try await server.etcdctl(["put", "tasks/.jsonstore/schema.json", "{\"other\":1}"])
+            let third = try writer.replace(key, with: nil) { $0 == bytes("{}") }
+            #expect(third == .declined(current: bytes("{\"other\":1}")))
+            #expect(try client(server).get(key).keyValue?.value == bytes("{\"other\":1}"))
+            #expect(
+                try writer.replace(key, with: nil) == .replaced(previous: bytes("{\"other\":1}")))
+            #expect(try client(server).get(key).keyValue == nil)
+        }
+
         /// A watch on `server` as a client of `transport` opens it; `nil` for the gateway
         /// when the server has it off (the suite run by `.ci/run` with it off).
         func watch(

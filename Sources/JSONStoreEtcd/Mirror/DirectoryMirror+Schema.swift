@@ -28,11 +28,11 @@ extension DirectoryMirror {
         let localChanged = synced.map { $0 != local } ?? true
         let remoteChanged = synced.map { $0 != remote } ?? true
         if localChanged && !remoteChanged {
-            try push(local)
+            try push(local, over: remote)
             return
         }
         if remote == nil && synced == nil {  // first sync: only the directory has one
-            try push(local)
+            try push(local, over: remote)
             return
         }
         if let local, localChanged {
@@ -51,13 +51,14 @@ extension DirectoryMirror {
         try record(remote)
     }
 
-    /// Sends the directory's schema (or its removal) to etcd.
-    private func push(_ local: [UInt8]?) throws {
-        if let local {
-            _ = try etcd { client throws(EtcdError) in try client.put(layout.schemaKey, local) }
-        } else {
-            _ = try etcd { client throws(EtcdError) in try client.delete(layout.schemaKey) }
+    /// Sends the directory's schema (or its removal) to etcd through the writer, if etcd
+    /// still holds `remote`; when another writer changed it since, nothing is sent: the
+    /// watch brings etcd's change, and the sync after it finds both sides changed.
+    private func push(_ local: [UInt8]?, over remote: [UInt8]?) throws {
+        let sent = try EtcdWriter(clients: clients).replace(layout.schemaKey, with: local) {
+            $0 == remote
         }
+        guard case .replaced = sent else { return }
         try record(local)
     }
 

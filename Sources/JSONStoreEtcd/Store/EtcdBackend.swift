@@ -68,15 +68,23 @@ final class EtcdBackend: RemoteBackend {
         return try withClient { client throws(EtcdError) in try client.get(key) }.keyValue?.value
     }
 
+    /// Sets the schema's key (`nil`: removes it) through the writer, compare-and-swap on
+    /// what it held; whether it held one.
     @discardableResult
     func setSchemaDocument(_ document: [UInt8]?) throws(StoreError) -> Bool {
-        let key = layout.schemaKey
-        return try withClient { client throws(EtcdError) in
-            guard let document else { return try client.delete(key).existed }
-            let existed = try client.get(key).keyValue != nil
-            _ = try client.put(key, document)
-            return existed
+        let replacement: EtcdWriter.Replacement
+        do {
+            replacement = try EtcdWriter(clients: clients).replace(layout.schemaKey, with: document)
+        } catch {
+            throw storeError(error)
         }
+        guard case .replaced(let previous) = replacement else {
+            throw StoreError(
+                code: .conflict,
+                message: "was changed in etcd by other writers on every try; nothing was written",
+                file: schemaLocation)
+        }
+        return previous != nil
     }
 
     func rawValue(of id: String, limit: Int) throws(StoreError) -> (bytes: [UInt8], etag: String)? {
