@@ -37,5 +37,39 @@ extension EtcdTests {
             #expect(
                 down.stdout.contains("  fix: start that member, or leave it out of the address"))
         }
+
+        @Test("behind a proxy that speaks HTTP/1.1 only: doctor and check say the gateway")
+        func fallbackSaid() async throws {
+            let server = try await blocking { try EtcdServer() }
+            guard server.servesGateway else { return }  // nothing to fall back to
+            try await blocking {
+                _ = try server.etcdctl(["put", "tasks/tea", "{\"title\": \"Tea\"}"])
+            }
+            let proxy = try CuttingProxy(to: server.clientPort, speaksHTTP2: false)
+            defer { proxy.stop() }
+            let address = "etcd://\(proxy.endpoint)/tasks"
+            let doctor = try await blocking {
+                try JSONStoreBinary.run(["--store", address, "doctor"])
+            }
+            #expect(doctor.status == 0, "\(doctor.stdout)\(doctor.stderr)")
+            #expect(
+                doctor.stdout.contains("\(proxy.endpoint): healthy, etcd "), "\(doctor.stdout)")
+            #expect(doctor.stdout.contains(" of data, over the JSON gateway"), "\(doctor.stdout)")
+            #expect(doctor.stdout.contains("items     1, 0 invalid, 0 conflicts"))
+            let check = try await blocking {
+                try JSONStoreBinary.run(["--store", address, "check"])
+            }
+            #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+            #expect(check.stderr.contains("1 key, 0 invalid"), "\(check.stderr)")
+            #expect(
+                check.stderr.contains("at \(proxy.endpoint) over the JSON gateway"),
+                "\(check.stderr)")
+            // gRPC forced through it: refused, and the reason says HTTP/2.
+            let forced = try await blocking {
+                try JSONStoreBinary.run(["--store", address, "--etcd-transport", "grpc", "check"])
+            }
+            #expect(forced.status != 0)
+            #expect(forced.stderr.contains("HTTP/2"), "\(forced.stderr)")
+        }
     }
 }

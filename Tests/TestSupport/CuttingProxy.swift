@@ -8,6 +8,10 @@ import JSONStore
 /// and applied can lose its answer (`.answers`), or a request can be lost before the
 /// server sees it (`.requests`); with a marker, the request is the first that carries
 /// those bytes (a value it writes). It is armed once: what comes after a cut passes.
+///
+/// With `speaksHTTP2: false` it is an HTTP/1.1-only proxy: a connection that opens with
+/// HTTP/2's preface is answered `505 HTTP Version Not Supported` and closed, as such a
+/// proxy in front of etcd answers; every other connection passes (etcd's JSON gateway).
 public final class CuttingProxy: @unchecked Sendable {  // state under `lock`
     /// Which way the next bytes are lost.
     public enum Loss: Sendable {
@@ -23,6 +27,7 @@ public final class CuttingProxy: @unchecked Sendable {  // state under `lock`
     private let upstream: UInt16
     private let listener: CInt
     private let delay: Double
+    private let speaksHTTP2: Bool
     private struct State {
         var stopped = false
         var armed: (loss: Loss, marker: [UInt8]?)?
@@ -38,9 +43,10 @@ public final class CuttingProxy: @unchecked Sendable {  // state under `lock`
     public var cuts: Int { lock.withLock { $0.cuts } }
 
     /// Listens on `127.0.0.1` at a free port, passing everything to `upstream` there.
-    public init(to upstream: UInt16, delay: Double = 0.3) throws {
+    public init(to upstream: UInt16, delay: Double = 0.3, speaksHTTP2: Bool = true) throws {
         self.upstream = upstream
         self.delay = delay
+        self.speaksHTTP2 = speaksHTTP2
         let (listener, port) = try Loopback.listen()
         self.listener = listener
         self.port = port
@@ -78,6 +84,10 @@ public final class CuttingProxy: @unchecked Sendable {  // state under `lock`
         while true {
             let client = accept(listener, nil, nil)
             guard client >= 0 else { return }
+            if !speaksHTTP2 && Self.opensHTTP2(client) {
+                Self.refuseHTTP2(client)
+                continue
+            }
             guard let server = Loopback.connect(to: upstream) else {
                 Glibc.close(client)
                 continue
@@ -145,6 +155,32 @@ public final class CuttingProxy: @unchecked Sendable {  // state under `lock`
             }
         }
         Glibc.shutdown(target, CInt(SHUT_WR))
+    }
+
+    /// Whether the client's first bytes are HTTP/2's preface (`PRI * HTTP/2.0`), looked
+    /// at without taking them; the wait is bounded by a receive timeout.
+    private static func opensHTTP2(_ client: CInt) -> Bool {
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let preface = Array("PRI * HTTP/2.0".utf8)
+        var first = [UInt8](repeating: 0, count: preface.count)
+        let count = first.withUnsafeMutableBytes {
+            recv(client, $0.baseAddress, $0.count, CInt(MSG_PEEK) | CInt(MSG_WAITALL))
+        }
+        timeout = timeval(tv_sec: 0, tv_usec: 0)
+        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        return count == preface.count && first == preface
+    }
+
+    /// Answers a connection that opened with HTTP/2's preface as an HTTP/1.1 server does,
+    /// and closes it.
+    private static func refuseHTTP2(_ client: CInt) {
+        let answer = Array(
+            "HTTP/1.1 505 HTTP Version Not Supported\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                .utf8)
+        _ = answer.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        Glibc.shutdown(client, CInt(SHUT_RDWR))
+        Glibc.close(client)
     }
 
     private static func contains(_ bytes: ArraySlice<UInt8>, _ marker: [UInt8]) -> Bool {

@@ -49,7 +49,7 @@ struct CheckCommand: Command {
                 } + unkept + folder.map(\.description) + history)
         let files = contents.items.count + contents.invalid.count
         // On etcd an item is a key, not a file.
-        let unit = store._isRemote ? "keys" : "files"
+        let unit = (store._isRemote ? "key" : "file") + (files == 1 ? "" : "s")
         let conflicted =
             conflicts.isEmpty
             ? "" : ", \(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s")"
