@@ -1,8 +1,10 @@
 import Dispatch
+import Foundation
 import JSONStore
-import JSONStoreEtcd
 import TestSupport
 import Testing
+
+@testable import JSONStoreEtcd
 
 extension EtcdTests {
     /// An etcd with authentication enabled: a wrong password is a clear error; the right
@@ -10,9 +12,10 @@ extension EtcdTests {
     @Suite("etcd with authentication")
     struct Auth {
         /// A fresh etcd whose user `root` has the password `secret`, and whose user `app`
-        /// (password `app-secret`) may read and write `tasks/`, with auth on.
-        static func server() throws -> EtcdServer {
-            let server = try EtcdServer()
+        /// (password `app-secret`) may read and write `tasks/`, with auth on; with
+        /// `arguments`, etcd's options beside the usual.
+        static func server(arguments: [String] = []) throws -> EtcdServer {
+            let server = try EtcdServer(arguments: EtcdServer.environmentArguments + arguments)
             for step in [
                 ["user", "add", "root:secret"], ["user", "add", "app:app-secret"],
                 ["role", "add", "tasks"],
@@ -60,6 +63,51 @@ extension EtcdTests {
             try await server.etcdctl(["--user", "root:secret", "role", "add", "readers"])
             try app.put("jam", ["title": "Make jam"])
             #expect(await recorder.wait { $0.ids == ["bread", "jam", "kettle", "tea"] })
+        }
+
+        @Test("a token that expired while the client was idle: taken again, the call goes through")
+        func expiredToken() async throws {
+            // etcd forgets a simple token a second after its last use (checked each second).
+            let server = try await blocking { try Self.server(arguments: ["--auth-token-ttl=1"]) }
+            let client = EtcdClient(
+                endpoints: [.init(host: "127.0.0.1", port: server.clientPort)],
+                credentials: .init(user: "root", password: "secret"), transport: .grpc)
+            _ = try client.put(Array("tasks/tea".utf8), Array("{}".utf8))
+            let first = try #require(try client.authToken())
+            // Wait for etcd to forget it: a call of the test's own with that token, made at
+            // most every 2.5 s (more often would keep it alive), until it is refused.
+            let probe = try await blocking {
+                let deadline = Deadline(seconds: 10)
+                let socket = try TCPSocket(
+                    host: "127.0.0.1", port: server.clientPort, until: deadline)
+                return try GRPCConnection(
+                    socket: socket, tls: false, streamWindow: 1 << 16, connectionWindow: 1 << 16,
+                    until: deadline)
+            }
+            defer { probe.close() }
+            let range = EtcdRPC.RangeRequest(key: Array("tasks/tea".utf8), rangeEnd: [])
+            let refused = try await blocking { () throws -> EtcdError? in
+                for _ in 0..<12 {
+                    Thread.sleep(forTimeInterval: 2.5)
+                    do {
+                        _ = try probe.call(
+                            "/etcdserverpb.KV/Range", range.encoded,
+                            metadata: [.init("token", first)], until: Deadline(seconds: 10))
+                    } catch let error as EtcdError {
+                        return error
+                    }
+                }
+                return nil
+            }
+            #expect(refused?.code == .staleToken, "\(String(describing: refused))")
+            // The client's next call is refused the same way, takes a new token, and goes
+            // through.
+            _ = try client.put(Array("tasks/bread".utf8), Array("{}".utf8))
+            #expect(try client.authToken() != first)
+            let listed = try await blocking {
+                try server.etcdctl(["--user", "root:secret", "get", "tasks/bread"])
+            }
+            #expect(listed.output.contains("tasks/bread"), "\(listed.output)")
         }
 
         @Test("the command: --user with $JSONSTORE_ETCD_PASSWORD; none and no terminal: asked for")
