@@ -129,7 +129,7 @@ extension JSONStore {
             }
         }
         if let keep {
-            try storeErrors { try write { tx in try tx._putStored(id, keep) } }
+            try storeErrors { try write { tx in try tx.putStored(id, keep) } }
         }
         let dir = try openDirectory()
         defer { dir.close() }

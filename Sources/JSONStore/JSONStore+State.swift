@@ -66,9 +66,9 @@ extension JSONStore {
         }
     }
 
-    /// Test hook: stalls (or resumes) reading the watcher's events, so that the kernel's
-    /// event queue can overflow.
-    package func _setWatcherSuspended(_ suspended: Bool) {
+    /// Test hook: stalls (or resumes) reading the watcher's events (a directory's, or
+    /// etcd's watch), so that the kernel's event queue can overflow or etcd compact past it.
+    @_spi(Testing) public func setWatcherSuspended(_ suspended: Bool) {
         engine.setWatcherSuspended(suspended)
     }
 }

@@ -86,7 +86,7 @@ package struct MirrorSide: Sendable {
             for write in writes {
                 try tx.expect(write.id, write.expected.map { .etag($0) } ?? .absent)
                 if let bytes = write.bytes {
-                    try tx._putStored(write.id, bytes)
+                    try tx.putStored(write.id, bytes)
                 } else {
                     try tx.delete(write.id)
                 }

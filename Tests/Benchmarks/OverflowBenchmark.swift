@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import JSONStore
+@_spi(Testing) import JSONStore
 
 // The overflow path against a cold load: COUNT files created while an observer's watcher
 // is stalled (the kernel's queue overflows, the engine reads the directory again), timed
@@ -40,11 +40,11 @@ func benchOverflow(directory: String, count: Int, runs: Int) throws {
         }
         watch.expect(0)
         watch.reached.wait()
-        store._setWatcherSuspended(true)
+        store.setWatcherSuspended(true)
         try fill(path, count: count)
         watch.expect(count)
         let start = now()
-        store._setWatcherSuspended(false)
+        store.setWatcherSuspended(false)
         watch.reached.wait()
         overflow.append(now() - start)
         token.invalidate()

@@ -4,7 +4,7 @@ import Glibc
 import TestSupport
 import Testing
 
-@testable import JSONStore
+@_spi(Testing) @testable import JSONStore
 
 /// Whether the observed results show exactly what a fresh load of the directory finds:
 /// valid items with their values, invalid files by name (an invalid file's item keeps its
@@ -36,12 +36,12 @@ struct BurstTests {
         let f = try LiveFixture()
         #expect(await f.started())
         let states = StateRecorder(f.store)
-        f.store._setWatcherSuspended(true)
+        f.store.setWatcherSuspended(true)
         let temp = f.temp
         try await blocking {
             for i in 0..<40_000 { try temp.writeFile("n\(i).json", "{\"n\": \(i)}") }
         }
-        f.store._setWatcherSuspended(false)
+        f.store.setWatcherSuspended(false)
         #expect(await f.recorder.wait(timeout: 120) { $0.ids.count == 40_003 })
         await f.store.synchronize()
         #expect(try matchesDirectory(f.recorder.current.results, f.store))

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
-import JSONStore
+@_spi(Testing) import JSONStore
 import JSONStoreEtcd
 import TestSupport
 import Testing
@@ -156,7 +156,7 @@ extension EtcdTests {
             for id in ["a", "b", "c"] { try await f.ctl("put", "tasks/\(id)", #"{"v":0}"#) }
             #expect(await f.waitFor(["a", "b", "c"]))
             let before = f.recorder.current.updates.count
-            f.store._setWatcherSuspended(true)
+            f.store.setWatcherSuspended(true)
             try await f.ctl("put", "tasks/a", #"{"v":1}"#)
             try await f.ctl("put", "tasks/a", #"{"v":2}"#)
             try await f.ctl("del", "tasks/b")
@@ -169,7 +169,7 @@ extension EtcdTests {
             let at = try #require((header["header"] as? [String: Any])?["revision"] as? Int)
             try await f.ctl("del", "tasks/zz")
             try await f.ctl("compact", String(at))
-            f.store._setWatcherSuspended(false)
+            f.store.setWatcherSuspended(false)
             #expect(await f.waitFor(["a", "c", "d"]))
             let state = f.recorder.current
             #expect(state.violations.isEmpty, "\(state.violations)")

@@ -138,7 +138,7 @@ public final class Transaction {
 
     /// Creates or replaces the item `id` with exactly `bytes`, which must be a valid item:
     /// for a mirror, whose two sides must hold the same bytes.
-    package func _putStored(_ id: String, _ bytes: [UInt8]) throws(StoreError) {
+    func putStored(_ id: String, _ bytes: [UInt8]) throws(StoreError) {
         try ItemID.validate(id)
         if case .invalid(let error) = ItemFile.parse(
             bytes, id: id, file: store.filePath(id), reader: store.reader)
