@@ -130,12 +130,16 @@ extension EtcdTests {
             #expect(f.recorder.current.violations.isEmpty)
         }
 
-        @Test("etcd killed and started again: resyncing, then resumed with nothing relisted")
-        func restart() async throws {
+        /// Killed, or stopped as an operator stops it (SIGTERM: etcd closes its gRPC
+        /// connections with GOAWAY).
+        @Test(
+            "etcd killed or stopped, started again: resyncing, then resumed with nothing relisted",
+            arguments: [SIGKILL, SIGTERM])
+        func restart(signal: Int32) async throws {
             let f = try await blocking { try Fixture() }
             try await f.ctl("put", "tasks/a", "{}")
             #expect(await f.waitFor(["a"]))
-            await f.server.stop(signal: SIGKILL)
+            await f.server.stop(signal: signal)
             #expect(await f.states.wait { $0.last?.name == "resyncing" })
             #expect(throws: StoreError.self) { try f.store.put("lost", [:]) }
             try await blocking { try f.server.start() }
