@@ -14,7 +14,8 @@ import TestSupport
 /// (`jsonstore --store etcd://… list --follow --json`, in its own process) have all seen
 /// it: a raw client is a thread reading an `EtcdWatch` of the prefix directly, over gRPC
 /// (the floor of any watcher here: one parse of each answer) and over the JSON gateway
-/// (the old transport, beside it). All receive every put, so their medians are side by
+/// (the old transport, beside it), and a second store's observer over the gateway. All
+/// receive every put, so their medians are side by
 /// side by construction. A second phase stops all but the observer and `etcdctl watch`:
 /// the pair the target names, neither sharing the machine's two cores with readers the
 /// other does not have.
@@ -188,6 +189,17 @@ enum EtcdLiveBenchmark {
                 format: "etcd at %@, %d items: the observer's initial results in %.3f s",
                 server.endpoint, items, now() - start))
 
+        // The same observer on a store that speaks the JSON gateway: the old transport.
+        var gatewayAddress = EtcdAddress(endpoints: [endpoint], prefix: EtcdBench.prefix)
+        gatewayAddress.transport = .gateway
+        let gatewayStore = try JSONStore(etcd: gatewayAddress)
+        let observedGateway = Latch()
+        let gatewayToken = gatewayStore.observe(on: DispatchQueue(label: "bench.etcd.gateway")) {
+            if case .error(let error) = $0 { print("bench: gateway observer error: \(error)") }
+            observedGateway.mark()
+        }
+        _ = observedGateway.wait()  // .initial
+
         let address = "etcd://\(server.endpoint)/\(EtcdBench.prefix)"
         let follower = try NDJSONFollower(store: address)
         if follower == nil { print("bench: no jsonstore beside this program: no NDJSON figures") }
@@ -206,9 +218,10 @@ enum EtcdLiveBenchmark {
             let answered = now()
             return [
                 answered, raw.latch.wait(), rawGateway.latch.wait(), etcdctl.latch.wait(),
-                observed.wait(), follower?.latch.wait() ?? .nan,
+                observed.wait(), follower?.latch.wait() ?? .nan, observedGateway.wait(),
             ].map { $0 - sent }
         }
+        gatewayToken.invalidate()
         raw.stop()
         rawGateway.stop()
         follower?.stop()
@@ -223,8 +236,8 @@ enum EtcdLiveBenchmark {
         token.invalidate()
         etcdctl.stop()
         server.stop()
-        let (putTrips, floor, floorGateway, theirs, ours, lines) = (
-            all[0], all[1], all[2], all[3], all[4], all[5].filter { !$0.isNaN }
+        let (putTrips, floor, floorGateway, theirs, ours, lines, oursGateway) = (
+            all[0], all[1], all[2], all[3], all[4], all[5].filter { !$0.isNaN }, all[6]
         )
         print("\(ours.count) puts, one at a time, each seen by every reader before the next")
         print("put round trip (etcd's answer):  \(EtcdBench.latencyText(putTrips))")
@@ -232,8 +245,10 @@ enum EtcdLiveBenchmark {
         print("put → raw watch client, gRPC:    \(EtcdBench.latencyText(floor))")
         print("put → raw watch client, gateway: \(EtcdBench.latencyText(floorGateway))")
         print("put → observer callback:         \(EtcdBench.latencyText(ours))")
+        print("put → observer callback, gateway: \(EtcdBench.latencyText(oursGateway))")
         report(
             "observer, every reader at once", ours, against: theirs, "etcdctl watch", target: nil)
+        report("observer, gRPC", ours, against: oursGateway, "observer, gateway", target: nil)
         report("raw gRPC watch", floor, against: floorGateway, "raw gateway watch", target: nil)
         if !lines.isEmpty {
             print("put → NDJSON line (list --follow --json): \(EtcdBench.latencyText(lines))")

@@ -8,7 +8,8 @@ import TestSupport
 /// `jsonstore mirror` on this machine: two directories and one etcd. The first mirror of
 /// N items against a cold load and etcd's own write time for them; the download into an
 /// empty directory; then a save in one directory (an editor's rename) timed to an
-/// observer of the other seeing it.
+/// observer of the other seeing it; and the first mirror and the download again over the
+/// JSON gateway, the old transport.
 enum MirrorBenchmark {
     struct NotInSync: Error { let directory: String }
 
@@ -129,6 +130,28 @@ enum MirrorBenchmark {
             process.terminate()
             process.waitUntilExit()
         }
+        // The old transport beside the new: the same download, and a first mirror of the
+        // same items into an etcd of its own, over the JSON gateway.
+        let (downloadGateway, third) = try timedMirror(
+            directory + "/d", address, transport: "gateway")
+        third.terminate()
+        third.waitUntilExit()
+        let fresh = try EtcdBench.startServer()
+        defer { fresh.stop() }
+        let copy = try JSONStore(directory: directory + "/e", options: options)
+        try copy.write { tx in
+            for i in 0..<count { try tx.put(EtcdBench.id(i), item(i)) }
+        }
+        let (uploadGateway, fourth) = try timedMirror(
+            directory + "/e", "etcd://\(fresh.endpoint)/\(EtcdBench.prefix)", transport: "gateway")
+        fourth.terminate()
+        fourth.waitUntilExit()
+        print(
+            String(
+                format:
+                    "over the JSON gateway: first mirror %.2f s (gRPC %.2f s, %.2fx), download %.2f s (gRPC %.2f s, %.2fx)",
+                uploadGateway, upload, upload / uploadGateway, downloadGateway, download,
+                download / downloadGateway))
         server.stop()
     }
 
@@ -157,11 +180,16 @@ enum MirrorBenchmark {
     }
 
     /// Starts `jsonstore --dir DIR mirror ADDRESS` and times it until it says it is in
-    /// sync; returns the seconds and the running process.
-    static func timedMirror(_ directory: String, _ address: String) throws -> (Double, Process) {
+    /// sync (with `transport`, its `--etcd-transport`); returns the seconds and the running
+    /// process.
+    static func timedMirror(_ directory: String, _ address: String, transport: String? = nil)
+        throws -> (Double, Process)
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: JSONStoreBinary.path)
-        process.arguments = ["--dir", directory, "mirror", address]
+        process.arguments =
+            ["--dir", directory] + (transport.map { ["--etcd-transport", $0] } ?? [])
+            + ["mirror", address]
         let pipe = Pipe()
         process.standardError = pipe
         let reader = LineReader(pipe)
