@@ -94,6 +94,9 @@ public final class JSONStore: Sendable {
         /// How many items' journal heads a watcher keeps once a look at the whole store
         /// is done (`JournalHeads.forget`). Not public: tests make it small.
         var historyHeadsKeptAtMost = StoreHistory.headsKeptAtMost
+        /// Called when a start has checked its start cache, before it walks it beside the
+        /// listing. Not public: a test changes the cache in between.
+        var startCacheChecked: (@Sendable () -> Void)?
 
         public init() {}
     }
@@ -155,7 +158,8 @@ public final class JSONStore: Sendable {
                 reattachInterval: options.reattachInterval, gitHoldLimit: options.gitHoldLimit,
                 parallelAbove: options.parallelLoadThreshold,
                 recorder: history.map(HistoryRecorder.init), schemas: schemas,
-                keepsStartCache: options.keepsStartCache))
+                keepsStartCache: options.keepsStartCache,
+                startCacheChecked: options.startCacheChecked))
         if options.createDirectory {
             do {
                 try FileDescriptor.makeDirectory(directory, permissions: 0o755)

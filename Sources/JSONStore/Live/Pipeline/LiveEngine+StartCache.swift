@@ -55,6 +55,7 @@ extension LiveEngine {
         guard let cache = pending?.wait() else {
             return readInOrder(ids, in: dir, progress: progress, into: &load)
         }
+        configuration.startCacheChecked?()
         var outcomes = [ItemFile.Outcome](repeating: .missing, count: ids.count)
         // The items share the cache's chunk of bytes: nothing is copied.
         let comparison = StartComparison(

@@ -28,6 +28,8 @@ actor LiveEngine {
         var schemas = SchemaCache()
         /// Whether a directory's start reads from, and its pipeline writes, a start cache.
         var keepsStartCache = true
+        /// `Options.startCacheChecked`.
+        var startCacheChecked: (@Sendable () -> Void)?
     }
 
     /// Where the pipeline is in its life, with what that part of it holds.
