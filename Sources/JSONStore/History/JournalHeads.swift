@@ -40,6 +40,10 @@ struct JournalHeads: Sendable {
     /// a recent revision, without reading the journal again.
     private var recent: [(revision: Int, id: UTF8Key)] = []
     static let recentLimit = 1024
+    /// The start cache written with every head, where an item not known here is looked up
+    /// before the journal once the heads were let go (`forget`); used only while it holds
+    /// (`indexed`).
+    var index: StartCache.HeadIndex?
 
     /// The memory the heads take: their table (`MemoryUsage`).
     var footprint: Int {
@@ -129,9 +133,20 @@ struct JournalHeads: Sendable {
         let key = UTF8Key(id)
         if let head = known[key] { return head }
         if isComplete { return nil }
-        let head = journal.head(of: id)
+        let head = indexed(id) ?? journal.head(of: id)
         known.set(head, for: key)
         return head
+    }
+
+    /// The head of `id` in the start cache `index`, if that cache holds for these heads:
+    /// of this journal, at a revision after which every entry's item is known here
+    /// (`coveredAfter`) and which these heads have read past. `nil` when not known there.
+    private func indexed(_ id: String) -> Head?? {
+        guard let index, let journalID, index.stamp.isOf(journalID),
+            let covered = coveredAfter, covered <= index.stamp.revision,
+            index.stamp.revision <= lastRevision
+        else { return nil }
+        return index.head(of: id)
     }
 
     /// Reads the whole journal, so every item's head is known: unless it is known already
@@ -153,7 +168,15 @@ struct JournalHeads: Sendable {
     /// cache found changed). Call it right after `catchUp`; `head(of:in:)` then knows them.
     mutating func readHeads(of ids: Set<UTF8Key>, in journal: Journal) {
         guard !isComplete else { return }
-        takeIn(ids.filter { known[$0] == nil }, reading: journal)
+        var unknown: Set<UTF8Key> = []
+        for key in ids where known[key] == nil {
+            if let head = indexed(key.string) {
+                known.set(head, for: key)
+            } else {
+                unknown.insert(key)
+            }
+        }
+        takeIn(unknown, reading: journal)
     }
 
     /// Takes in `recorded`, the heads a start cache kept as the journal had them at `base`,

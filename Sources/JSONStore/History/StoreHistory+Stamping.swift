@@ -117,11 +117,14 @@ extension StoreHistory {
     /// longer needs them: the stamp itself, for a store that keeps no start cache, or the
     /// start cache stamped there, written with them all. Those of what changed since stay
     /// (`JournalHeads.forget(keepingAfter:)`), so the next cache has every head still.
-    func forgetHeads(keepingAfter stamp: JournalStamp) {
+    /// With `index`, that cache: where an item the heads do not know is looked up before
+    /// the journal from now on (after a start from a cache too, whose heads never were
+    /// whole), as long as it holds for them (`JournalHeads.index`).
+    func forgetHeads(keepingAfter stamp: JournalStamp, index: StartCache.HeadIndex? = nil) {
         _ = try? withHeads { heads throws(StoreError) in
-            guard heads.count > headsKeptAtMost, let id = heads.journalID, stamp.isOf(id)
-            else { return }
-            heads.forget(keepingAfter: stamp.revision)
+            guard let id = heads.journalID, stamp.isOf(id) else { return }
+            if heads.count > headsKeptAtMost { heads.forget(keepingAfter: stamp.revision) }
+            if let index, !heads.isComplete { heads.index = index }
         }
     }
 

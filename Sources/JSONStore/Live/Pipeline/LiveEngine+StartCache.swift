@@ -136,7 +136,8 @@ extension LiveEngine {
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + delay) {
             [weak self] in
             if writer.write(), let history, let stamp = base?.stamp {
-                history.forgetHeads(keepingAfter: stamp)
+                let index = StartCache.HeadIndex(store: history.store, stamp: stamp)
+                history.forgetHeads(keepingAfter: stamp, index: index)
             }
             self?.onPipeline { engine in
                 guard engine.life == life else { return }
