@@ -52,6 +52,21 @@ extension HistoryHeadsTests {
         let head = try history.withHeads { $0.head(of: "item-07", in: nowhere) }
         #expect(head != nil && head == journal.head(of: "item-07"))
 
+        // Another writer's change after the cache's stamp: the heads take it in from the
+        // journal and answer with it, not with the cache's older head.
+        let older = try #require(found.head(of: "item-08") ?? nil)
+        #expect(older.kind == .created)
+        try JSONStore(directory: temp.path).update("item-08") { $0["rank"] = 8 }
+        let newer = try #require(
+            try history.withCurrentHeads { $0.head(of: "item-08", in: journal) })
+        let recorded = try #require(journal.head(of: "item-08"))
+        // Its revision, kind and fingerprint; how many patches since a whole value is not
+        // known to heads that took in an entry of an item they had not looked up, so the
+        // next entry keeps the whole value.
+        #expect(newer.kind == .modified && recorded.kind == .modified)
+        #expect(newer.revision == recorded.revision && newer.fingerprint == recorded.fingerprint)
+        #expect(newer.revision > older.revision)
+
         // The cache replaced (another start's, or a hand's): the index knows nothing more.
         let folder = PrivateFolder(store: temp.path)
         let bytes = try #require(try folder.read(StartCache.fileName))

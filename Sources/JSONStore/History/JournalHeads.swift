@@ -168,16 +168,21 @@ struct JournalHeads: Sendable {
     /// cache found changed). Call it right after `catchUp`; `head(of:in:)` then knows them.
     mutating func readHeads(of ids: Set<UTF8Key>, in journal: Journal) {
         guard !isComplete else { return }
-        var unknown: Set<UTF8Key> = []
-        for key in ids where known[key] == nil {
-            if let head = indexed(key.string) {
+        var unknown = ids.filter { known[$0] == nil }
+        // A bisection of the cache each (about 70 small reads) while they are few; past
+        // that, one read of the journal is cheaper.
+        if unknown.count <= Self.indexedAtMost {
+            for key in unknown {
+                guard let head = indexed(key.string) else { continue }
                 known.set(head, for: key)
-            } else {
-                unknown.insert(key)
+                unknown.remove(key)
             }
         }
         takeIn(unknown, reading: journal)
     }
+
+    /// The most heads `readHeads` looks up in the start cache one by one.
+    static let indexedAtMost = 1024
 
     /// Takes in `recorded`, the heads a start cache kept as the journal had them at `base`,
     /// brought up to where these heads are with what the journal has after `base` (what was

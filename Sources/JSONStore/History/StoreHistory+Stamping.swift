@@ -124,7 +124,8 @@ extension StoreHistory {
         _ = try? withHeads { heads throws(StoreError) in
             guard let id = heads.journalID, stamp.isOf(id) else { return }
             if heads.count > headsKeptAtMost { heads.forget(keepingAfter: stamp.revision) }
-            if let index, !heads.isComplete { heads.index = index }
+            // An index of an older cache is of no use once this one replaced its file.
+            heads.index = heads.isComplete ? nil : index
         }
     }
 

@@ -1,5 +1,3 @@
-import Glibc
-
 extension StartCache {
     /// A start cache's journal heads, looked up one id at a time in its file: once a
     /// watcher let its heads go (`JournalHeads.forget`), the cache written with them all is
@@ -8,9 +6,12 @@ extension StartCache {
     ///
     /// Trusted for no more than it can know: a cache of this store's directory, of the
     /// journal at `stamp`, holding every head (`headsComplete`: an id it has no record of
-    /// had no entry), and its file as it was when the index was made (the same signature:
-    /// a file replaced or changed in place has another, its change time included). Any
-    /// other case answers "not known", and the caller reads the journal.
+    /// had no entry), whose records and ids match their checksums when the index is made
+    /// (so they are the encoder's, sorted), and its file as it was then (the same
+    /// signature: a file replaced or changed in place has another, its change time
+    /// included). Any other case answers "not known", and the caller reads the journal.
+    /// A head it gives may be of an entry pruned from the journal since, as the heads
+    /// kept in memory may be (`HistoryDraft` makes a keyframe then).
     struct HeadIndex: Sendable {
         let store: String
         /// The journal revision the cache's heads are of.
@@ -22,7 +23,8 @@ extension StartCache {
         private let namesCount: Int
 
         /// The index of the cache the store at `store` has now, if that cache is of `stamp`
-        /// and holds every head.
+        /// and holds every head. Reads its records and ids once, for their checksums: off
+        /// the edit path (the cache's writer makes it).
         init?(store: String, stamp: JournalStamp) {
             guard let dir = try? FileDescriptor.openDirectory(store) else { return nil }
             defer { dir.close() }
@@ -33,6 +35,12 @@ extension StartCache {
             guard let signature = fd.signature(),
                 let sections = try? Sections(source, for: directory, terms: nil),
                 sections.header.headsComplete, sections.header.stamp == stamp
+            else { return nil }
+            var recordSection = Window(
+                source, at: sections.records, count: sections.count * Layout.record)
+            var nameSection = Window(source, at: sections.names, count: sections.namesCount)
+            guard (try? recordSection.sum()) == sections.sums[1],
+                (try? nameSection.sum()) == sections.sums[2]
             else { return nil }
             self.store = store
             self.stamp = stamp
