@@ -38,10 +38,12 @@ extension EtcdTests {
                 down.stdout.contains("  fix: start that member, or leave it out of the address"))
         }
 
-        @Test("behind a proxy that speaks HTTP/1.1 only: doctor and check say the gateway")
+        /// Not with etcd's gateway off (`.ci/run`'s second run): nothing to fall back to.
+        @Test(
+            "behind a proxy that speaks HTTP/1.1 only: doctor and check say the gateway",
+            .enabled(if: !EtcdServer.environmentArguments.contains("--enable-grpc-gateway=false")))
         func fallbackSaid() async throws {
             let server = try await blocking { try EtcdServer() }
-            guard server.servesGateway else { return }  // nothing to fall back to
             try await blocking {
                 _ = try server.etcdctl(["put", "tasks/tea", "{\"title\": \"Tea\"}"])
             }

@@ -84,32 +84,47 @@ public final class CuttingProxy: @unchecked Sendable {  // state under `lock`
         while true {
             let client = accept(listener, nil, nil)
             guard client >= 0 else { return }
-            if !speaksHTTP2 && Self.opensHTTP2(client) {
-                Self.refuseHTTP2(client)
+            guard !speaksHTTP2 else {
+                pass(client)
                 continue
             }
-            guard let server = Loopback.connect(to: upstream) else {
-                Glibc.close(client)
-                continue
-            }
-            let kept = lock.withLock { state -> Int? in
-                guard !state.stopped else { return nil }
-                state.sockets += [client, server]
-                state.threads += 2
-                state.connections += 1
-                return state.connections
-            }
-            guard let connection = kept else {
-                Glibc.close(client)
-                Glibc.close(server)
-                continue
-            }
+            // What the client opens with is looked at on a thread of its own, so that one
+            // slow to speak holds up no other.
+            lock.withLock { $0.threads += 1 }
             Thread.detachNewThread { [self] in
-                pump(from: client, to: server, loss: .requests, connection: connection)
+                defer { lock.withLock { $0.threads -= 1 } }
+                if Self.opensHTTP2(client) {
+                    Self.refuseHTTP2(client)
+                } else {
+                    pass(client)
+                }
             }
-            Thread.detachNewThread { [self] in
-                pump(from: server, to: client, loss: .answers, connection: connection)
-            }
+        }
+    }
+
+    /// Connects `client` to the upstream server and passes bytes both ways.
+    private func pass(_ client: CInt) {
+        guard let server = Loopback.connect(to: upstream) else {
+            Glibc.close(client)
+            return
+        }
+        let kept = lock.withLock { state -> Int? in
+            guard !state.stopped else { return nil }
+            state.sockets += [client, server]
+            state.threads += 2
+            state.connections += 1
+            return state.connections
+        }
+        guard let connection = kept else {
+            Glibc.close(client)
+            Glibc.close(server)
+            return
+        }
+        Thread.detachNewThread { [self] in
+            pump(from: client, to: server, loss: .requests, connection: connection)
+        }
+        Thread.detachNewThread { [self] in
+            pump(from: server, to: client, loss: .answers, connection: connection)
         }
     }
 
