@@ -195,8 +195,10 @@ enum EtcdLiveBenchmark {
         let gatewayStore = try JSONStore(etcd: gatewayAddress)
         let observedGateway = Latch()
         let gatewayToken = gatewayStore.observe(on: DispatchQueue(label: "bench.etcd.gateway")) {
-            if case .error(let error) = $0 { print("bench: gateway observer error: \(error)") }
-            observedGateway.mark()
+            switch $0 {
+            case .initial, .update: observedGateway.mark()
+            case .error(let error): print("bench: gateway observer error: \(error)")
+            }
         }
         _ = observedGateway.wait()  // .initial
 

@@ -130,8 +130,9 @@ enum MirrorBenchmark {
             process.terminate()
             process.waitUntilExit()
         }
-        // The old transport beside the new: the same download, and a first mirror of the
-        // same items into an etcd of its own, over the JSON gateway.
+        // The old transport beside the new, over the JSON gateway: a download of the same
+        // prefix (with the edits above in it) into another empty directory, and a first
+        // mirror of the same items into an etcd of its own.
         let (downloadGateway, third) = try timedMirror(
             directory + "/d", address, transport: "gateway")
         third.terminate()
@@ -149,7 +150,7 @@ enum MirrorBenchmark {
         print(
             String(
                 format:
-                    "over the JSON gateway: first mirror %.2f s (gRPC %.2f s, %.2fx), download %.2f s (gRPC %.2f s, %.2fx)",
+                    "over the JSON gateway: first mirror %.2f s (gRPC %.2f s: %.2fx the gateway's time), download %.2f s (gRPC %.2f s: %.2fx)",
                 uploadGateway, upload, upload / uploadGateway, downloadGateway, download,
                 download / downloadGateway))
         server.stop()
