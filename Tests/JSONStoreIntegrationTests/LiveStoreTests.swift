@@ -314,13 +314,29 @@ struct LiveStoreTests {
     func polling() async throws {
         var options = JSONStore.Options()
         options.watchMode = .polling(interval: 0.05)
+        let began = Date()
         let f = try LiveFixture(options: options)
-        #expect(await f.started())
+        // 60 s each: in the full parallel suite on two cores (hundreds of tests in flight,
+        // many of them running processes) this start has been seen to take 32 s.
+        #expect(await f.started(timeout: 60))
+        let started = Date()
         f.writeInPlace("b.json", SavePatternTests.newB)
-        #expect(await f.recorder.wait { $0.updates.count == 1 })
+        let delivered = await f.recorder.wait(timeout: 60) {
+            $0.results.first { $0.id == "b" }?["title"] == "B2"
+        }
+        let seen = f.recorder.current
+        #expect(
+            delivered,
+            """
+            b's edit not delivered in 60 s (\(Date().timeIntervalSince(started)) s after the \
+            start, which took \(started.timeIntervalSince(began)) s): \
+            \(seen.updates.count) updates, \(seen.errors.count) errors, \
+            invalid \(seen.results.invalid.map(\.name))
+            """)
+        #expect(seen.updates.count == 1)
         unlink(f.file("a.json"))
         f.writeInPlace("d.json", "{\"title\": \"d\"}")
-        #expect(await f.recorder.wait { $0.ids == ["b", "c", "d"] })
+        #expect(await f.recorder.wait(timeout: 60) { $0.ids == ["b", "c", "d"] })
         let updates = await f.settledUpdates()
         #expect(updates.first?.modified.map(\.new.id) == ["b"])
         #expect(Set(updates.flatMap(\.deleted).map(\.id)) == ["a"])

@@ -36,8 +36,8 @@ public final class LiveFixture: @unchecked Sendable {
     }
 
     /// Waits for `.initial`.
-    public func started() async -> Bool {
-        await recorder.wait { $0.initialCount == 1 }
+    public func started(timeout: Double = 20) async -> Bool {
+        await recorder.wait(timeout: timeout) { $0.initialCount == 1 }
     }
 
     /// Waits until every edit on disk has reached the recorder, then returns the updates
