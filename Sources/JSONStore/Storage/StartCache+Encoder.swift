@@ -120,6 +120,10 @@ extension StartCache {
             lastName = name
         }
 
+        /// Where the records and the ids begin.
+        var recordsStart: Int { sections[1].start }
+        var namesStart: Int { sections[2].start }
+
         /// Writes what is left of each section and the trailer: the cache is whole.
         mutating func finish() throws(Errno) {
             guard appended == count, namesUsed == namesCount else { throw .invalidArgument }

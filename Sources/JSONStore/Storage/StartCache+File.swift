@@ -55,35 +55,55 @@ extension StartCache {
     /// taken to be gone.
     static let abandonedAge: Double = 60
 
+    /// What `write` put in place: the cache's header, where its records and ids are, and
+    /// its file's signature once in place (`nil` when another file took its place at once).
+    struct Placed: Sendable {
+        let header: Header
+        let signature: FileSignature?
+        let records: Int
+        let count: Int
+        let names: Int
+        let namesCount: Int
+    }
+
     /// Writes the cache of `header` for the store at `store`, replacing the last one: its
     /// `count` entries, whose ids have `namesCount` bytes, each given by `entries` to the
     /// encoder as it is made. Best effort: a cache that cannot be written is simply not
-    /// there next time, and no part of one is ever in its place. Whether it was written.
+    /// there next time, and no part of one is ever in its place. What was written; `nil`
+    /// when nothing was.
     @discardableResult
     static func write(
         store: String, header: Header, count: Int, namesCount: Int,
         entries: (inout Encoder<FileSink>) throws(Errno) -> Void
-    ) -> Bool {
+    ) -> Placed? {
         // Never made here: the start's look made it (`beginLook`).
         guard let folder = try? PrivateFolder(store: store).openFolder("", create: false)
-        else { return false }
+        else { return nil }
         defer { folder.close() }
         // A cache a killed follower was writing is left staged: gone once it is clearly
         // abandoned (a write in progress touches its file at every block).
         AtomicFile.removeStale(in: folder, olderThan: abandonedAge)
+        var starts = (records: 0, names: 0)
         let staged = try? AtomicFile.stage(permissions: 0o644, in: folder, sync: false) {
             (fd) throws(Errno) in
             var encoder = Encoder(
                 header: header, count: count, namesCount: namesCount, into: FileSink(fd: fd))
             try entries(&encoder)
             try encoder.finish()
+            starts = (encoder.recordsStart, encoder.namesStart)
         }
-        guard let staged else { return false }
+        guard let staged else { return nil }
+        let ours = folder.signature(of: staged)
         guard (try? folder.rename(staged, to: fileName)) != nil else {
             try? folder.unlink(staged)
-            return false
+            return nil
         }
-        return true
+        // Its signature in place (a rename changes the change time), if it is still ours.
+        let placed = folder.signature(of: fileName)
+        let same = ours != nil && placed?.device == ours?.device && placed?.inode == ours?.inode
+        return Placed(
+            header: header, signature: same ? placed : nil, records: starts.records, count: count,
+            names: starts.names, namesCount: namesCount)
     }
 
     /// Writes a cache of `header` and `entries`, in order, for the store at `store`.

@@ -4,14 +4,13 @@ extension StartCache {
     /// their index, so an item not touched since is found by a bisection of the cache's
     /// sorted records (a few dozen small reads) instead of a scan of the journal.
     ///
-    /// Trusted for no more than it can know: a cache of this store's directory, of the
-    /// journal at `stamp`, holding every head (`headsComplete`: an id it has no record of
-    /// had no entry), whose records and ids match their checksums when the index is made
-    /// (so they are the encoder's, sorted), and its file as it was then (the same
-    /// signature: a file replaced or changed in place has another, its change time
-    /// included). Any other case answers "not known", and the caller reads the journal.
-    /// A head it gives may be of an entry pruned from the journal since, as the heads
-    /// kept in memory may be (`HistoryDraft` makes a keyframe then).
+    /// Trusted for no more than it can know: the cache its writer has just put in place
+    /// (`Placed`), of this store's directory, of the journal at `stamp`, holding every
+    /// head (`headsComplete`: an id it has no record of had no entry), and only while its
+    /// file keeps the signature it had then (a file replaced or changed in place has
+    /// another, its change time included). Any other case answers "not known", and the
+    /// caller reads the journal. A head it gives may be of an entry pruned from the journal
+    /// since, as the heads kept in memory may be (`HistoryDraft` makes a keyframe then).
     struct HeadIndex: Sendable {
         let store: String
         /// The journal revision the cache's heads are of.
@@ -22,31 +21,17 @@ extension StartCache {
         private let names: Int
         private let namesCount: Int
 
-        /// The index of the cache the store at `store` has now, if that cache is of `stamp`
-        /// and holds every head. Reads its records and ids once, for their checksums: off
-        /// the edit path (the cache's writer makes it).
-        init?(store: String, stamp: JournalStamp) {
-            guard let dir = try? FileDescriptor.openDirectory(store) else { return nil }
-            defer { dir.close() }
-            guard let directory = StartCache.directory(of: dir),
-                let (fd, source) = StartCache.openFile(store: store)
-            else { return nil }
-            defer { fd.close() }
-            guard let signature = fd.signature(),
-                let sections = try? Sections(source, for: directory, terms: nil),
-                sections.header.headsComplete, sections.header.stamp == stamp
-            else { return nil }
-            var recordSection = Window(
-                source, at: sections.records, count: sections.count * Layout.record)
-            var nameSection = Window(source, at: sections.names, count: sections.namesCount)
-            guard (try? recordSection.sum()) == sections.sums[1],
-                (try? nameSection.sum()) == sections.sums[2]
+        /// The index of the cache `placed`, just written for the store at `store`, if it
+        /// is of a stamp, holds every head, and is still the file in place.
+        init?(store: String, placed: Placed) {
+            guard placed.header.headsComplete, let stamp = placed.header.stamp,
+                let signature = placed.signature
             else { return nil }
             self.store = store
             self.stamp = stamp
             self.signature = signature
-            (records, count) = (sections.records, sections.count)
-            (names, namesCount) = (sections.names, sections.namesCount)
+            (records, count) = (placed.records, placed.count)
+            (names, namesCount) = (placed.names, placed.namesCount)
         }
 
         /// The head of `id` as the cache keeps it: `.some(nil)` when the journal had no

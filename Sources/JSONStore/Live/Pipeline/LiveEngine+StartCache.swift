@@ -135,8 +135,8 @@ extension LiveEngine {
         let history = heads != nil ? configuration.recorder?.history : nil
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + delay) {
             [weak self] in
-            if writer.write(), let history, let stamp = base?.stamp {
-                let index = StartCache.HeadIndex(store: history.store, stamp: stamp)
+            if let placed = writer.write(), let history, let stamp = base?.stamp {
+                let index = StartCache.HeadIndex(store: history.store, placed: placed)
                 history.forgetHeads(keepingAfter: stamp, index: index)
             }
             self?.onPipeline { engine in

@@ -25,14 +25,14 @@ struct StartCacheWriter: Sendable {
     /// cache's signatures of them are not theirs now, whatever the bytes.
     var reread: Set<UTF8Key> = []
 
-    /// Writes the cache; whether it was written.
+    /// Writes the cache; what was written, `nil` when nothing was.
     @discardableResult
-    func write() -> Bool {
-        guard let dir = try? FileDescriptor.openDirectory(store) else { return false }
+    func write() -> StartCache.Placed? {
+        guard let dir = try? FileDescriptor.openDirectory(store) else { return nil }
         defer { dir.close() }
         guard let directory = StartCache.directory(of: dir),
             let look = StartCache.beginLook(store: store, create: false)
-        else { return false }
+        else { return nil }
         // The last cache: its records and names read forward, a block at a time, not its
         // items' bytes; walked once to count what is written, then again to write it.
         let last = StartCache.Cursor.open(store: store, directory: directory, terms: terms)
@@ -46,7 +46,7 @@ struct StartCacheWriter: Sendable {
             count += 1
             namesCount += entry.id.utf8.count
         }
-        guard last?.failed != true else { return false }
+        guard last?.failed != true else { return nil }
         last?.rewind()
         var header = StartCache.Header(
             directory: directory, lookedAt: look, stamp: base?.stamp, position: base?.position,
