@@ -19,12 +19,7 @@ enum MirrorBenchmark {
         let (a, b) = (directory + "/a", directory + "/b")
         try FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: true)
-        var options = JSONStore.Options()
-        options.createDirectory = true
-        let store = try JSONStore(directory: a, options: options)
-        try store.write { tx in
-            for i in 0..<count { try tx.put(EtcdBench.id(i), item(i)) }
-        }
+        _ = try filled(a, count: count)
         // A cold load as the mirror's is: a process of the command reading every item
         // (`list -o ids` reads and parses each file), its start included.
         var loads: [Double] = []
@@ -139,10 +134,7 @@ enum MirrorBenchmark {
         third.waitUntilExit()
         let fresh = try EtcdBench.startServer()
         defer { fresh.stop() }
-        let copy = try JSONStore(directory: directory + "/e", options: options)
-        try copy.write { tx in
-            for i in 0..<count { try tx.put(EtcdBench.id(i), item(i)) }
-        }
+        _ = try filled(directory + "/e", count: count)
         let (uploadGateway, fourth) = try timedMirror(
             directory + "/e", "etcd://\(fresh.endpoint)/\(EtcdBench.prefix)", transport: "gateway")
         fourth.terminate()
@@ -154,6 +146,17 @@ enum MirrorBenchmark {
                 uploadGateway, upload, upload / uploadGateway, downloadGateway, download,
                 download / downloadGateway))
         server.stop()
+    }
+
+    /// A store made at `directory` holding the benchmark's `count` items, in one batch.
+    static func filled(_ directory: String, count: Int) throws -> JSONStore {
+        var options = JSONStore.Options()
+        options.createDirectory = true
+        let store = try JSONStore(directory: directory, options: options)
+        try store.write { tx in
+            for i in 0..<count { try tx.put(EtcdBench.id(i), item(i)) }
+        }
+        return store
     }
 
     /// Writes the benchmark's `count` items into the empty directory `directory` as a

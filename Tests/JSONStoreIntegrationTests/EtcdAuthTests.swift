@@ -76,14 +76,7 @@ extension EtcdTests {
             let first = try #require(try client.authToken())
             // Wait for etcd to forget it: a call of the test's own with that token, made at
             // most every 2.5 s (more often would keep it alive), until it is refused.
-            let probe = try await blocking {
-                let deadline = Deadline(seconds: 10)
-                let socket = try TCPSocket(
-                    host: "127.0.0.1", port: server.clientPort, until: deadline)
-                return try GRPCConnection(
-                    socket: socket, tls: false, streamWindow: 1 << 16, connectionWindow: 1 << 16,
-                    until: deadline)
-            }
+            let probe = try await blocking { try EtcdTests.GRPC.connect(server, window: 1 << 16) }
             defer { probe.close() }
             let range = EtcdRPC.RangeRequest(key: Array("tasks/tea".utf8), rangeEnd: [])
             let refused = try await blocking { () throws -> EtcdError? in

@@ -12,7 +12,8 @@ extension EtcdTests {
     struct GRPC {
         func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
-        func connect(_ server: EtcdServer, window: Int = 1 << 24) throws -> GRPCConnection {
+        /// A connection of its own to `server`, in the clear, with `window` bytes of room.
+        static func connect(_ server: EtcdServer, window: Int = 1 << 24) throws -> GRPCConnection {
             let deadline = Deadline(seconds: 10)
             let socket = try TCPSocket(host: "127.0.0.1", port: server.clientPort, until: deadline)
             return try GRPCConnection(
@@ -31,7 +32,7 @@ extension EtcdTests {
         @Test("put, range and a compare-and-swap, as etcdctl sees them")
         func unary() async throws {
             let server = try await blocking { try EtcdServer() }
-            let connection = try connect(server)
+            let connection = try Self.connect(server)
             defer { connection.close() }
             let put = try EtcdRPC.PutResponse(
                 decoding: connection.call(
@@ -77,7 +78,7 @@ extension EtcdTests {
             }
             // Windows of 64 KiB: the server waits for room every 32 KiB or so, on the
             // stream and on the connection, three ranges on one connection.
-            let connection = try connect(server, window: 65_535)
+            let connection = try Self.connect(server, window: 65_535)
             defer { connection.close() }
             for _ in 0..<3 {
                 let all = try range(connection, .init(key: bytes("big/"), rangeEnd: bytes("big0")))
@@ -145,7 +146,7 @@ extension EtcdTests {
         @Test("etcd's refusals come back as its gRPC status, and the connection goes on")
         func status() async throws {
             let server = try await blocking { try EtcdServer() }
-            let connection = try connect(server)
+            let connection = try Self.connect(server)
             defer { connection.close() }
             // A revision not reached yet.
             #expect {
