@@ -69,6 +69,11 @@ public enum JSONWriter {
                 ByteSearch.contains(#""id""#, in: bytes) || ByteSearch.first(0x5C, in: bytes) != nil
             let hasID = mayHaveID && MemberScan.valueRange(of: "id", in: bytes) != nil
             let id = hasID ? nil : item.id
+            if !pretty,
+                appendCompactCopy(bytes, id: id, into: &out, strict: escapingUnicodeLineBreaks)
+            {
+                return
+            }
             rewrite(
                 bytes, id: id, into: &out, indent: indent, pretty: pretty,
                 strict: escapingUnicodeLineBreaks)
