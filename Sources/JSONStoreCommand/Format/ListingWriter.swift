@@ -58,9 +58,11 @@ struct ListingWriter {
             // A chunk of the listing (4,096 items), written on every core in runs.
             let items = Array(items)
             NDJSON.writeInRuns(count: items.count, runLength: Self.runLength, to: &out) {
-                index, bytes in
-                JSONWriter.appendItem(items[index], to: &bytes, escapingUnicodeLineBreaks: true)
-                bytes.append(0x0A)
+                run, bytes in
+                for item in items[run] {
+                    JSONWriter.appendItem(item, to: &bytes, escapingUnicodeLineBreaks: true)
+                    bytes.append(0x0A)
+                }
             }
         case .ndjson:
             for item in items {

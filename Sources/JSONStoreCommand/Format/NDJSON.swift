@@ -172,33 +172,46 @@ enum NDJSON {
     /// The items of `results`, comma-separated, written in runs of `runLength` on every
     /// core: twice as many runs as cores at a time, so a few megabytes are held at most.
     private static func writeItemsInRuns(_ results: Results<Item>, to out: inout OutputBuffer) {
-        writeInRuns(count: results.count, to: &out) { index, bytes in
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            JSONWriter.appendItem(results[index], to: &bytes, escapingUnicodeLineBreaks: true)
+        writeInRuns(count: results.count, to: &out) { run, bytes in
+            var first = run.lowerBound == 0
+            results.forEachItem(in: run) { item in
+                if !first { bytes.append(UInt8(ascii: ",")) }
+                first = false
+                JSONWriter.appendItem(item, to: &bytes, escapingUnicodeLineBreaks: true)
+            }
         }
     }
 
-    /// Items `0..<count`, each appended by `render`, written in runs of `runLength` on
-    /// every core: twice as many runs as cores at a time, so a few megabytes are held at
-    /// most, handed to `out` in order without a copy.
+    /// Items `0..<count`, each run of `runLength` of them appended by `render`, written
+    /// on every core: twice as many runs as cores at a time, handed to `out` in order
+    /// without a copy while the next runs are written, so a few megabytes are held at most
+    /// and the cores do not wait for the output.
     static func writeInRuns(
         count: Int, runLength: Int = 4096, to out: inout OutputBuffer,
-        _ render: @Sendable (_ index: Int, _ bytes: inout [UInt8]) -> Void
+        _ render: @escaping @Sendable (_ run: Range<Int>, _ bytes: inout [UInt8]) -> Void
     ) {
         let runs = (count + runLength - 1) / runLength
         var next = 0
-        while next < runs {
+        var done: Slots<[UInt8]>?
+        while next < runs || done != nil {
             let batch = next..<min(runs, next + 2 * Cores.count)
             let written = Slots<[UInt8]>(count: batch.count, initial: [])
-            DispatchQueue.concurrentPerform(iterations: batch.count) { k in
-                let run = batch.lowerBound + k
-                var bytes: [UInt8] = []
-                for index in run * runLength..<min(count, (run + 1) * runLength) {
-                    render(index, &bytes)
+            let rendering = DispatchGroup()
+            if !batch.isEmpty {
+                DispatchQueue.global().async(group: rendering) {
+                    DispatchQueue.concurrentPerform(iterations: batch.count) { k in
+                        let run = batch.lowerBound + k
+                        var bytes: [UInt8] = []
+                        render(run * runLength..<min(count, (run + 1) * runLength), &bytes)
+                        written[k] = bytes
+                    }
                 }
-                written[k] = bytes
             }
-            for k in 0..<batch.count { out.hand(written[k]) }
+            if let done {
+                for k in 0..<done.count { out.hand(done[k]) }
+            }
+            rendering.wait()
+            done = batch.isEmpty ? nil : written
             next = batch.upperBound
         }
     }

@@ -151,4 +151,10 @@ extension Results where Element == Item {
     /// writes whole results (its iterator, called from another module, is a generic call
     /// an item).
     package func forEachItem(_ body: (Item) -> Void) { tree.forEach(body) }
+
+    /// Calls `body` with the items at `positions`, in order: a run of a listing, walked
+    /// once rather than looked up an item at a time.
+    package func forEachItem(in positions: Range<Int>, _ body: (Item) -> Void) {
+        tree.forEach(in: positions, body)
+    }
 }

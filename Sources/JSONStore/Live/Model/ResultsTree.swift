@@ -38,12 +38,8 @@ struct ResultsTree<Element: Sendable>: Sendable {
         switch storage {
         case .own(let tree): return tree.element(at: index).value
         case .entries(let entries, let holes):
-            // The items ahead of hole k are its rank less the k holes before it: the
-            // element is past every hole with at most `index` items ahead of it.
-            let skipped = Bisection.first(of: holes.count) { k in
-                entries.rank(of: holes.element(at: k).key) - k > index
-            }
-            let (id, entry) = entries.element(at: index + skipped)
+            let (id, entry) = entries.element(
+                at: index + Self.skipped(before: index, entries, holes))
             return Self.element(id, entry)!
         }
     }
@@ -129,6 +125,42 @@ struct ResultsTree<Element: Sendable>: Sendable {
         case .own(let tree): tree.forEach { _, element in body(element) }
         case .entries(let entries, _):
             entries.forEach { id, entry in Self.element(id, entry).map(body) }
+        }
+    }
+
+    /// Calls `body` with the elements at `positions`, in order: one descent, then a walk.
+    func forEach(in positions: Range<Int>, _ body: (Element) -> Void) {
+        guard !positions.isEmpty else { return }
+        var left = positions.count
+        switch storage {
+        case .own(let tree):
+            tree.forEach(from: positions.lowerBound) { _, element in
+                body(element)
+                left -= 1
+                return left > 0
+            }
+        case .entries(let entries, let holes):
+            entries.forEach(
+                from: positions.lowerBound
+                    + Self.skipped(before: positions.lowerBound, entries, holes)
+            ) {
+                id, entry in
+                guard let element = Self.element(id, entry) else { return true }
+                body(element)
+                left -= 1
+                return left > 0
+            }
+        }
+    }
+
+    /// How many holes come before the item at `index`: the items ahead of hole k are its
+    /// rank less the k holes before it, so the item is past every hole with at most
+    /// `index` items ahead of it.
+    private static func skipped(
+        before index: Int, _ entries: SortedTree<UTF8Key, Entry>, _ holes: SortedTree<UTF8Key, Bool>
+    ) -> Int {
+        Bisection.first(of: holes.count) { k in
+            entries.rank(of: holes.element(at: k).key) - k > index
         }
     }
 

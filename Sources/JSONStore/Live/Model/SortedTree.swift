@@ -158,6 +158,29 @@ struct SortedTree<Key: Comparable & Hashable & Sendable, Value: Sendable>: Senda
         if let root { try walk(root) }
     }
 
+    /// Calls `body` with the elements in key order from position `start` on, until it
+    /// returns `false`: one descent to `start`, then a walk, where `element(at:)` would
+    /// descend for each.
+    func forEach(from start: Int, while body: (Key, Value) -> Bool) {
+        /// Whether the walk goes on after `node`, whose first element is at `offset`.
+        func walk(_ node: Node, _ offset: Int) -> Bool {
+            if node.isLeaf {
+                for element in node.elements[max(0, start - offset)...] {
+                    guard body(element.key, element.value) else { return false }
+                }
+                return true
+            }
+            var first = offset
+            for (i, child) in node.children.enumerated() {
+                let end = offset + node.ends[i]
+                if end > start, !walk(child, first) { return false }
+                first = end
+            }
+            return true
+        }
+        if let root, start < count { _ = walk(root, 0) }
+    }
+
     /// Walks the elements in key order, O(1) amortized a step.
     struct Iterator: IteratorProtocol {
         /// The nodes from the root down to the current leaf, each with its next position.
