@@ -16,7 +16,7 @@ struct HistoryDraft {
     var mayPredate = false
 
     /// What the item was before the write, as read under the lock.
-    enum Before {
+    enum Before: Sendable {
         case item(JSONObject, Fingerprint, modified: Int64)
         case invalid
         case missing

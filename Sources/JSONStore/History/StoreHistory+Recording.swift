@@ -93,8 +93,18 @@ extension StoreHistory {
         _ ids: ArraySlice<String>, _ previous: [UTF8Key: Item], _ seen: HistoryDraft.Seen,
         _ now: Int64, _ segmentStart: Int, _ predates: inout Bool?, _ dir: FileDescriptor
     ) throws(StoreError) -> [HistoryEntry] {
-        try withHeads { heads throws(StoreError) in
-            ids.flatMap { id in
+        // The files are read on every core first (a start's changes may be thousands, and
+        // its first results wait for their stamp); the drafts, which look up the heads,
+        // are made in order after.
+        let (ids, store, reader) = (Array(ids), store, reader)
+        let files = ItemFile.parallelMap(
+            ids.count, parallelAbove: Self.readsInParallelAbove,
+            initial: HistoryDraft.Before.missing
+        ) { i in
+            HistoryDraft.Before(ItemFile.read(id: ids[i], in: dir, path: store, reader: reader))
+        }
+        return try withHeads { heads throws(StoreError) in
+            zip(ids, files).flatMap { id, file in
                 var draft = HistoryDraft(id: id, source: .otherProgram, operation: nil, now: now)
                 draft.segmentStart = segmentStart
                 let head = heads.head(of: id, in: journal)
@@ -104,9 +114,7 @@ extension StoreHistory {
                     draft.mayPredate = predates ?? true
                 }
                 return draft.late(
-                    before: HistoryDraft.Before(
-                        ItemFile.read(id: id, in: dir, path: store, reader: reader)),
-                    head: head,
+                    before: file, head: head,
                     recorded: {
                         // The watcher's last version, when it is the journal's.
                         if let known = previous[UTF8Key(id)],
@@ -120,6 +128,9 @@ extension StoreHistory {
             }
         }
     }
+
+    /// How many files a chunk reads one by one; more are read on every core.
+    static let readsInParallelAbove = 64
 
     /// How many items' heads are looked up one by one; more are found in one read.
     static let lookupsAtMost = 32
