@@ -12,7 +12,7 @@ struct UTF8KeySortingTests {
             "item-", "0", "00", "1", "é", "e\u{301}", "Z", "~", "日本", "", "-", "\u{10FFFF}",
             "\u{0}",
         ]
-        for count in [0, 1, 65, 500, 5_000] {
+        for count in [0, 1, 65, 500, 5_000, 20_000] {
             let strings = (0..<count).map { _ in
                 (0..<Int.random(in: 0...5, using: &random)).map { _ in
                     pieces.randomElement(using: &random)!
@@ -27,5 +27,19 @@ struct UTF8KeySortingTests {
                         == named.sorted(by: UTF8Key.less).map { Array($0.utf8) })
             }
         }
+    }
+
+    @Test("a directory's numbered ids, in the order a listing gives them, twins included")
+    func numbered() {
+        var random = SystemRandomNumberGenerator()
+        var names: [String] = (0..<30_000).map { (k: Int) -> String in
+            "item-" + String(100_000 + k * 7 % 30_011)
+        }
+        names += (0..<3_000).map { (k: Int) -> String in "item-" + String(k * 13) + ".bak" }
+        names += ["item-1", "item-1"]
+        let listed = names.shuffled(using: &random)
+        #expect(
+            UTF8Key.sorted(listed).map { Array($0.utf8) }
+                == listed.sorted(by: UTF8Key.less).map { Array($0.utf8) })
     }
 }

@@ -22,6 +22,7 @@ extension UTF8Key {
             starts.withUnsafeBufferPointer { starts in
                 order.withUnsafeMutableBufferPointer { order in
                     var pending = [(range: 0..<order.count, depth: 0)]
+                    var scratch: [Digit] = []
                     while let (range, depth) = pending.popLast() {
                         for k in range {
                             let i = Int(order[k].index)
@@ -30,7 +31,11 @@ extension UTF8Key {
                                 at: depth)
                         }
                         var run = UnsafeMutableBufferPointer(rebasing: order[range])
-                        run.sort(by: <)
+                        if run.count > Self.radixAbove {
+                            Digit.radixSort(run, scratch: &scratch)
+                        } else {
+                            run.sort(by: <)
+                        }
                         // Runs of the same digit, of strings that go on past it: by the next.
                         var start = range.lowerBound
                         while start < range.upperBound {
@@ -47,6 +52,10 @@ extension UTF8Key {
         }
         return order.map { strings[Int($0.index)] }
     }
+
+    /// Above how many strings a run of the same digits is sorted by the next digit's
+    /// bytes (`Digit.radixSort`) rather than by comparing them.
+    static let radixAbove = 2048
 
     /// A string's eight bytes from a depth, as the sort compares them.
     private struct Digit: Comparable {
@@ -71,6 +80,45 @@ extension UTF8Key {
                 }
             }
             remaining = UInt8(min(max(string.count - depth, 0), 9))
+        }
+
+        /// Sorts `digits` a byte at a time, least significant first (`remaining`, then
+        /// `value`'s eight bytes), each pass a stable scatter by that byte's counts; a
+        /// byte every digit has alike (ids that share a prefix, a length) is skipped, so
+        /// a million ids that differ in three bytes take four passes.
+        static func radixSort(_ digits: UnsafeMutableBufferPointer<Digit>, scratch: inout [Digit]) {
+            let n = digits.count
+            if scratch.count < n { scratch = Array(repeating: Digit(index: 0), count: n) }
+            // Byte 0: `remaining`; bytes 1 to 8: `value`'s, least significant first.
+            func byte(_ digit: Digit, _ pass: Int) -> Int {
+                pass == 0
+                    ? Int(digit.remaining)
+                    : Int(truncatingIfNeeded: digit.value >> (8 * (pass - 1))) & 0xFF
+            }
+            var counts = [Int](repeating: 0, count: 9 * 256)
+            for digit in digits {
+                for pass in 0..<9 { counts[pass * 256 + byte(digit, pass)] += 1 }
+            }
+            scratch.withUnsafeMutableBufferPointer { scratch in
+                var (from, to) = (digits, UnsafeMutableBufferPointer(rebasing: scratch[0..<n]))
+                for pass in 0..<9 where !counts[pass * 256..<(pass + 1) * 256].contains(n) {
+                    var next = [Int](repeating: 0, count: 256)
+                    var total = 0
+                    for b in 0..<256 {
+                        next[b] = total
+                        total += counts[pass * 256 + b]
+                    }
+                    for digit in from {
+                        let b = byte(digit, pass)
+                        to[next[b]] = digit
+                        next[b] += 1
+                    }
+                    swap(&from, &to)
+                }
+                if from.baseAddress != digits.baseAddress {
+                    _ = digits.update(fromContentsOf: from)
+                }
+            }
         }
 
         /// Whether the strings of this digit have bytes past it.
