@@ -11,11 +11,13 @@ extension JSONWriterTests {
         "{\"tags\": [ \"a\" , \"b c\" ],\t\"deep\": {\"in\": [[], {}, [1, {\"k\": \"v\"}]]}}",
         "{\"id\": \"kept\", \"a\": \"  spaces  kept  \"}",
         "{\"jp\": \"日本語のテキスト\", \"é\": \"café\"}",
+        "{\"a\": \"dash \u{2014}, ’quotes’ … \u{20AC}5, \u{A0}nbsp, \u{0627}\u{0644}\"}",
     ]
     static let refused: [String] = [
         "{\"a\": \"a \\\"quoted\\\" word\"}", "{\"a\": \"\\u0041\"}", "{\"a\\n\": 1}",
         "{\"a\": \"line\u{2028}break\"}", "{\"a\": \"del\u{7F}\"}", "{\"a\": \"c1\u{85}\"}",
-        "{\"a\": \"mark\u{061C}\"}", "{\"a\": \"dash \u{2014} too\"}", "[1, 2]", "\"text\"",
+        "{\"a\": \"mark\u{061C}\"}", "{\"a\": \"bidi \u{202E}\"}", "{\"a\": \"lrm\u{200E}\"}",
+        "[1, 2]", "\"text\"",
     ]
 
     @Test("an object with no escape is copied in one pass, as the rewrite writes it")

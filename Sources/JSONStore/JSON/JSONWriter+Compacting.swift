@@ -3,9 +3,11 @@ extension JSONWriter {
     /// copies every byte but the whitespace between tokens. It holds when no string has an
     /// escape (so every quote opens or closes a string, and nothing needs escaping again:
     /// valid text has no raw control character in a string) and, with `strict`, no
-    /// character `strict` escapes may be there (U+007F, C2 80 to C2 9F, D8 9C, E2 80 and
-    /// E2 81: a byte 7F, C2, D8 or E2 is enough to give up). Returns `false`, with `out`
-    /// as it was, when the text is not such an object; `rewrite` then writes it.
+    /// character `strict` escapes is there (U+007F, U+0080 to U+009F, the Arabic letter
+    /// mark, the line and paragraph separators and the bidi controls: looked at only where
+    /// a string has a byte 7F, C2, D8 or E2, so a dash or a curly quote is copied).
+    /// Returns `false`, with `out` as it was, when the text is not such an object;
+    /// `rewrite` then writes it.
     static func appendCompactCopy(
         _ bytes: UnsafeBufferPointer<UInt8>, id: String?, into out: inout [UInt8], strict: Bool
     ) -> Bool {
@@ -35,7 +37,8 @@ extension JSONWriter {
                     } else if byte == UInt8(ascii: "\\") {
                         return nil
                     } else if strict, byte >= 0x7F,
-                        byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2
+                        byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2,
+                        escape(in: bytes, at: i - 1, strict: true).width > 0
                     {
                         return nil
                     }

@@ -177,7 +177,7 @@ public enum JSONWriter {
     /// The length in bytes of the character at `i` and its scalar, when it must be escaped;
     /// a width of 0 when the byte is copied as it is.
     @inline(__always)
-    private static func escape(in bytes: UnsafeBufferPointer<UInt8>, at i: Int, strict: Bool)
+    static func escape(in bytes: UnsafeBufferPointer<UInt8>, at i: Int, strict: Bool)
         -> (width: Int, scalar: UInt32)
     {
         let byte = bytes[i]

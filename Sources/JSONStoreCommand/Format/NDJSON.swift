@@ -196,16 +196,19 @@ enum NDJSON {
         while next < runs || done != nil {
             let batch = next..<min(runs, next + 2 * Cores.count)
             let written = Slots<[UInt8]>(count: batch.count, initial: [])
-            let rendering = DispatchGroup()
-            if !batch.isEmpty {
-                DispatchQueue.global().async(group: rendering) {
-                    DispatchQueue.concurrentPerform(iterations: batch.count) { k in
-                        let run = batch.lowerBound + k
-                        var bytes: [UInt8] = []
-                        render(run * runLength..<min(count, (run + 1) * runLength), &bytes)
-                        written[k] = bytes
-                    }
+            let renderBatch: @Sendable () -> Void = {
+                DispatchQueue.concurrentPerform(iterations: batch.count) { k in
+                    let run = batch.lowerBound + k
+                    var bytes: [UInt8] = []
+                    render(run * runLength..<min(count, (run + 1) * runLength), &bytes)
+                    written[k] = bytes
                 }
+            }
+            let rendering = DispatchGroup()
+            if done == nil {
+                renderBatch()  // nothing to hand on meanwhile (a listing's chunk is one batch)
+            } else if !batch.isEmpty {
+                DispatchQueue.global().async(group: rendering, execute: renderBatch)
             }
             if let done {
                 for k in 0..<done.count { out.hand(done[k]) }
