@@ -30,8 +30,11 @@ struct NDJSONTests {
 
     @Test("the initial event of many items, written in runs on every core, is the same bytes")
     func initialInRuns() throws {
-        // Three runs of 4,096 and a short one, with text that must be escaped.
-        let (results, _) = makeResults(12_500) { "Task \($0) \u{2028} \"quoted\"" }
+        // Ten runs of 4,096 and a short one: three batches of runs at once, each written
+        // while the next is made; text that must be escaped beside text copied as it is.
+        let (results, _) = makeResults(41_000) {
+            $0 % 3 == 0 ? "Task \($0) \u{2028} \"quoted\"" : "Task \($0) — plain"
+        }
         func written(parallelAbove threshold: Int) -> [UInt8] {
             var pieces: [[UInt8]] = []
             var out = OutputBuffer { pieces.append($0) }
@@ -43,8 +46,8 @@ struct NDJSONTests {
         #expect(inRuns == written(parallelAbove: .max))
         let event = try JSONReader().read(inRuns)
         let items = try #require(event.objectValue?["items"]?.arrayValue)
-        #expect(items.count == 12_500)
-        #expect(items.last?.objectValue?["id"] == "item-012499")
+        #expect(items.count == 41_000)
+        #expect(items.last?.objectValue?["id"] == "item-040999")
     }
 
     @Test("list's JSON and NDJSON written in pieces are the items' objects, byte for byte")
