@@ -191,7 +191,9 @@ bench_first_frame() {
     local store=$dir/store; make_store "$store" "$items"
     local patience=$(( 120 + items / 10000 ))
     rm -rf "$store/.jsonstore"
-    follow_json_run "$store" "$patience" settled > /dev/null
+    # In a subshell, as every run: its EXIT trap must not replace the script's, which
+    # removes the benchmark's directory.
+    (follow_json_run "$store" "$patience" settled > /dev/null)
     local byid=() sorted=() uncached=()
     for _ in $(seq 1 "$runs"); do
         byid+=("$(view_run "$store" "$patience" | cut -d' ' -f1)")
