@@ -58,8 +58,7 @@ public final class EtcdCluster: @unchecked Sendable {
         Thread.detachNewThread {
             for (process, directory) in members {
                 if let process { EtcdServer.stop(process, signal: SIGTERM) }
-                try? FileManager.default.removeItem(atPath: directory)
-                ServerReaper.removed(directory)
+                ServerReaper.remove(directory)
             }
         }
     }

@@ -67,8 +67,7 @@ public final class EtcdServer: @unchecked Sendable {
         let (process, directory) = (process, dataDirectory)
         Thread.detachNewThread {
             if let process { Self.stop(process, signal: SIGTERM) }
-            try? FileManager.default.removeItem(atPath: directory)
-            ServerReaper.removed(directory)
+            ServerReaper.remove(directory)
         }
     }
 

@@ -34,10 +34,17 @@ enum ServerReaper {
         _ = kept.withLock { $0.processes.removeValue(forKey: ObjectIdentifier(process)) }
     }
 
-    /// Its owner has removed `directory`.
-    static func removed(_ directory: String) {
-        _ = kept.withLock { $0.directories.remove(directory) }
+    /// Removes `directory`, its owner done with it: one removal at a time, so an owner's
+    /// (on a thread of its own, as a server is released) and the exit's never walk the
+    /// same tree at once, each failing on what the other took and leaving the rest.
+    static func remove(_ directory: String) {
+        removing.withLock { _ in
+            try? FileManager.default.removeItem(atPath: directory)
+            _ = kept.withLock { $0.directories.remove(directory) }
+        }
     }
+
+    private static let removing = Locked(())
 
     private static func reapAll() {
         let left = kept.withLock { $0 }
@@ -45,6 +52,6 @@ enum ServerReaper {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        for directory in left.directories { try? FileManager.default.removeItem(atPath: directory) }
+        for directory in left.directories { remove(directory) }
     }
 }
