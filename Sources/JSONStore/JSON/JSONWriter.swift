@@ -64,12 +64,13 @@ public enum JSONWriter {
         item.bytes.withUnsafeBytes { raw in
             let bytes = raw.assumingMemoryBound(to: UInt8.self)
             // Most items have no member "id": told by two searches of the C library
-            // (no `"id"` and no escape that could spell it) before a scan of the members.
-            let mayHaveID =
-                ByteSearch.contains(#""id""#, in: bytes) || ByteSearch.first(0x5C, in: bytes) != nil
+            // (no escape that could spell it and no `"id"`) before a scan of the members.
+            // An item with an escape is not tried on the one-pass copy, which gives it up.
+            let escaped = ByteSearch.first(0x5C, in: bytes) != nil
+            let mayHaveID = escaped || ByteSearch.contains(#""id""#, in: bytes)
             let hasID = mayHaveID && MemberScan.valueRange(of: "id", in: bytes) != nil
             let id = hasID ? nil : item.id
-            if !pretty,
+            if !pretty, !escaped,
                 appendCompactCopy(bytes, id: id, into: &out, strict: escapingUnicodeLineBreaks)
             {
                 return
