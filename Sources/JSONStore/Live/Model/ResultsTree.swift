@@ -132,24 +132,19 @@ struct ResultsTree<Element: Sendable>: Sendable {
     func forEach(in positions: Range<Int>, _ body: (Element) -> Void) {
         guard !positions.isEmpty else { return }
         var left = positions.count
+        /// Hands on `element`; whether the walk goes on.
+        func take(_ element: Element) -> Bool {
+            body(element)
+            left -= 1
+            return left > 0
+        }
         switch storage {
         case .own(let tree):
-            tree.forEach(from: positions.lowerBound) { _, element in
-                body(element)
-                left -= 1
-                return left > 0
-            }
+            tree.forEach(from: positions.lowerBound) { _, element in take(element) }
         case .entries(let entries, let holes):
-            entries.forEach(
-                from: positions.lowerBound
-                    + Self.skipped(before: positions.lowerBound, entries, holes)
-            ) {
-                id, entry in
-                guard let element = Self.element(id, entry) else { return true }
-                body(element)
-                left -= 1
-                return left > 0
-            }
+            let start =
+                positions.lowerBound + Self.skipped(before: positions.lowerBound, entries, holes)
+            entries.forEach(from: start) { id, entry in Self.element(id, entry).map(take) ?? true }
         }
     }
 
