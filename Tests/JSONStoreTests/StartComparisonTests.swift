@@ -52,10 +52,13 @@ struct StartComparisonTests {
     func id(_ name: String) -> String { String(name.dropLast(".json".count)) }
 
     /// The comparison of the files `names` with what `known` recorded of them by name, as
-    /// names: what is unchanged, what to read, what is gone.
+    /// names: what is unchanged, what to read, what is gone. With `ahead`, the cache's
+    /// files are looked at first (`lookAhead`, as a start does while it lists), and the
+    /// walk takes its answers.
     func compare(
         _ names: [String], in dir: FileDescriptor, known: [UTF8Key: FileSignature],
-        lookedAt start: Int64, parallelAbove threshold: Int = 4096, batchSize: Int = 4096
+        lookedAt start: Int64, parallelAbove threshold: Int = 4096, batchSize: Int = 4096,
+        ahead: Bool = false
     ) throws
         -> (unchanged: [String], toRead: [String], gone: [String])
     {
@@ -63,10 +66,17 @@ struct StartComparisonTests {
         let bytes = try cacheBytes(known, lookedAt: start)
         let cursor = try StartCache.Cursor(.memory(bytes), for: directory, terms: nil)
         #expect(cursor.readItems())
+        let looked =
+            ahead
+            ? cursor.lookAhead(
+                in: dir, lookedAt: start, parallelAbove: threshold, batchSize: batchSize)
+            : nil
+        #expect(looked?.count ?? cursor.count == cursor.count)
+        #expect(looked != nil || !ahead)
         var unchanged: [String] = []
         let comparison = StartComparison(
-            ids, in: dir, cache: cursor, lookedAt: start, parallelAbove: threshold,
-            batchSize: batchSize
+            ids, in: dir, cache: cursor, lookedAt: start, looked: looked,
+            parallelAbove: threshold, batchSize: batchSize
         ) { i, entry in
             // The entry taken is the listed file's, its bytes what the cache held of it.
             #expect(entry.id == ids[i])
@@ -110,14 +120,16 @@ struct StartComparisonTests {
 
         let now = ["a.json", "b.json", "d.json", "e.json"]
         // One thread, and the files' `fstatat`s on every core, in one batch or in batches
-        // of two: the same answer.
+        // of two, looked at by the walk or ahead of it: the same answer.
         for (threshold, batchSize) in [(4096, 4096), (1, 4096), (1, 2), (4096, 1)] {
-            let comparison = try compare(
-                now, in: dir, known: known, lookedAt: start, parallelAbove: threshold,
-                batchSize: batchSize)
-            #expect(comparison.unchanged == ["a.json"])
-            #expect(comparison.toRead == ["b.json", "d.json", "e.json"])
-            #expect(comparison.gone == ["c.json"])
+            for ahead in [false, true] {
+                let comparison = try compare(
+                    now, in: dir, known: known, lookedAt: start, parallelAbove: threshold,
+                    batchSize: batchSize, ahead: ahead)
+                #expect(comparison.unchanged == ["a.json"], "ahead: \(ahead)")
+                #expect(comparison.toRead == ["b.json", "d.json", "e.json"], "ahead: \(ahead)")
+                #expect(comparison.gone == ["c.json"], "ahead: \(ahead)")
+            }
         }
     }
 
@@ -146,6 +158,8 @@ struct StartComparisonTests {
         var count = UInt32(0xFFFF_0000).littleEndian
         let past = sections.records + 2 * StartCache.Layout.record + StartCache.Layout.bytesCount
         #expect(pwrite(fd.rawValue, &count, 4, off_t(past)) == 4)
+        // Looked at ahead: what it read does not check out, so it answers nothing.
+        #expect(cursor.lookAhead(in: dir, lookedAt: start) == nil)
         var taken: [Int] = []
         let comparison = StartComparison(
             names.map(id), in: dir, cache: cursor, lookedAt: start
@@ -164,11 +178,41 @@ struct StartComparisonTests {
         let known = [UTF8Key("a.json"): signature]
         // The look began in the tick the file was last stamped: a change later in that
         // tick would have left the signature as it is, so the file is not trusted.
-        let racy = try compare(["a.json"], in: dir, known: known, lookedAt: signature.changed)
-        #expect(racy.toRead == ["a.json"])
-        let later = max(signature.changed, signature.modified) + 1
-        let settled = try compare(["a.json"], in: dir, known: known, lookedAt: later)
-        #expect(settled.unchanged == ["a.json"])
+        for ahead in [false, true] {
+            let racy = try compare(
+                ["a.json"], in: dir, known: known, lookedAt: signature.changed, ahead: ahead)
+            #expect(racy.toRead == ["a.json"])
+            let later = max(signature.changed, signature.modified) + 1
+            let settled = try compare(
+                ["a.json"], in: dir, known: known, lookedAt: later, ahead: ahead)
+            #expect(settled.unchanged == ["a.json"])
+        }
+    }
+
+    @Test("the walk takes what was looked at ahead: no file is looked at twice")
+    func lookedAtOnce() throws {
+        let temp = try TemporaryStore()
+        let names = ["a.json", "b.json"]
+        for name in names { try temp.writeFile(name, "{}") }
+        let dir = try FileDescriptor.openDirectory(temp.path)
+        defer { dir.close() }
+        let start = try look(after: names, in: dir)
+        let bytes = try cacheBytes(signatures(of: names, in: dir), lookedAt: start)
+        let cursor = try StartCache.Cursor(.memory(bytes), for: directory, terms: nil)
+        #expect(cursor.readItems())
+        try temp.writeFile("b.json", "[1]")
+        let looked = try #require(cursor.lookAhead(in: dir, lookedAt: start))
+        #expect(looked == [true, false])
+        // a changed after it was looked at (the watcher, started before, reports that
+        // change): the walk goes by the answer, and takes the cache's a.
+        try temp.writeFile("a.json", "[2]")
+        var taken: [String] = []
+        let comparison = StartComparison(
+            names.map(id), in: dir, cache: cursor, lookedAt: start, looked: looked
+        ) { _, entry in taken.append(entry.id) }
+        #expect(comparison.intact)
+        #expect(taken == ["a"])
+        #expect(comparison.toRead == [1])
     }
 
     @Test("a change after a look begins is stamped at or after the look's stamp (this file system)")

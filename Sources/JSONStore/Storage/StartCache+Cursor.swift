@@ -108,7 +108,8 @@ extension StartCache {
             }
         }
 
-        private func withName<R>(_ k: Int, _ fallback: R, _ body: (UnsafeBufferPointer<UInt8>) -> R)
+        /// Calls `body` with entry `k`'s name's bytes; a failed read gives `fallback`.
+        func withName<R>(_ k: Int, _ fallback: R, _ body: (UnsafeBufferPointer<UInt8>) -> R)
             -> R
         {
             withName(span(k, Layout.nameOffset, Layout.nameCount), fallback, body)

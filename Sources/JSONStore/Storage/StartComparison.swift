@@ -32,33 +32,35 @@ struct StartComparison: Sendable {
     /// recorded by a look that began at `start` (`FileDescriptor.stamp`), calling
     /// `unchanged` with the position in the listing and the entry of each file whose
     /// recorded item can be used as it is. The `fstatat`s of a batch of `batchSize` go on
-    /// every core when there are `threshold` of them. `unchanged` is called as the walk
-    /// goes, before it knows the cache read back intact: what it was given is used only
-    /// once `intact` says so.
+    /// every core when there are `threshold` of them; none is made when `looked` is given
+    /// (the answers of `StartCache.Cursor.lookAhead`, by the entries' positions).
+    /// `unchanged` is called as the walk goes, before it knows the cache read back
+    /// intact: what it was given is used only once `intact` says so.
     init(
         _ ids: [String], in directory: FileDescriptor, cache: StartCache.Cursor,
-        lookedAt start: Int64, parallelAbove threshold: Int = 4096,
+        lookedAt start: Int64, looked: [Bool]? = nil, parallelAbove threshold: Int = 4096,
         batchSize: Int = Self.batchSize, unchanged: (Int, StartCache.Entry) -> Void
     ) {
         // The walk pairs each listed id with its entry's record, in order; the pairs whose
         // recorded signature was settled are looked at a batch at a time, one `fstatat`
         // each, on every core.
         var pairs: [(id: Int, record: StartCache.Record)] = []
+        func sort(_ i: Int, _ record: StartCache.Record, same: Bool) {
+            guard let entry = cache.entry(record, id: ids[i]) else { return }
+            if same {
+                unchanged(i, entry)
+            } else {
+                toRead.append(i)
+                changed.append(entry)
+            }
+        }
         func look() {
             let batch = pairs
             let same = ItemFile.parallelMap(batch.count, parallelAbove: threshold, initial: false) {
                 let (i, record) = batch[$0]
                 return directory.signature(of: ItemID.fileName(ids[i])) == record.signature
             }
-            for (n, (i, record)) in batch.enumerated() {
-                guard let entry = cache.entry(record, id: ids[i]) else { continue }
-                if same[n] {
-                    unchanged(i, entry)
-                } else {
-                    toRead.append(i)
-                    changed.append(entry)
-                }
-            }
+            for (n, (i, record)) in batch.enumerated() { sort(i, record, same: same[n]) }
             pairs.removeAll(keepingCapacity: true)
         }
         // The entries before `id` (all that are left, for none) are gone; then `id`'s own.
@@ -81,7 +83,9 @@ struct StartComparison: Sendable {
         var k = 0
         for (i, id) in ids.enumerated() {
             if let record = goneBefore(id, from: &k) {
-                if record.signature.isSettled(before: start) {
+                if let looked, record.signature.isSettled(before: start) {
+                    sort(i, record, same: looked[k])
+                } else if record.signature.isSettled(before: start) {
                     pairs.append((i, record))
                     if pairs.count == batchSize { look() }
                 } else if let entry = cache.entry(record, id: id) {

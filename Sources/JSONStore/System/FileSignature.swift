@@ -55,6 +55,11 @@ extension FileDescriptor {
     ///
     /// The corresponding C function is `fstatat` with `AT_SYMLINK_NOFOLLOW`.
     func signature(of name: String) -> FileSignature? {
+        name.withCString { signature(ofName: $0) }
+    }
+
+    /// The same, of the entry whose NUL-terminated name is at `name`.
+    func signature(ofName name: UnsafePointer<CChar>) -> FileSignature? {
         var buf = stat()
         guard Syscall.fstatat(rawValue, name, &buf, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
         return FileSignature(buf)

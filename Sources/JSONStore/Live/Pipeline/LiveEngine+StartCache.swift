@@ -9,25 +9,34 @@ extension LiveEngine {
     // is written in the background after a version is stamped (at most every
     // `StartCachePlan.interval` while the store changes), never on the edit path.
 
-    /// The start cache, checked and its items' bytes read on another core while a first
-    /// load lists the directory; its records are walked afterwards, a block at a time.
+    /// The start cache, checked, its items' bytes read and the files of its entries
+    /// looked at (`StartCache.Cursor.lookAhead`) on other cores while a first load lists
+    /// the directory; its records are walked with the listing afterwards.
     final class PendingStartCache: Sendable {
         private let done = DispatchGroup()
         /// Made on the reading thread, then handed over once: `wait` returns after it is
         /// set, and only the waiting thread uses it after.
-        private let cache = Locked<StartCache.Cursor?>(nil)
+        private let cache = Locked<(cursor: StartCache.Cursor, looked: [Bool]?)?>(nil)
 
-        init(store: String, directory: StartCache.Directory, terms: Fingerprint) {
+        /// - Parameter dir: the store's directory, open until `wait` has returned.
+        init(
+            store: String, dir: FileDescriptor, directory: StartCache.Directory,
+            terms: Fingerprint
+        ) {
             DispatchQueue.global().async(group: done) { [cache] in
-                let cursor = StartCache.Cursor.open(
-                    store: store, directory: directory, terms: terms)
-                let read = cursor?.readItems() == true ? cursor : nil
-                cache.withLock { $0 = read }
+                guard
+                    let cursor = StartCache.Cursor.open(
+                        store: store, directory: directory, terms: terms),
+                    cursor.readItems()
+                else { return }
+                let looked = cursor.lookAhead(in: dir, lookedAt: cursor.header.lookedAt)
+                cache.withLock { $0 = (cursor, looked) }
             }
         }
 
-        /// The cache, once read; `nil` when there is none or it was refused.
-        func wait() -> StartCache.Cursor? {
+        /// The cache, once read, and what its files were found to be; `nil` when there is
+        /// none or it was refused.
+        func wait() -> (cursor: StartCache.Cursor, looked: [Bool]?)? {
             done.wait()
             return cache.withLock { $0 }
         }
@@ -43,7 +52,8 @@ extension LiveEngine {
         startCache.loadLook = look
         startCache.began = Self.now()
         let terms = StartCache.terms(reader: configuration.reader, schema: schema)
-        return PendingStartCache(store: configuration.path, directory: directory, terms: terms)
+        return PendingStartCache(
+            store: configuration.path, dir: dir, directory: directory, terms: terms)
     }
 
     /// A first load of the files of `ids` (a listing, in order), into `load`: from the
@@ -52,14 +62,14 @@ extension LiveEngine {
         _ ids: [String], in dir: FileDescriptor, cache pending: PendingStartCache?,
         progress: ProgressCounter, into load: inout StoreLoad
     ) {
-        guard let cache = pending?.wait() else {
+        guard let (cache, looked) = pending?.wait() else {
             return readInOrder(ids, in: dir, progress: progress, into: &load)
         }
         configuration.startCacheChecked?()
         var outcomes = [ItemFile.Outcome](repeating: .missing, count: ids.count)
         // The items share the cache's chunk of bytes: nothing is copied.
         let comparison = StartComparison(
-            ids, in: dir, cache: cache, lookedAt: cache.header.lookedAt
+            ids, in: dir, cache: cache, lookedAt: cache.header.lookedAt, looked: looked
         ) { i, entry in outcomes[i] = .item(entry.item) }
         // A cache changed in place since it was checked: none of it is used.
         guard comparison.intact else {
