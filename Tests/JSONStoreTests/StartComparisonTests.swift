@@ -52,13 +52,12 @@ struct StartComparisonTests {
     func id(_ name: String) -> String { String(name.dropLast(".json".count)) }
 
     /// The comparison of the files `names` with what `known` recorded of them by name, as
-    /// names: what is unchanged, what to read, what is gone. With `ahead`, the cache's
-    /// files are looked at first (`lookAhead`, as a start does while it lists), and the
-    /// walk takes its answers.
+    /// names: what is unchanged, what to read, what is gone. The cache's files are looked
+    /// at first (`lookAhead`, as a start does while it lists), and the walk takes its
+    /// answers.
     func compare(
         _ names: [String], in dir: FileDescriptor, known: [UTF8Key: FileSignature],
-        lookedAt start: Int64, parallelAbove threshold: Int = 4096, batchSize: Int = 4096,
-        ahead: Bool = false
+        lookedAt start: Int64, parallelAbove threshold: Int = 4096, batchSize: Int = 4096
     ) throws
         -> (unchanged: [String], toRead: [String], gone: [String])
     {
@@ -66,23 +65,24 @@ struct StartComparisonTests {
         let bytes = try cacheBytes(known, lookedAt: start)
         let cursor = try StartCache.Cursor(.memory(bytes), for: directory, terms: nil)
         #expect(cursor.readItems())
-        let looked =
-            ahead
-            ? cursor.lookAhead(
-                in: dir, lookedAt: start, parallelAbove: threshold, batchSize: batchSize)
-            : nil
-        #expect(looked?.count ?? cursor.count == cursor.count)
-        #expect(looked != nil || !ahead)
+        let looked = try #require(
+            cursor.lookAhead(
+                in: dir, lookedAt: start, parallelAbove: threshold, batchSize: batchSize))
+        #expect(looked.count == cursor.count)
         var unchanged: [String] = []
+        var walked: [Int] = []
         let comparison = StartComparison(
-            ids, in: dir, cache: cursor, lookedAt: start, looked: looked,
-            parallelAbove: threshold, batchSize: batchSize
-        ) { i, entry in
+            ids, cache: cursor, lookedAt: start, looked: looked
+        ) { i, found in
+            walked.append(i)
+            guard case .unchanged(let entry) = found else { return }
             // The entry taken is the listed file's, its bytes what the cache held of it.
             #expect(entry.id == ids[i])
             #expect(entry.bytes.array == Array(ItemID.fileName(ids[i]).utf8))
             unchanged.append(ItemID.fileName(ids[i]))
         }
+        // Every listed file, once, in the listing's order.
+        #expect(walked == Array(ids.indices))
         #expect(comparison.intact)
         #expect(comparison.changed.allSatisfy { entry in ids.contains(entry.id) })
         return (
@@ -119,17 +119,15 @@ struct StartComparisonTests {
         try temp.writeFile("e.json", #"{"v": 1}"#)
 
         let now = ["a.json", "b.json", "d.json", "e.json"]
-        // One thread, and the files' `fstatat`s on every core, in one batch or in batches
-        // of two, looked at by the walk or ahead of it: the same answer.
+        // The files' `fstatat`s on one thread, and on every core, in one batch or in
+        // batches of two or one: the same answer.
         for (threshold, batchSize) in [(4096, 4096), (1, 4096), (1, 2), (4096, 1)] {
-            for ahead in [false, true] {
-                let comparison = try compare(
-                    now, in: dir, known: known, lookedAt: start, parallelAbove: threshold,
-                    batchSize: batchSize, ahead: ahead)
-                #expect(comparison.unchanged == ["a.json"], "ahead: \(ahead)")
-                #expect(comparison.toRead == ["b.json", "d.json", "e.json"], "ahead: \(ahead)")
-                #expect(comparison.gone == ["c.json"], "ahead: \(ahead)")
-            }
+            let comparison = try compare(
+                now, in: dir, known: known, lookedAt: start, parallelAbove: threshold,
+                batchSize: batchSize)
+            #expect(comparison.unchanged == ["a.json"])
+            #expect(comparison.toRead == ["b.json", "d.json", "e.json"])
+            #expect(comparison.gone == ["c.json"])
         }
     }
 
@@ -148,8 +146,14 @@ struct StartComparisonTests {
         let cursor = try StartCache.Cursor(
             .file(fd, size: bytes.count), for: directory, terms: nil)
         #expect(cursor.readItems())
-        // b's recorded inode, changed in the file once it was checked: b would be taken
-        // for unchanged no more, but a cache changed so is trusted for nothing.
+        let second = try StartCache.Cursor(
+            .file(fd, size: bytes.count), for: directory, terms: nil)
+        // Looked at ahead, before the change: every file as recorded.
+        let looked = try #require(cursor.lookAhead(in: dir, lookedAt: start))
+        #expect(looked == [true, true, true])
+        // b's recorded inode, changed in the file once it was checked: the answer given
+        // for b was for the record as it was, but a cache changed so is trusted for
+        // nothing.
         let sections = try StartCache.Sections(.memory(bytes), for: directory, terms: nil)
         var inode = UInt64(7).littleEndian
         let at = sections.records + StartCache.Layout.record + StartCache.Layout.inode
@@ -158,14 +162,18 @@ struct StartComparisonTests {
         var count = UInt32(0xFFFF_0000).littleEndian
         let past = sections.records + 2 * StartCache.Layout.record + StartCache.Layout.bytesCount
         #expect(pwrite(fd.rawValue, &count, 4, off_t(past)) == 4)
-        // Looked at ahead: what it read does not check out, so it answers nothing.
-        #expect(cursor.lookAhead(in: dir, lookedAt: start) == nil)
         var taken: [Int] = []
         let comparison = StartComparison(
-            names.map(id), in: dir, cache: cursor, lookedAt: start
-        ) { i, _ in taken.append(i) }
+            names.map(id), cache: cursor, lookedAt: start, looked: looked
+        ) { i, found in
+            if case .unchanged = found { taken.append(i) }
+        }
         #expect(!comparison.intact)
-        #expect(taken == [0])  // what the walk took before its end, not to be used
+        #expect(taken == [0, 1])  // what the walk took before its end, not to be used
+        #expect(comparison.toRead == [2])
+        // A look ahead made after the change: what it read does not check out, so it
+        // answers nothing.
+        #expect(second.lookAhead(in: dir, lookedAt: start) == nil)
     }
 
     @Test("a file stamped in the tick the look began is read again, whatever its signature")
@@ -178,15 +186,11 @@ struct StartComparisonTests {
         let known = [UTF8Key("a.json"): signature]
         // The look began in the tick the file was last stamped: a change later in that
         // tick would have left the signature as it is, so the file is not trusted.
-        for ahead in [false, true] {
-            let racy = try compare(
-                ["a.json"], in: dir, known: known, lookedAt: signature.changed, ahead: ahead)
-            #expect(racy.toRead == ["a.json"])
-            let later = max(signature.changed, signature.modified) + 1
-            let settled = try compare(
-                ["a.json"], in: dir, known: known, lookedAt: later, ahead: ahead)
-            #expect(settled.unchanged == ["a.json"])
-        }
+        let racy = try compare(["a.json"], in: dir, known: known, lookedAt: signature.changed)
+        #expect(racy.toRead == ["a.json"])
+        let later = max(signature.changed, signature.modified) + 1
+        let settled = try compare(["a.json"], in: dir, known: known, lookedAt: later)
+        #expect(settled.unchanged == ["a.json"])
     }
 
     @Test("the walk takes what was looked at ahead: no file is looked at twice")
@@ -208,8 +212,10 @@ struct StartComparisonTests {
         try temp.writeFile("a.json", "[2]")
         var taken: [String] = []
         let comparison = StartComparison(
-            names.map(id), in: dir, cache: cursor, lookedAt: start, looked: looked
-        ) { _, entry in taken.append(entry.id) }
+            names.map(id), cache: cursor, lookedAt: start, looked: looked
+        ) { _, found in
+            if case .unchanged(let entry) = found { taken.append(entry.id) }
+        }
         #expect(comparison.intact)
         #expect(taken == ["a"])
         #expect(comparison.toRead == [1])

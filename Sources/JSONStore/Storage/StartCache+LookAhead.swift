@@ -1,6 +1,9 @@
 import Glibc
 
 extension StartCache.Cursor {
+    /// How many files `lookAhead` looks at together, on every core.
+    static let lookBatch = 16384
+
     /// Looks at the file of every entry whose recorded signature was settled when it was
     /// recorded (`FileSignature.isSettled`), one `fstatat` each, on every core: whether
     /// each still has that signature, by the entry's position. A start does this while
@@ -22,7 +25,7 @@ extension StartCache.Cursor {
     ///   looked at); `nil` when the records did not read back intact.
     func lookAhead(
         in directory: FileDescriptor, lookedAt start: Int64,
-        parallelAbove threshold: Int = 4096, batchSize: Int = StartComparison.batchSize
+        parallelAbove threshold: Int = 4096, batchSize: Int = lookBatch
     ) -> [Bool]? {
         var same = [Bool](repeating: false, count: count)
         // A batch: the positions and signatures of the entries to look at, and their file

@@ -56,30 +56,61 @@ extension LiveEngine {
             store: configuration.path, dir: dir, directory: directory, terms: terms)
     }
 
+    /// How many listed files a start from its cache takes in before it reads those of them
+    /// that changed and hands them to the load.
+    static let readBlock = 65_536
+
     /// A first load of the files of `ids` (a listing, in order), into `load`: from the
     /// start cache (`pending`) where a file is unchanged since, read where it is not.
+    ///
+    /// The walk hands the load its items in order as it goes, the files to read read a
+    /// block at a time on every core (`readBlock` pending entries at most between them),
+    /// so a start holds no outcome of every file beside the tree it builds.
     func startLoad(
         _ ids: [String], in dir: FileDescriptor, cache pending: PendingStartCache?,
         progress: ProgressCounter, into load: inout StoreLoad
     ) {
-        guard let (cache, looked) = pending?.wait() else {
+        guard let (cache, looked) = pending?.wait(), let looked else {
             return readInOrder(ids, in: dir, progress: progress, into: &load)
         }
         configuration.startCacheChecked?()
-        var outcomes = [ItemFile.Outcome](repeating: .missing, count: ids.count)
+        let unread = load
+        // Positions in the listing, in order, with the cache's item or none (to read).
+        var block: [(i: Int, item: Item?)] = []
+        var toRead: [String] = []
+        func addBlock() {
+            let fresh = read(toRead, in: dir, progress: progress)
+            var n = 0
+            for (i, item) in block {
+                if let item {
+                    load.add(ids[i], .item(item))
+                } else {
+                    load.add(ids[i], fresh[n])
+                    n += 1
+                }
+            }
+            progress.add(block.count - toRead.count)
+            block.removeAll(keepingCapacity: true)
+            toRead.removeAll(keepingCapacity: true)
+        }
         // The items share the cache's chunk of bytes: nothing is copied.
         let comparison = StartComparison(
-            ids, in: dir, cache: cache, lookedAt: cache.header.lookedAt, looked: looked
-        ) { i, entry in outcomes[i] = .item(entry.item) }
+            ids, cache: cache, lookedAt: cache.header.lookedAt, looked: looked
+        ) { i, found in
+            switch found {
+            case .unchanged(let entry): block.append((i, entry.item))
+            case .toRead:
+                block.append((i, nil))
+                toRead.append(ids[i])
+            }
+            if block.count == Self.readBlock { addBlock() }
+        }
+        addBlock()
         // A cache changed in place since it was checked: none of it is used.
         guard comparison.intact else {
+            load = unread
             return readInOrder(ids, in: dir, progress: progress, into: &load)
         }
-        progress.add(ids.count - comparison.toRead.count)
-        let toRead = comparison.toRead
-        let fresh = read(toRead.map { ids[$0] }, in: dir, progress: progress)
-        for (n, i) in toRead.enumerated() { outcomes[i] = fresh[n] }
-        for (id, outcome) in zip(ids, outcomes) { load.add(id, outcome) }
         // What the recorder compares: the ids read and gone, with the cache's versions of
         // them, which the journal recorded at the cache's stamp, and their heads then.
         var changed: Set<UTF8Key> = []
@@ -100,9 +131,9 @@ extension LiveEngine {
             }
         }
         startCache.readAtStart = changed
-        startCache.taken = ids.count - toRead.count
+        startCache.taken = ids.count - comparison.toRead.count
         startCache.fromCache = true
-        startCache.read = toRead.count
+        startCache.read = comparison.toRead.count
         if let stamp = cache.header.stamp, let position = cache.header.position {
             startCache.base = StoreHistory.StampBase(stamp: stamp, position: position)
             startCache.changed = changed
