@@ -244,7 +244,10 @@ extension StartCache {
         var rewound: Window { Window(source, at: start, count: count) }
 
         /// Makes the section's bytes at `offset`, `length` of them, present, and says where
-        /// they are for `withBytes`; `offset` is never before the last asked.
+        /// they are for `withBytes`; `offset` is never before the last asked. What is before
+        /// `offset` is let go, and the next blocks are read in behind what is left, in the
+        /// buffer's own room (no block of its own each time, whose fresh pages would fault
+        /// in).
         mutating func bring(_ offset: Int, _ length: Int) throws(Refusal) -> Int {
             guard offset >= dataStart, length >= 0, offset + length <= count else {
                 throw .damaged("it is cut short")
@@ -252,7 +255,7 @@ extension StartCache {
             if offset + length > loaded {
                 data.removeFirst(min(offset, loaded) - dataStart)
                 dataStart = min(offset, loaded)
-                while offset + length > loaded { data += try block() }
+                while offset + length > loaded { try readBlock() }
             }
             return offset - dataStart
         }
@@ -292,17 +295,31 @@ extension StartCache {
 
         /// The section's checksum, once every block is read.
         mutating func sum() throws(Refusal) -> UInt64 {
-            if count == 0 { _ = try block() }
-            while loaded < count { _ = try block() }
+            if count == 0 { try readBlock() }
+            while loaded < count {
+                data.removeAll(keepingCapacity: true)
+                dataStart = loaded
+                try readBlock()
+            }
             return hash.value
         }
 
-        private mutating func block() throws(Refusal) -> [UInt8] {
+        /// Reads the next block in behind `data`, and adds it to the checksum.
+        private mutating func readBlock() throws(Refusal) {
             let size = min(Layout.block, count - loaded)
-            let block = try source.bytes(count: size, at: start + loaded)
-            block.withUnsafeBytes { hash.add(block: $0) }
+            let end = data.count
+            data.append(contentsOf: repeatElement(0, count: size))
+            let (source, at) = (source, start + loaded)
+            var hash = self.hash
+            try data.withUnsafeMutableBytes { raw in
+                Result { () throws(Refusal) in
+                    let block = UnsafeMutableRawBufferPointer(rebasing: raw[end..<end + size])
+                    try source.fill(block, at: at)
+                    hash.add(block: UnsafeRawBufferPointer(block))
+                }
+            }.get()
+            self.hash = hash
             loaded += size
-            return block
         }
     }
 }
