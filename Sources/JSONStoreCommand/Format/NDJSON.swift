@@ -193,13 +193,18 @@ enum NDJSON {
         let runs = (count + runLength - 1) / runLength
         var next = 0
         var done: Slots<[UInt8]>?
+        // The buffers of runs written, emptied, for the next runs: their pages stay, so a
+        // run does not grow a buffer of its own from nothing (fresh pages faulting in).
+        var spare: [[UInt8]] = []
         while next < runs || done != nil {
             let batch = next..<min(runs, next + 2 * Cores.count)
             let written = Slots<[UInt8]>(count: batch.count, initial: [])
+            for k in 0..<batch.count { written[k] = spare.popLast() ?? [] }
             let renderBatch: @Sendable () -> Void = {
                 DispatchQueue.concurrentPerform(iterations: batch.count) { k in
                     let run = batch.lowerBound + k
-                    var bytes: [UInt8] = []
+                    var bytes = written[k]
+                    written[k] = []  // the buffer's one owner while it is written to
                     render(run * runLength..<min(count, (run + 1) * runLength), &bytes)
                     written[k] = bytes
                 }
@@ -211,7 +216,13 @@ enum NDJSON {
                 DispatchQueue.global().async(group: rendering, execute: renderBatch)
             }
             if let done {
-                for k in 0..<done.count { out.hand(done[k]) }
+                for k in 0..<done.count {
+                    out.hand(done[k])
+                    var bytes = done[k]
+                    done[k] = []
+                    bytes.removeAll(keepingCapacity: true)
+                    spare.append(bytes)
+                }
             }
             rendering.wait()
             done = batch.isEmpty ? nil : written
