@@ -6,5 +6,8 @@ final class ProgressCounter: Sendable {
 
     func add(_ n: Int) { count.add(n, ordering: .relaxed) }
 
+    /// Counts from nothing again: the files are all to be read again.
+    func reset() { count.store(0, ordering: .relaxed) }
+
     var value: Int { count.load(ordering: .relaxed) }
 }

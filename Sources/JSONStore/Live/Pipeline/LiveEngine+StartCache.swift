@@ -109,6 +109,7 @@ extension LiveEngine {
         // A cache changed in place since it was checked: none of it is used.
         guard comparison.intact else {
             load = unread
+            progress.reset()
             return readInOrder(ids, in: dir, progress: progress, into: &load)
         }
         // What the recorder compares: the ids read and gone, with the cache's versions of
