@@ -16,7 +16,7 @@ extension LiveEngine {
         private let done = DispatchGroup()
         /// Made on the reading thread, then handed over once: `wait` returns after it is
         /// set, and only the waiting thread uses it after.
-        private let cache = Locked<(cursor: StartCache.Cursor, looked: [Bool]?)?>(nil)
+        private let cache = Locked<(cursor: StartCache.Cursor, looked: [Bool])?>(nil)
 
         /// - Parameter dir: the store's directory, open until `wait` has returned.
         init(
@@ -24,19 +24,21 @@ extension LiveEngine {
             terms: Fingerprint
         ) {
             DispatchQueue.global().async(group: done) { [cache] in
+                // A cache whose records did not read back as checked gives no answers,
+                // and is not used.
                 guard
                     let cursor = StartCache.Cursor.open(
                         store: store, directory: directory, terms: terms),
-                    cursor.readItems()
+                    cursor.readItems(),
+                    let looked = cursor.lookAhead(in: dir, lookedAt: cursor.header.lookedAt)
                 else { return }
-                let looked = cursor.lookAhead(in: dir, lookedAt: cursor.header.lookedAt)
                 cache.withLock { $0 = (cursor, looked) }
             }
         }
 
         /// The cache, once read, and what its files were found to be; `nil` when there is
         /// none or it was refused.
-        func wait() -> (cursor: StartCache.Cursor, looked: [Bool]?)? {
+        func wait() -> (cursor: StartCache.Cursor, looked: [Bool])? {
             done.wait()
             return cache.withLock { $0 }
         }
@@ -70,7 +72,7 @@ extension LiveEngine {
         _ ids: [String], in dir: FileDescriptor, cache pending: PendingStartCache?,
         progress: ProgressCounter, into load: inout StoreLoad
     ) {
-        guard let (cache, looked) = pending?.wait(), let looked else {
+        guard let (cache, looked) = pending?.wait() else {
             return readInOrder(ids, in: dir, progress: progress, into: &load)
         }
         configuration.startCacheChecked?()
