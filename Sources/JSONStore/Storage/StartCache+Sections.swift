@@ -64,7 +64,9 @@ extension StartCache {
         private var nameAt = 0
         private var bytesAt = 0
         private var k = 0
-        private var last: [UInt8]?
+        /// The last record's name (from the second record on), kept in one
+        /// buffer for the whole check.
+        private var last: [UInt8] = []
 
         init(_ sections: Sections) {
             (namesCount, bytesCount) = (sections.namesCount, sections.bytesCount)
@@ -100,10 +102,12 @@ extension StartCache {
         private mutating func next(
             _ record: UnsafeRawBufferPointer, name: UnsafeBufferPointer<UInt8>
         ) -> String? {
-            guard String(validating: name, as: UTF8.self) != nil else {
+            // Most ids are ASCII: only the others are validated as UTF-8.
+            guard name.allSatisfy({ $0 < 0x80 }) || String(validating: name, as: UTF8.self) != nil
+            else {
                 return "an id is not UTF-8"
             }
-            if let last, last.withUnsafeBufferPointer({ UTF8Key.compare($0, name) >= 0 }) {
+            if k > 0, last.withUnsafeBufferPointer({ UTF8Key.compare($0, name) >= 0 }) {
                 return "its entries are not in order"
             }
             switch record.little(Layout.headTag, as: UInt8.self) {
@@ -117,7 +121,8 @@ extension StartCache {
             nameAt += name.count
             bytesAt += Int(record.little(Layout.bytesCount, as: UInt32.self))
             k += 1
-            last = Array(name)
+            last.removeAll(keepingCapacity: true)
+            last.append(contentsOf: name)
             return nil
         }
 
