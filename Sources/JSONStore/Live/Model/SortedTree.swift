@@ -165,10 +165,13 @@ struct SortedTree<Key: Comparable & Hashable & Sendable, Value: Sendable>: Senda
         /// Whether the walk goes on after `node`, whose first element is at `offset`.
         func walk(_ node: Node, _ offset: Int) -> Bool {
             if node.isLeaf {
-                for element in node.elements[max(0, start - offset)...] {
-                    guard body(element.key, element.value) else { return false }
+                // Each element borrowed where it is, not copied out and destroyed again.
+                return node.elements.withUnsafeBufferPointer { elements in
+                    for k in max(0, start - offset)..<elements.count {
+                        guard body(elements[k].key, elements[k].value) else { return false }
+                    }
+                    return true
                 }
-                return true
             }
             var first = offset
             for (i, child) in node.children.enumerated() {
