@@ -68,7 +68,14 @@ extension StoreHistory {
                 }
                 FaultPoint.drafted.reached()
             }
-            if let appender { appended(try appender.append(drafts), by: appender) }
+            if let appender {
+                // The lines' bodies (a start's changes may be thousands) on every core.
+                let ready = drafts
+                let bodies = ItemFile.parallelMap(
+                    ready.count, parallelAbove: Self.readsInParallelAbove, initial: [UInt8]()
+                ) { JournalLine.body(ready[$0]) }
+                appended(try appender.append(drafts, bodies: bodies), by: appender)
+            }
         }
         guard whole else { return }
         if let appender {
@@ -103,18 +110,24 @@ extension StoreHistory {
         ) { i in
             HistoryDraft.Before(ItemFile.read(id: ids[i], in: dir, path: store, reader: reader))
         }
+        // The heads are looked up in order, under the lock; the drafts, which compare each
+        // file with what the journal recorded, are made on every core.
         return try withHeads { heads throws(StoreError) in
-            zip(ids, files).flatMap { id, file in
+            let found = ids.map { heads.head(of: $0, in: journal) }
+            // Asked of the journal once, for the first item with no entry.
+            if predates == nil, found.contains(where: { $0 == nil }) {
+                predates = journal.mayPredate(heads.journalID)
+            }
+            let mayPredate = predates ?? true
+            let entries = ItemFile.parallelMap(
+                ids.count, parallelAbove: Self.readsInParallelAbove, initial: [HistoryEntry]()
+            ) { i in
+                let (id, head) = (ids[i], found[i])
                 var draft = HistoryDraft(id: id, source: .otherProgram, operation: nil, now: now)
                 draft.segmentStart = segmentStart
-                let head = heads.head(of: id, in: journal)
-                if head == nil {
-                    // Asked of the journal for the first item with no entry.
-                    if predates == nil { predates = journal.mayPredate(heads.journalID) }
-                    draft.mayPredate = predates ?? true
-                }
+                if head == nil { draft.mayPredate = mayPredate }
                 return draft.late(
-                    before: file, head: head,
+                    before: files[i], head: head,
                     recorded: {
                         // The watcher's last version, when it is the journal's.
                         if let known = previous[UTF8Key(id)],
@@ -122,14 +135,15 @@ extension StoreHistory {
                         {
                             return known.members
                         }
-                        return recordedValue(of: id)
+                        return self.recordedValue(of: id)
                     }, seen: seen
                 ).entries
             }
+            return Array(entries.joined())
         }
     }
 
-    /// How many files a chunk reads one by one; more are read on every core.
+    /// How many files a chunk reads and drafts one by one; more are on every core.
     static let readsInParallelAbove = 64
 
     /// How many items' heads are looked up one by one; more are found in one read.
