@@ -18,9 +18,9 @@ struct UTF8KeySortingTests {
                     pieces.randomElement(using: &random)!
                 }.joined()
             }
-            // With no prefix in common, and with one longer than some of the strings'
-            // next eight bytes (the sort's integer keys) and than some strings whole.
-            for shared in ["", "item-000", "item-000-item-000"] {
+            // With no prefix in common, and with one as long as the sort's first digit,
+            // its two digits (sixteen bytes, past which strings are compared), and longer.
+            for shared in ["", "item-000", "item-000-item-00", "item-000-item-000"] {
                 let named = strings.map { shared + $0 } + (count > 0 ? [shared] : [])
                 #expect(
                     UTF8Key.sorted(named).map { Array($0.utf8) }

@@ -72,4 +72,21 @@ enum EntryName: Equatable {
             self = .item(id)
         }
     }
+
+    /// The id in `name` (a directory entry's bytes) when it is plainly an item file's name,
+    /// as most are: printable ASCII, not hidden, ending in `.json`, an id short enough and
+    /// without `conflict` in it (so no conflict copy's name either). What `init` makes of
+    /// such a name is `.item` of that id; `nil` says only that a name needs `init`'s look.
+    /// One pass over the bytes: a listing makes no string of such a name.
+    static func plainItemID(_ name: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        let suffix: StaticString = ".json"
+        let stem = name.count - suffix.utf8CodeUnitCount
+        guard stem > 0, stem <= ItemID.maxLength, name[0] != UInt8(ascii: "."),
+            name.allSatisfy({ (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "/") }),
+            UnsafeBufferPointer(rebasing: name[stem...]).elementsEqual(
+                UnsafeBufferPointer(start: suffix.utf8Start, count: suffix.utf8CodeUnitCount))
+        else { return nil }
+        let id = UnsafeBufferPointer(rebasing: name[..<stem])
+        return ConflictName.mayBeStem(id) ? nil : id
+    }
 }

@@ -9,26 +9,42 @@ struct StoreListing {
     var conflictNames: [String] = []
 
     init(_ names: [DirectoryScan.Name], path: String) {
-        for name in names { add(name, path: path) }
-        ids = UTF8Key.sorted(ids)
+        var unsorted = UTF8Key.SortBuffer()
+        for name in names { add(name, path: path, to: &unsorted) }
+        ids = unsorted.sorted()
     }
 
     /// The listing of `directory`, made as its names are read: no array of every name is
-    /// held beside the ids.
+    /// held beside the ids, and no string is made of a plain item file's name
+    /// (`EntryName.plainItemID`) until the ids are handed out in order.
     init(scanning directory: FileDescriptor, path: String) throws(Errno) {
         var listing = StoreListing([], path: path)
-        try DirectoryScan.forEachName(in: directory) { listing.add(.init($0), path: path) }
-        listing.ids = UTF8Key.sorted(listing.ids)
+        var unsorted = UTF8Key.SortBuffer()
+        try DirectoryScan.forEachName(in: directory) { name in
+            let plain = name.withMemoryRebound(to: UInt8.self) { bytes -> Bool in
+                // The name without its NUL.
+                let name = bytes.last == 0 ? bytes.dropLast() : bytes[...]
+                guard let id = EntryName.plainItemID(UnsafeBufferPointer(rebasing: name)) else {
+                    return false
+                }
+                unsorted.append(id)
+                return true
+            }
+            if !plain { listing.add(.init(name), path: path, to: &unsorted) }
+        }
+        listing.ids = unsorted.sorted()
         self = listing
     }
 
-    private mutating func add(_ name: DirectoryScan.Name, path: String) {
+    private mutating func add(
+        _ name: DirectoryScan.Name, path: String, to unsorted: inout UTF8Key.SortBuffer
+    ) {
         switch name {
         case .text(let text):
             switch EntryName(text) {
             case .ignored: return
             case .conflict: conflictNames.append(text)
-            case .item(let id): ids.append(id)
+            case .item(let id): unsorted.append(id)
             case .invalid(let id, let reason):
                 badNames[UTF8Key(text)] = .badName(text, id: id, reason: reason, path: path)
             }
