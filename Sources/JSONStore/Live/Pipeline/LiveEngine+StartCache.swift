@@ -58,16 +58,17 @@ extension LiveEngine {
             store: configuration.path, dir: dir, directory: directory, terms: terms)
     }
 
-    /// How many listed files a start from its cache takes in before it reads those of them
-    /// that changed and hands them to the load.
+    /// How many listed files a start from its cache walks before it hands them to its
+    /// `StartLoader`, which reads those of them that changed and adds them to the load.
     static let readBlock = 65_536
 
     /// A first load of the files of `ids` (a listing, in order), into `load`: from the
     /// start cache (`pending`) where a file is unchanged since, read where it is not.
     ///
-    /// The walk hands the load its items in order as it goes, the files to read read a
-    /// block at a time on every core (`readBlock` pending entries at most between them),
-    /// so a start holds no outcome of every file beside the tree it builds.
+    /// The walk hands the load its items in order as it goes, a block of `readBlock`
+    /// listed files at a time, to a `StartLoader` that reads the block's files to read on
+    /// every core and builds the tree while the walk goes on; a start holds a few blocks'
+    /// outcomes at most beside the tree it builds.
     func startLoad(
         _ ids: [String], in dir: FileDescriptor, cache pending: PendingStartCache?,
         progress: ProgressCounter, into load: inout StoreLoad
@@ -77,24 +78,17 @@ extension LiveEngine {
         }
         configuration.startCacheChecked?()
         let unread = load
-        // Positions in the listing, in order, with the cache's item or none (to read).
-        var block: [(i: Int, item: Item?)] = []
-        var toRead: [String] = []
-        func addBlock() {
-            let fresh = read(toRead, in: dir, progress: progress)
-            var n = 0
-            for (i, item) in block {
-                if let item {
-                    load.add(ids[i], .item(item))
-                } else {
-                    load.add(ids[i], fresh[n])
-                    n += 1
-                }
-            }
-            progress.add(block.count - toRead.count)
-            block.removeAll(keepingCapacity: true)
-            toRead.removeAll(keepingCapacity: true)
+        let (path, reader, parallelAbove, schema) = (
+            configuration.path, configuration.reader, configuration.parallelAbove, schema
+        )
+        // The tree is built on another thread as the walk goes on.
+        let loader = StartLoader(ids: ids, into: load, progress: progress) {
+            ItemFile.readMany(
+                $0, in: dir, path: path, reader: reader, parallelAbove: parallelAbove,
+                schema: schema, progress: progress)
         }
+        var block: StartLoader.Block = []
+        var toRead: [String] = []
         // The items share the cache's chunk of bytes: nothing is copied.
         let comparison = StartComparison(
             ids, cache: cache, lookedAt: cache.header.lookedAt, looked: looked
@@ -105,9 +99,13 @@ extension LiveEngine {
                 block.append((i, nil))
                 toRead.append(ids[i])
             }
-            if block.count == Self.readBlock { addBlock() }
+            if block.count == Self.readBlock {
+                loader.add(block, reading: toRead)
+                (block, toRead) = ([], [])
+            }
         }
-        addBlock()
+        loader.add(block, reading: toRead)
+        load = loader.finish()
         // A cache changed in place since it was checked: none of it is used.
         guard comparison.intact else {
             load = unread
