@@ -97,6 +97,10 @@ public final class JSONStore: Sendable {
         /// Called when a start has checked its start cache, before it walks it beside the
         /// listing. Not public: a test changes the cache in between.
         var startCacheChecked: (@Sendable () -> Void)?
+        /// Called when a start has begun reading its start cache, before its watcher is
+        /// set up, with a wait (up to the given seconds) for the reading to end. Not
+        /// public: a test edits a file before the watcher starts.
+        var startCacheBegun: (@Sendable (_ finished: @Sendable (Double) -> Bool) -> Void)?
 
         public init() {}
     }
@@ -159,7 +163,8 @@ public final class JSONStore: Sendable {
                 parallelAbove: options.parallelLoadThreshold,
                 recorder: history.map(HistoryRecorder.init), schemas: schemas,
                 keepsStartCache: options.keepsStartCache,
-                startCacheChecked: options.startCacheChecked))
+                startCacheChecked: options.startCacheChecked,
+                startCacheBegun: options.startCacheBegun))
         if options.createDirectory {
             do {
                 try FileDescriptor.makeDirectory(directory, permissions: 0o755)

@@ -37,4 +37,26 @@ extension StartCacheLiveTests {
         #expect(!plan.fromCache && plan.taken == 0)
         try Self.expectFullRead(results, path)
     }
+
+    @Test("no file is looked at before the watcher starts: an edit just before it is seen")
+    func lookedAtOnceWatched() async throws {
+        let temp = try await Self.storeWithCache()
+        let path = temp.path
+        let edited = Locked(false)
+        var options = JSONStore.Options()
+        // The cache is being read; the watcher is not set up yet. Had its files been
+        // looked at already, this edit would be in neither the look nor the watcher.
+        options.startCacheBegun = { finished in
+            #expect(!finished(1), "the cache's files were looked at before the watcher")
+            let file = path + "/item-05.json"
+            edited.withLock {
+                $0 = FileManager.default.createFile(
+                    atPath: file, contents: Data("{\"title\": \"edited at the start\"}\n".utf8))
+            }
+        }
+        let (results, plan) = try await Self.firstResults(path, options: options)
+        #expect(edited.withLock { $0 })
+        #expect(results[results.index(ofID: "item-05")!]["title"] == "edited at the start")
+        #expect(plan.read >= 1 && plan.taken == Self.count - plan.read)
+    }
 }

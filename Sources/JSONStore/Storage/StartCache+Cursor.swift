@@ -26,9 +26,9 @@ extension StartCache {
         /// error): what was answered then is a fallback, and a writer writes nothing.
         private(set) var failed = false
 
-        /// The cache the store at `store` keeps for `directory`, written under `terms`,
-        /// checked; `nil` when there is none or it is refused.
-        static func open(store: String, directory: Directory, terms: Fingerprint) -> Cursor? {
+        /// The cache the store at `store` keeps for `directory`, written under `terms` when
+        /// given, checked; `nil` when there is none or it is refused.
+        static func open(store: String, directory: Directory, terms: Fingerprint?) -> Cursor? {
             guard let (fd, source) = openFile(store: store) else { return nil }
             guard let cursor = try? Cursor(source, for: directory, terms: terms, owning: fd)
             else {

@@ -19,7 +19,9 @@ extension LiveEngine {
 
     /// Reads the whole directory and makes memory equal to it: the first load, or a
     /// resync after an overflow or the directory's return, delivering only real changes.
-    func rescan(reason: String?) {
+    ///
+    /// - Parameter pending: a first load's start cache, being read (`attach`).
+    func rescan(reason: String?, startCache pending: PendingStartCache? = nil) {
         guard let dir = openDirectory() else { return }
         defer { dir.close() }
         if let reason { status.set(.resyncing(reason: reason)) }
@@ -28,13 +30,12 @@ extension LiveEngine {
         // The listing, the names and the files' outcomes live only in this block, so the
         // store is not held twice while the subscriptions build their first results.
         do {
-            // A first load reads its start cache while the directory is listed.
-            let cache = starting ? beginStartCacheRead(of: dir) : nil
+            // A first load's start cache is read while the directory is listed.
+            let cache = starting ? pending : nil
             let listing: StoreListing
             do {
                 listing = try StoreListing(scanning: dir, path: configuration.path)
             } catch {
-                _ = cache?.wait()
                 return directoryGone(cause: error)
             }
             let progress = ProgressCounter()

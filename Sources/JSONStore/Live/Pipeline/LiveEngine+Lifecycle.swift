@@ -48,10 +48,14 @@ extension LiveEngine {
     /// Starts the watcher, then reads everything. The watcher comes first, so no edit
     /// made during the scan is missed.
     func attach(reason: String?) {
+        // A first load's start cache is read while the watcher is set up.
+        let pending = reducer.isLoaded ? nil : beginStartCacheRead()
+        if let pending { configuration.startCacheBegun?(pending.finished) }
         let watcher: any DirectoryWatcher
         do {
             watcher = try makeWatcher()
         } catch {
+            pending?.watcherStarted(false)
             if case .detached = phase { scheduleReattach() } else { watchFailed(error) }
             return
         }
@@ -59,7 +63,8 @@ extension LiveEngine {
             DirectoryWatch(
                 watcher: watcher, git: GitActivity.find(forDirectory: configuration.path)))
         watcher.start()
-        rescan(reason: reason)
+        pending?.watcherStarted(true)
+        rescan(reason: reason, startCache: pending)
     }
 
     func makeWatcher() throws(InotifySetupError) -> any DirectoryWatcher {

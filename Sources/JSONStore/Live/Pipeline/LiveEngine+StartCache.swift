@@ -9,31 +9,54 @@ extension LiveEngine {
     // is written in the background after a version is stamped (at most every
     // `StartCachePlan.interval` while the store changes), never on the edit path.
 
-    /// The start cache, checked, its items' bytes read and the files of its entries
-    /// looked at (`StartCache.Cursor.lookAhead`) on other cores while a first load lists
-    /// the directory; its records are walked with the listing afterwards.
+    /// The start cache, checked and its items' bytes read on another core from before the
+    /// watcher is set up (a watch on a directory of a million files takes a while: the
+    /// kernel marks every entry of it that it has cached), and the files of its entries
+    /// looked at (`StartCache.Cursor.lookAhead`) once the watcher has started, while a
+    /// first load lists the directory; its records are walked with the listing afterwards.
     final class PendingStartCache: Sendable {
+        /// The directory the cache is read for.
+        let directory: StartCache.Directory
         private let done = DispatchGroup()
+        /// Signalled once the watcher has started (`looks`) or will not.
+        private let watching = DispatchSemaphore(value: 0)
+        private let looks = Locked(false)
         /// Made on the reading thread, then handed over once: `wait` returns after it is
         /// set, and only the waiting thread uses it after.
         private let cache = Locked<(cursor: StartCache.Cursor, looked: [Bool])?>(nil)
 
-        /// - Parameter dir: the store's directory, open until `wait` has returned.
-        init(
-            store: String, dir: FileDescriptor, directory: StartCache.Directory,
-            terms: Fingerprint
-        ) {
-            DispatchQueue.global().async(group: done) { [cache] in
+        /// - Parameter dir: the store's directory, which this closes when it is done.
+        init(store: String, dir: FileDescriptor, directory: StartCache.Directory) {
+            self.directory = directory
+            DispatchQueue.global().async(group: done) { [cache, watching, looks] in
+                defer { dir.close() }
                 // A cache whose records did not read back as checked gives no answers,
-                // and is not used.
+                // and is not used. Its terms are the load's to check (`startLoad`): the
+                // schema is read after this begins.
                 guard
                     let cursor = StartCache.Cursor.open(
-                        store: store, directory: directory, terms: terms),
-                    cursor.readItems(),
+                        store: store, directory: directory, terms: nil),
+                    cursor.readItems()
+                else { return }
+                // No file is looked at before the watcher has started: one changed after
+                // its look is the watcher's.
+                watching.wait()
+                guard looks.withLock({ $0 }),
                     let looked = cursor.lookAhead(in: dir, lookedAt: cursor.header.lookedAt)
                 else { return }
                 cache.withLock { $0 = (cursor, looked) }
             }
+        }
+
+        /// The watcher has started, or will not (`started` false: nothing is looked at).
+        func watcherStarted(_ started: Bool) {
+            looks.withLock { $0 = started }
+            watching.signal()
+        }
+
+        /// Whether the reading ends within `seconds` (for tests).
+        func finished(within seconds: Double) -> Bool {
+            done.wait(timeout: .now() + seconds) == .success
         }
 
         /// The cache, once read, and what its files were found to be; `nil` when there is
@@ -45,17 +68,21 @@ extension LiveEngine {
     }
 
     /// Begins a first load's look (its stamp, which the next cache records) and the
-    /// reading of the start cache, on another core: `nil` when this store keeps none.
-    func beginStartCacheRead(of dir: FileDescriptor) -> PendingStartCache? {
+    /// reading of the start cache, on another core, through a descriptor of its own:
+    /// `nil` when this store keeps none.
+    func beginStartCacheRead() -> PendingStartCache? {
         guard configuration.remote == nil, configuration.keepsStartCache,
-            let look = StartCache.beginLook(store: configuration.path),
-            let directory = StartCache.directory(of: dir)
+            let dir = try? FileDescriptor.openDirectory(configuration.path)
         else { return nil }
+        guard let look = StartCache.beginLook(store: configuration.path),
+            let directory = StartCache.directory(of: dir)
+        else {
+            dir.close()
+            return nil
+        }
         startCache.loadLook = look
         startCache.began = Self.now()
-        let terms = StartCache.terms(reader: configuration.reader, schema: schema)
-        return PendingStartCache(
-            store: configuration.path, dir: dir, directory: directory, terms: terms)
+        return PendingStartCache(store: configuration.path, dir: dir, directory: directory)
     }
 
     /// How many listed files a start from its cache walks before it hands them to its
@@ -73,7 +100,11 @@ extension LiveEngine {
         _ ids: [String], in dir: FileDescriptor, cache pending: PendingStartCache?,
         progress: ProgressCounter, into load: inout StoreLoad
     ) {
-        guard let (cache, looked) = pending?.wait() else {
+        // A cache of this directory, written under the terms the load reads with.
+        guard let pending, pending.directory == StartCache.directory(of: dir),
+            let (cache, looked) = pending.wait(),
+            cache.header.terms == StartCache.terms(reader: configuration.reader, schema: schema)
+        else {
             return readInOrder(ids, in: dir, progress: progress, into: &load)
         }
         configuration.startCacheChecked?()

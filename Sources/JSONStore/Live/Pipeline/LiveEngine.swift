@@ -30,6 +30,8 @@ actor LiveEngine {
         var keepsStartCache = true
         /// `Options.startCacheChecked`.
         var startCacheChecked: (@Sendable () -> Void)?
+        /// `Options.startCacheBegun`.
+        var startCacheBegun: (@Sendable (_ finished: @Sendable (Double) -> Bool) -> Void)?
     }
 
     /// Where the pipeline is in its life, with what that part of it holds.
