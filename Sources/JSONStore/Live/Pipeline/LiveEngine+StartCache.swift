@@ -87,7 +87,7 @@ extension LiveEngine {
 
     /// How many listed files a start from its cache walks before it hands them to its
     /// `StartLoader`, which reads those of them that changed and adds them to the load.
-    static let readBlock = 65_536
+    static let readBlock = 16_384
 
     /// A first load of the files of `ids` (a listing, in order), into `load`: from the
     /// start cache (`pending`) where a file is unchanged since, read where it is not.
