@@ -29,6 +29,11 @@ struct UTF8KeySortingTests {
         }
     }
 
+    @Test("a digit of the sort takes 24 bytes: a million ids' digits and scratch, 48 MB")
+    func digitSize() {
+        #expect(MemoryLayout<UTF8Key.Digit>.stride == 24)
+    }
+
     @Test("a directory's numbered ids, in the order a listing gives them, twins included")
     func numbered() {
         var random = SystemRandomNumberGenerator()

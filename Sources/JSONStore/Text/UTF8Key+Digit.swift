@@ -9,6 +9,10 @@ extension UTF8Key {
             var value: UInt64 = 0
             var remaining: UInt8 = 0
 
+            init(value: UInt64, remaining: UInt8) {
+                (self.value, self.remaining) = (value, remaining)
+            }
+
             static func < (a: Key, b: Key) -> Bool {
                 a.value != b.value ? a.value < b.value : a.remaining < b.remaining
             }
@@ -35,16 +39,23 @@ extension UTF8Key {
             }
         }
 
-        private(set) var first: Key
-        private(set) var second: Key
+        // The two keys' fields side by side: 24 bytes a digit, not the 32 two `Key`s take.
+        private let firstValue: UInt64
+        private let secondValue: UInt64
         /// The string's position in its buffer.
         let index: UInt32
+        private let firstRemaining: UInt8
+        private let secondRemaining: UInt8
 
         init(_ string: UnsafeBufferPointer<UInt8>, index: Int) {
-            first = Key(string, from: 0)
-            second = Key(string, from: 8)
+            let (first, second) = (Key(string, from: 0), Key(string, from: 8))
+            (firstValue, firstRemaining) = (first.value, first.remaining)
+            (secondValue, secondRemaining) = (second.value, second.remaining)
             self.index = UInt32(index)
         }
+
+        var first: Key { Key(value: firstValue, remaining: firstRemaining) }
+        var second: Key { Key(value: secondValue, remaining: secondRemaining) }
 
         /// The first digit (level 0) or the second (level 1).
         @inline(__always)
