@@ -14,56 +14,63 @@ extension LiveEngine {
     /// kernel marks every entry of it that it has cached), and the files of its entries
     /// looked at (`StartCache.Cursor.lookAhead`) once the watcher has started, while a
     /// first load lists the directory; its records are walked with the listing afterwards.
+    /// No thread waits for the watcher: the look is begun by `watcherStarted`.
     final class PendingStartCache: Sendable {
         /// The directory the cache is read for.
         let directory: StartCache.Directory
+        private let dir: FileDescriptor
+        /// The reading of the cache; then `done`, once the look at its files is over too.
+        private let reading = DispatchGroup()
         private let done = DispatchGroup()
-        /// Signalled once the watcher has started (`looks`) or will not.
-        private let watching = DispatchSemaphore(value: 0)
-        private let looks = Locked(false)
-        /// Made on the reading thread, then handed over once: `wait` returns after it is
-        /// set, and only the waiting thread uses it after.
+        /// The cache, read and checked, until its files are looked at.
+        private let read = Locked<StartCache.Cursor?>(nil)
+        /// Made by the look, then handed over once: `wait` takes it.
         private let cache = Locked<(cursor: StartCache.Cursor, looked: [Bool])?>(nil)
 
         /// - Parameter dir: the store's directory, which this closes when it is done.
-        init(store: String, dir: FileDescriptor, directory: StartCache.Directory) {
-            self.directory = directory
-            DispatchQueue.global().async(group: done) { [cache, watching, looks] in
-                defer { dir.close() }
-                // A cache whose records did not read back as checked gives no answers,
-                // and is not used. Its terms are the load's to check (`startLoad`): the
-                // schema is read after this begins.
+        init(
+            store: String, dir: FileDescriptor, directory: StartCache.Directory,
+            terms: Fingerprint
+        ) {
+            (self.directory, self.dir) = (directory, dir)
+            done.enter()  // left by the look, which `watcherStarted` begins
+            DispatchQueue.global().async(group: reading) { [read] in
+                // A cache whose records did not read back as checked is not used.
                 guard
                     let cursor = StartCache.Cursor.open(
-                        store: store, directory: directory, terms: nil),
+                        store: store, directory: directory, terms: terms),
                     cursor.readItems()
                 else { return }
-                // No file is looked at before the watcher has started: one changed after
-                // its look is the watcher's.
-                watching.wait()
-                guard looks.withLock({ $0 }),
+                read.withLock { $0 = cursor }
+            }
+        }
+
+        /// The watcher has started (`started`), or will not: the look at the cache's files
+        /// begins once the cache is read. No file is looked at before the watcher has
+        /// started, so one changed after its look is the watcher's.
+        func watcherStarted(_ started: Bool) {
+            reading.notify(queue: .global()) { [read, cache, dir, done] in
+                defer {
+                    dir.close()
+                    done.leave()
+                }
+                guard started, let cursor = read.withLock({ $0.take() }),
                     let looked = cursor.lookAhead(in: dir, lookedAt: cursor.header.lookedAt)
                 else { return }
                 cache.withLock { $0 = (cursor, looked) }
             }
         }
 
-        /// The watcher has started, or will not (`started` false: nothing is looked at).
-        func watcherStarted(_ started: Bool) {
-            looks.withLock { $0 = started }
-            watching.signal()
-        }
-
-        /// Whether the reading ends within `seconds` (for tests).
+        /// Whether the reading and the look end within `seconds` (for tests).
         func finished(within seconds: Double) -> Bool {
             done.wait(timeout: .now() + seconds) == .success
         }
 
         /// The cache, once read, and what its files were found to be; `nil` when there is
-        /// none or it was refused.
+        /// none or it was refused. Taken: this holds none of it after.
         func wait() -> (cursor: StartCache.Cursor, looked: [Bool])? {
             done.wait()
-            return cache.withLock { $0 }
+            return cache.withLock { $0.take() }
         }
     }
 
@@ -82,7 +89,12 @@ extension LiveEngine {
         }
         startCache.loadLook = look
         startCache.began = Self.now()
-        return PendingStartCache(store: configuration.path, dir: dir, directory: directory)
+        // The schema in force, for the terms a cache must have been written under (the
+        // load checks them again: the schema may change before it reads it).
+        _ = loadSchema()
+        let terms = StartCache.terms(reader: configuration.reader, schema: schema)
+        return PendingStartCache(
+            store: configuration.path, dir: dir, directory: directory, terms: terms)
     }
 
     /// How many listed files a start from its cache walks before it hands them to its
