@@ -47,7 +47,7 @@ extension StartCacheLiveTests {
         // The cache is being read; the watcher is not set up yet. Had its files been
         // looked at already, this edit would be in neither the look nor the watcher.
         options.startCacheBegun = { finished in
-            #expect(!finished(1), "the cache's files were looked at before the watcher")
+            #expect(!finished(0.3), "the cache's files were looked at before the watcher")
             let file = path + "/item-05.json"
             edited.withLock {
                 $0 = FileManager.default.createFile(

@@ -65,12 +65,17 @@ struct PlainItemNameTests {
             "tea.sync-conflict-20261201-120000-ABCDEF7.json", "tea.json", ".hidden.json",
             "notes.txt", "tea.json~", "bad\u{1}.json", String(repeating: "z", count: 201) + ".json",
         ]
-        for name in names { try temp.writeFile(name, "{}") }
+        // And enough plain ones for the listing's sort of digits (more than 64).
+        let numbered = (0..<150).map { "n-" + String(1_000 - $0 * 7) + ".json" }
+        for name in names + numbered { try temp.writeFile(name, "{}") }
         let dir = try FileDescriptor.openDirectory(temp.path)
         defer { dir.close() }
         let scanned = try StoreListing(scanning: dir, path: temp.path)
         let read = StoreListing(try DirectoryScan.names(in: dir), path: temp.path)
-        #expect(scanned.ids == ["a", "b", "item-000001", "item-000002", "tea", "thé"])
+        let plain = ["a", "b", "item-000001", "item-000002", "tea", "thé"]
+        #expect(
+            scanned.ids
+                == (plain + numbered.map { String($0.dropLast(5)) }).sorted(by: UTF8Key.less))
         #expect(scanned.ids == read.ids)
         #expect(Set(scanned.badNames.keys) == Set(read.badNames.keys))
         #expect(scanned.badNames.count == 2)

@@ -15,9 +15,10 @@ extension UTF8Key {
     /// appended, as two big-endian integers (`Digit`), and sorts by the first eight, then
     /// the strings that share them by the next eight (a most-significant-first radix sort
     /// of 64-bit digits); only strings that share sixteen bytes are compared byte by byte.
-    /// A string of sixteen bytes or fewer is made again from its digits: the buffer is
-    /// read in order, never at random (a listing of a million ids sorts in a fraction of
-    /// the time).
+    /// A string of sixteen bytes or fewer is made again from its digits: for such strings
+    /// (most ids) the buffer is read in order, never at random; a longer one is read where
+    /// it is, to be compared past sixteen bytes and to be made (a listing of a million ids
+    /// sorts in a fraction of the time).
     struct SortBuffer {
         private var bytes: [UInt8] = []
         /// Where each string ends in `bytes`; it begins where the one before ends.

@@ -46,7 +46,8 @@ extension LiveEngine {
     // MARK: A directory
 
     /// Starts the watcher, then reads everything. The watcher comes first, so no edit
-    /// made during the scan is missed.
+    /// made during the scan is missed; a first load's start cache is read meanwhile, its
+    /// files looked at once the watcher has started (`PendingStartCache`).
     func attach(reason: String?) {
         // A first load's start cache is read while the watcher is set up.
         let pending = reducer.isLoaded ? nil : beginStartCacheRead()
