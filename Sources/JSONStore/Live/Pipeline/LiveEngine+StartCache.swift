@@ -131,23 +131,20 @@ extension LiveEngine {
                 schema: schema, progress: progress)
         }
         var block: StartLoader.Block = []
-        var toRead: [String] = []
         // The items share the cache's chunk of bytes: nothing is copied.
         let comparison = StartComparison(
             ids, cache: cache, lookedAt: cache.header.lookedAt, looked: looked
         ) { i, found in
             switch found {
             case .unchanged(let entry): block.append((i, entry.item))
-            case .toRead:
-                block.append((i, nil))
-                toRead.append(ids[i])
+            case .toRead: block.append((i, nil))
             }
             if block.count == Self.readBlock {
-                loader.add(block, reading: toRead)
-                (block, toRead) = ([], [])
+                loader.add(block)
+                block = []
             }
         }
-        loader.add(block, reading: toRead)
+        loader.add(block)
         load = loader.finish()
         // A cache changed in place since it was checked: none of it is used.
         guard comparison.intact else {

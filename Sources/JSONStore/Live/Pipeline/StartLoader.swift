@@ -33,11 +33,12 @@ final class StartLoader: Sendable {
         room = DispatchSemaphore(value: blocksAhead)
     }
 
-    /// Hands over `block`, whose files to read are `toRead` (its entries without an item,
-    /// in order); waits while `blocksAhead` blocks wait to be taken in.
-    func add(_ block: Block, reading toRead: [String]) {
+    /// Hands over `block`, whose entries without an item are the files to read; waits
+    /// while `blocksAhead` blocks wait to be taken in.
+    func add(_ block: Block) {
         room.wait()
         queue.async { [self] in
+            let toRead = block.compactMap { $0.item == nil ? ids[$0.i] : nil }
             let fresh = read(toRead)
             // Each entry borrowed where it is: copied once, into the tree.
             load.withLock { load in
