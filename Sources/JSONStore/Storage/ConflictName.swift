@@ -14,10 +14,10 @@
 /// A listing takes a plain item file's name by its bytes (`EntryName.plainItemID`, which
 /// looks for `conflict` in it with `mayBeStem`); every other name passes through here
 /// (twice: as a name and as an id), so an ordinary name is turned away by `mayName`, one
-/// pass over its bytes that allocates nothing. Only a name that ends in `.json.orig`, or in `.json` with `conflict` in it, is
-/// read further: by its bytes when it is ASCII, by its characters otherwise, so a mark
-/// that a combining character or a prepended one joins to its neighbour is no mark, as
-/// `String` comparison has it.
+/// pass over its bytes that allocates nothing. Only a name that ends in `.json.orig`, or
+/// in `.json` with `conflict` in it, is read further: by its bytes when it is ASCII, by
+/// its characters otherwise, so a mark that a combining character or a prepended one
+/// joins to its neighbour is no mark, as `String` comparison has it.
 enum ConflictName {
     /// What a mirror's kept version has between the id and the time.
     static let mirrorMark = ".jsonstore-conflict-"
