@@ -77,8 +77,8 @@ struct StartComparisonTests {
             walked.append(i)
             guard case .unchanged(let entry) = found else { return }
             // The entry taken is the listed file's, its bytes what the cache held of it.
-            #expect(entry.id == ids[i])
-            #expect(entry.bytes.array == Array(ItemID.fileName(ids[i]).utf8))
+            #expect(entry.error == nil)
+            #expect(entry.item(id: ids[i])?.bytes.array == Array(ItemID.fileName(ids[i]).utf8))
             unchanged.append(ItemID.fileName(ids[i]))
         }
         // Every listed file, once, in the listing's order.
@@ -211,10 +211,11 @@ struct StartComparisonTests {
         // change): the walk goes by the answer, and takes the cache's a.
         try temp.writeFile("a.json", "[2]")
         var taken: [String] = []
+        let ids = names.map(id)
         let comparison = StartComparison(
-            names.map(id), cache: cursor, lookedAt: start, looked: looked
-        ) { _, found in
-            if case .unchanged(let entry) = found { taken.append(entry.id) }
+            ids, cache: cursor, lookedAt: start, looked: looked
+        ) { i, found in
+            if case .unchanged(let entry) = found, entry.hasItem { taken.append(ids[i]) }
         }
         #expect(comparison.intact)
         #expect(taken == ["a"])

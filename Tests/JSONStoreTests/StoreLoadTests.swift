@@ -99,4 +99,55 @@ struct StoreLoadTests {
         reducer.published.entries.forEach { key, _ in keys.append(key.string) }
         #expect(keys == ["a", "a-b"])
     }
+
+    @Test(
+        "a start's blocks, taken from its cache or read, load as the walk handed them over",
+        arguments: [(7, 1), (1, 2), (1000, 2)])
+    func startLoader(blockSize: Int, blocksAhead: Int) throws {
+        let (temp, ids) = try Self.store(90)
+        let dir = try FileDescriptor.openDirectory(temp.path)
+        defer { dir.close() }
+        let (path, reader) = (temp.path, JSONReader())
+        let whole = ItemFile.readMany(ids, in: dir, path: path, reader: reader, parallelAbove: 8)
+        // Every third listed file is taken from the "cache", with bytes no file has.
+        func cached(_ i: Int) -> [UInt8]? { i % 3 == 0 ? Array(#"{"cached": \#(i)}"#.utf8) : nil }
+        let progress = ProgressCounter()
+        let loader = StartLoader(
+            ids: ids, into: StoreLoad(badNames: [:]), progress: progress, blockSize: blockSize,
+            blocksAhead: blocksAhead
+        ) { ItemFile.readMany($0, in: dir, path: path, reader: reader, parallelAbove: 8) }
+        var block = loader.firstBlock()
+        for i in ids.indices {
+            if let bytes = cached(i) {
+                block.append(Entry(bytes: ItemBytes(bytes), fingerprint: Fingerprint(bytes)))
+            } else {
+                block.appendToRead()
+            }
+            if block.count == blockSize { loader.hand(&block) }
+        }
+        loader.hand(&block)
+        let load = loader.finish()
+        var reducer = StoreReducer(timing: .init(deletionGrace: 1, fallbackDelay: 1))
+        reducer.load(load)
+        let entries = reducer.published.entries
+        var expected: [String: String] = [:]
+        for (i, id) in ids.enumerated() {
+            if let bytes = cached(i) {
+                expected[id] = "item \(bytes)"
+            } else if case .item(let item) = whole[i] {
+                expected[id] = "item \(item.bytes.array)"
+            } else if case .invalid = whole[i] {
+                expected[id] = "invalid"
+            }
+        }
+        var found: [String: String] = [:]
+        entries.forEach { key, entry in
+            let item = entry.item(id: key.string)
+            found[key.string] = entry.error != nil ? "invalid" : "item \(item?.bytes.array ?? [])"
+        }
+        #expect(found == expected)
+        #expect(load.count == expected.count)
+        // Every file taken from the cache is counted as done; the read ones by their read.
+        #expect(progress.value == ids.indices.filter { cached($0) != nil }.count)
+    }
 }

@@ -203,15 +203,21 @@ extension StartCache {
         /// The entry of `record`, with `id` (the caller's copy of its name) and its bytes
         /// in `chunk`: `nil` when they are not there.
         func entry(_ record: Record, id: String) -> Entry? {
+            guard let bytes = bytes(of: record) else { return nil }
+            return Entry(
+                id: id, signature: record.signature, fingerprint: record.fingerprint,
+                bytes: bytes, head: record.head)
+        }
+
+        /// The item's bytes of `record`, in `chunk`: `nil` (and the walk failed) when they
+        /// are not there.
+        func bytes(of record: Record) -> ItemBytes? {
             let count = record.fingerprint.size
             guard let chunk, record.bytes + count <= itemsCount else {
                 failed = true
                 return nil
             }
-            let bytes = ItemBytes(chunk: chunk, offset: UInt32(record.bytes), count: UInt32(count))
-            return Entry(
-                id: id, signature: record.signature, fingerprint: record.fingerprint,
-                bytes: bytes, head: record.head)
+            return ItemBytes(chunk: chunk, offset: UInt32(record.bytes), count: UInt32(count))
         }
 
         /// Whether every record and name walked was the one written and checked: the rest of

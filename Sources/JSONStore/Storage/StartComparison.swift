@@ -26,8 +26,9 @@ struct StartComparison: Sendable {
 
     /// What the walk found of a listed file.
     enum Found {
-        /// Unchanged since the cache recorded it: its entry, whose item can be used.
-        case unchanged(StartCache.Entry)
+        /// Unchanged since the cache recorded it: the store's entry of it, its bytes the
+        /// cache's.
+        case unchanged(Entry)
         /// To read: new, changed, or not known to be settled.
         case toRead
     }
@@ -40,10 +41,11 @@ struct StartComparison: Sendable {
     /// found of it, in the listing's order. A file is unchanged when its entry's recorded
     /// signature was settled when recorded (`FileSignature.isSettled`) and the look found
     /// it still has it. `each` is called as the walk goes, before it knows the cache read
-    /// back intact: what it was given is used only once `intact` says so.
+    /// back intact: what it was given is used only once `intact` says so. What is found is
+    /// handed over, so an item taken goes on without a copy.
     init(
         _ ids: [String], cache: StartCache.Cursor, lookedAt start: Int64, looked: [Bool],
-        each: (Int, Found) -> Void
+        each: (Int, consuming Found) -> Void
     ) {
         // The entries before `id` (all that are left, for none) are gone; then `id`'s own.
         func goneBefore(_ id: String?, from k: inout Int) -> StartCache.Record? {
@@ -71,11 +73,14 @@ struct StartComparison: Sendable {
             }
             defer { k += 1 }
             // An entry whose bytes are not there fails the walk (`intact`): read it.
-            guard let entry = cache.entry(record, id: id) else { return .toRead }
+            guard let bytes = cache.bytes(of: record) else { return .toRead }
             if record.signature.isSettled(before: start), k < looked.count, looked[k] {
-                return .unchanged(entry)
+                return .unchanged(Entry(bytes: bytes, fingerprint: record.fingerprint))
             }
-            changed.append(entry)
+            changed.append(
+                StartCache.Entry(
+                    id: id, signature: record.signature, fingerprint: record.fingerprint,
+                    bytes: bytes, head: record.head))
             return .toRead
         }
         var k = 0

@@ -38,7 +38,7 @@ extension SortedTree {
         }
 
         /// Adds an element whose key is above every key added before.
-        mutating func append(_ key: Key, _ value: Value) {
+        mutating func append(_ key: consuming Key, _ value: consuming Value) {
             assert(leaf.last.map { $0.key < key } ?? true, "keys handed out of order")
             leaf.append((key, value))
             guard leaf.count == SortedTree.leafCapacity else { return }

@@ -30,6 +30,12 @@ struct Entry: Sendable {
         errorBox = error.map(ErrorBox.init)
     }
 
+    /// The entry of a valid item of `bytes`, with no revision: a start cache's.
+    init(bytes: ItemBytes, fingerprint: Fingerprint) {
+        stored = Stored(bytes: bytes, fingerprint: fingerprint, revision: 0)
+        errorBox = nil
+    }
+
     private final class ErrorBox: Sendable {
         let error: StoreError
         init(_ error: StoreError) { self.error = error }

@@ -125,26 +125,25 @@ extension LiveEngine {
             configuration.path, configuration.reader, configuration.parallelAbove, schema
         )
         // The tree is built on another thread as the walk goes on.
-        let loader = StartLoader(ids: ids, into: load, progress: progress) {
+        let loader = StartLoader(
+            ids: ids, into: load, progress: progress, blockSize: Self.readBlock
+        ) {
             ItemFile.readMany(
                 $0, in: dir, path: path, reader: reader, parallelAbove: parallelAbove,
                 schema: schema, progress: progress)
         }
-        var block: StartLoader.Block = []
+        var block = loader.firstBlock()
         // The items share the cache's chunk of bytes: nothing is copied.
         let comparison = StartComparison(
             ids, cache: cache, lookedAt: cache.header.lookedAt, looked: looked
         ) { i, found in
-            switch found {
-            case .unchanged(let entry): block.append((i, entry.item))
-            case .toRead: block.append((i, nil))
+            switch consume found {
+            case .unchanged(let entry): block.append(entry)
+            case .toRead: block.appendToRead()
             }
-            if block.count == Self.readBlock {
-                loader.add(block)
-                block = []
-            }
+            if block.count == Self.readBlock { loader.hand(&block) }
         }
-        loader.add(block)
+        loader.hand(&block)
         load = loader.finish()
         // A cache changed in place since it was checked: none of it is used.
         guard comparison.intact else {

@@ -38,6 +38,16 @@ struct StoreLoad: Sendable {
         count += 1
     }
 
+    /// The file of `id` holds a valid item, whose `entry` is moved into the tree; `id` is
+    /// above every id added before, by its bytes.
+    mutating func add(_ id: String, entry: consuming Entry) {
+        let key = UTF8Key(id)
+        precondition(last.map { $0 < key } ?? true, "a load's ids must come in byte order")
+        builder.append(key, entry)
+        last = key
+        count += 1
+    }
+
     /// The tree of every id added.
     consuming func finish() -> (
         entries: SortedTree<UTF8Key, Entry>, invalid: [UTF8Key: InvalidFile]
