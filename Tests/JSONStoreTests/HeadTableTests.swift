@@ -43,6 +43,31 @@ struct HeadTableTests {
         for (key, head) in oldModel { #expect(old[key] == .some(head)) }
     }
 
+    @Test("heads looked up on every core are the ones looked up one by one")
+    func lookedUpTogether() {
+        var table = HeadTable()
+        var keys: [UTF8Key] = []
+        for n in 0..<3_000 {
+            let key = UTF8Key("item-\(n)")
+            keys.append(key)
+            // Every fifth never known; every seventh known to have no entry.
+            if n % 5 == 0 { continue }
+            let head =
+                n % 7 == 0
+                ? nil
+                : JournalHeads.Head(
+                    revision: n, kind: .modified, fingerprint: nil, sinceKeyframe: 0, wholeAt: 0)
+            table.set(head, for: key)
+        }
+        keys.shuffle()
+        let (shuffled, oneByOne) = (keys, keys.map { table[$0] })
+        for threshold in [0, 64, .max] {
+            let together = table.lookUp(keys.count, parallelAbove: threshold) { shuffled[$0] }
+            #expect(together == oneByOne)
+        }
+        #expect(oneByOne.contains { $0 == nil } && oneByOne.contains { $0 == .some(nil) })
+    }
+
     @Test("a hundred thousand heads take under 100 bytes each, not a dictionary's 160")
     func compact() {
         var table = HeadTable()

@@ -27,6 +27,17 @@ struct HeadTable: Sendable {
         return .some(entries[Int(slots[slot])].head.head)
     }
 
+    /// The heads known of `count` keys (`key(i)`), as the subscript gives each, looked up
+    /// on every core when there are at least `parallelAbove`.
+    func lookUp(
+        _ count: Int, parallelAbove threshold: Int, key: @Sendable (Int) -> UTF8Key
+    ) -> [JournalHeads.Head??] {
+        let table = self
+        return ItemFile.parallelMap(count, parallelAbove: threshold, initial: nil) {
+            table[key($0)]
+        }
+    }
+
     /// Knows `head` as the head of `key` (`nil`: the journal has no entry of it).
     mutating func set(_ head: JournalHeads.Head?, for key: UTF8Key) {
         var (found, empty) = slot(of: key)

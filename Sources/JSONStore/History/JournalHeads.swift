@@ -149,6 +149,16 @@ struct JournalHeads: Sendable {
         return index.head(of: id)
     }
 
+    /// The heads of `keys`, as `head(of:in:)` gives each: those known found on every core
+    /// when there are at least `parallelAbove` (a start's thousands of changes), the others
+    /// then looked up one by one.
+    mutating func heads(
+        of keys: [UTF8Key], in journal: Journal, parallelAbove threshold: Int
+    ) -> [Head?] {
+        let known = known.lookUp(keys.count, parallelAbove: threshold) { keys[$0] }
+        return keys.indices.map { known[$0] ?? head(of: keys[$0].string, in: journal) }
+    }
+
     /// Reads the whole journal, so every item's head is known: unless it is known already
     /// (an earlier `readAll`, kept current by `catchUp` and `appended` since; a journal
     /// begun again makes `catchUp` start over, incomplete).

@@ -110,10 +110,12 @@ extension StoreHistory {
         ) { i in
             HistoryDraft.Before(ItemFile.read(id: ids[i], in: dir, path: store, reader: reader))
         }
-        // The heads are looked up in order, under the lock; the drafts, which compare each
-        // file with what the journal recorded, are made on every core.
+        // The heads are looked up under the lock (those known on every core, the others in
+        // order); the drafts, which compare each file with what the journal recorded, are
+        // made on every core.
         return try withHeads { heads throws(StoreError) in
-            let found = ids.map { heads.head(of: $0, in: journal) }
+            let found = heads.heads(
+                of: ids.map(UTF8Key.init), in: journal, parallelAbove: Self.readsInParallelAbove)
             // Asked of the journal once, for the first item with no entry.
             if predates == nil, found.contains(where: { $0 == nil }) {
                 predates = journal.mayPredate(heads.journalID)

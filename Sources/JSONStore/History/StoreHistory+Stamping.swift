@@ -74,9 +74,7 @@ extension StoreHistory {
             }
             var differing: [String] = []
             func compare(_ key: UTF8Key, _ entry: Entry?, _ head: JournalHeads.Head?) {
-                if entry?.error != nil { return }
-                let recorded = head?.exists == true ? head?.fingerprint : nil
-                if recorded != entry?.fingerprint { differing.append(key.string) }
+                if Self.differs(entry, head) { differing.append(key.string) }
             }
             if whole {
                 // Every item of the snapshot and every one the journal has as there: walked
@@ -92,9 +90,14 @@ extension StoreHistory {
                 }
             } else {
                 if ids.count > Self.lookupsAtMost { heads.readHeads(of: ids, in: journal) }
-                for key in ids {
-                    compare(key, snapshot.entries[key], heads.head(of: key.string, in: journal))
-                }
+                // A start's thousands of changes are compared on every core.
+                let keys = Array(ids)
+                let found = heads.heads(
+                    of: keys, in: journal, parallelAbove: Self.readsInParallelAbove)
+                let differs = ItemFile.parallelMap(
+                    keys.count, parallelAbove: Self.readsInParallelAbove, initial: false
+                ) { Self.differs(snapshot.entries[keys[$0]], found[$0]) }
+                for k in keys.indices where differs[k] { differing.append(keys[k].string) }
             }
             // Every item with an entry after the base was compared: it is known now.
             if !whole, let base { heads.cover(after: base.stamp.revision) }
@@ -104,6 +107,14 @@ extension StoreHistory {
                 ? StampHeads(known: heads.knownHeads, coveredAfter: heads.coveredAfter) : nil
             return .stamped(end, captured)
         }
+    }
+
+    /// Whether what the snapshot shows of an item (`entry`) is not what the journal's head
+    /// of it records. A file that is invalid now is taken as recorded.
+    private static func differs(_ entry: Entry?, _ head: JournalHeads.Head?) -> Bool {
+        if entry?.error != nil { return false }
+        let recorded = head?.exists == true ? head?.fingerprint : nil
+        return recorded != entry?.fingerprint
     }
 
     /// Whether the journal goes on from `base`: the same journal, with the segment `base`
