@@ -44,6 +44,14 @@ struct ResultsModelTests {
             // Iteration and indexing agree; in id order, the results are the entries with
             // an item (those sharing the snapshot's tree skip the entries with none).
             #expect(next.map(\.id) == (0..<next.count).map { next[$0].id })
+            // Any run's items handed as their text in place are the items' own, in order.
+            if !next.isEmpty {
+                let lower = Int.random(in: 0..<next.count, using: &random)
+                let run = lower..<Int.random(in: lower...next.count, using: &random)
+                var texts: [String] = []
+                next.forEachItemText(in: run) { id, text in texts.append("\(id) \(Array(text))") }
+                #expect(texts == run.map { "\(next[$0].id) \(next[$0].bytes.array)" })
+            }
             if query.selectsEveryItemByID {
                 var items: [String] = []
                 snapshot.entries.forEach { id, entry in

@@ -62,23 +62,33 @@ public enum JSONWriter {
         escapingUnicodeLineBreaks: Bool = false
     ) {
         item.bytes.withUnsafeBytes { raw in
-            let bytes = raw.assumingMemoryBound(to: UInt8.self)
-            // Most items have no member "id": told by two searches of the C library
-            // (no escape that could spell it and no `"id"`) before a scan of the members.
-            // An item with an escape is not tried on the one-pass copy, which gives it up.
-            let escaped = ByteSearch.first(0x5C, in: bytes) != nil
-            let mayHaveID = escaped || ByteSearch.contains(#""id""#, in: bytes)
-            let hasID = mayHaveID && MemberScan.valueRange(of: "id", in: bytes) != nil
-            let id = hasID ? nil : item.id
-            if !pretty, !escaped,
-                appendCompactCopy(bytes, id: id, into: &out, strict: escapingUnicodeLineBreaks)
-            {
-                return
-            }
-            rewrite(
-                bytes, id: id, into: &out, indent: indent, pretty: pretty,
-                strict: escapingUnicodeLineBreaks)
+            appendItem(
+                id: item.id, text: raw, to: &out, pretty: pretty, indent: indent,
+                escapingUnicodeLineBreaks: escapingUnicodeLineBreaks)
         }
+    }
+
+    /// `appendItem` for the item `id` whose file's bytes are `raw`, borrowed where they are.
+    package static func appendItem(
+        id: String, text raw: UnsafeRawBufferPointer, to out: inout [UInt8], pretty: Bool = false,
+        indent: Int = 0, escapingUnicodeLineBreaks: Bool = false
+    ) {
+        let bytes = raw.assumingMemoryBound(to: UInt8.self)
+        // Most items have no member "id": told by two searches of the C library (no escape
+        // that could spell it and no `"id"`) before a scan of the members. An item with an
+        // escape is not tried on the one-pass copy, which gives it up.
+        let escaped = ByteSearch.first(0x5C, in: bytes) != nil
+        let mayHaveID = escaped || ByteSearch.contains(#""id""#, in: bytes)
+        let hasID = mayHaveID && MemberScan.valueRange(of: "id", in: bytes) != nil
+        let id = hasID ? nil : id
+        if !pretty, !escaped,
+            appendCompactCopy(bytes, id: id, into: &out, strict: escapingUnicodeLineBreaks)
+        {
+            return
+        }
+        rewrite(
+            bytes, id: id, into: &out, indent: indent, pretty: pretty,
+            strict: escapingUnicodeLineBreaks)
     }
 
     private static func write(

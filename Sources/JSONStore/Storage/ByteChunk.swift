@@ -34,6 +34,11 @@ final class ByteChunk: ManagedBuffer<Void, UInt8> {
         return try result.get()
     }
 
+    /// Where the bytes are: fixed for the chunk's life, valid only while it is held.
+    var baseAddress: UnsafeRawPointer {
+        UnsafeRawPointer(withUnsafeMutablePointerToElements { $0 })
+    }
+
     /// Calls `body` with every byte of the chunk.
     func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try withUnsafeMutablePointerToElements { start in

@@ -40,6 +40,12 @@ struct ItemBytes: Sendable, Equatable {
         }
     }
 
+    /// The bytes where they are, with no count taken on their chunk: valid only while
+    /// something else holds it (the tree whose entries a walk hands on, `forEachText`).
+    var unsafeText: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: chunk.baseAddress + Int(offset), count: Int(count))
+    }
+
     /// The bytes as an array.
     var array: [UInt8] { withUnsafeBytes { Array($0) } }
 

@@ -174,10 +174,11 @@ enum NDJSON {
     private static func writeItemsInRuns(_ results: Results<Item>, to out: inout OutputBuffer) {
         writeInRuns(count: results.count, to: &out) { run, bytes in
             var first = run.lowerBound == 0
-            results.forEachItem(in: run) { item in
+            results.forEachItemText(in: run) { id, text in
                 if !first { bytes.append(UInt8(ascii: ",")) }
                 first = false
-                JSONWriter.appendItem(item, to: &bytes, escapingUnicodeLineBreaks: true)
+                JSONWriter.appendItem(
+                    id: id, text: text, to: &bytes, escapingUnicodeLineBreaks: true)
             }
         }
     }

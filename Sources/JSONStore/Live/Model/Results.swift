@@ -157,4 +157,14 @@ extension Results where Element == Item {
     package func forEachItem(in positions: Range<Int>, _ body: (Item) -> Void) {
         tree.forEach(in: positions, body)
     }
+
+    /// Calls `body` with the id and the file's bytes of each item at `positions`, in
+    /// order, the bytes borrowed where they are: no item is made. Runs of a large listing
+    /// written side by side would otherwise take and give back a count on the chunk their
+    /// items share, from every core at once.
+    package func forEachItemText(
+        in positions: Range<Int>, _ body: (String, UnsafeRawBufferPointer) -> Void
+    ) {
+        tree.forEachText(in: positions, body)
+    }
 }

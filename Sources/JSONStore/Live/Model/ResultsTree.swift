@@ -6,14 +6,14 @@
 /// they use the snapshot's tree and the store is not indexed twice. A position among the
 /// items is found past the holes before it, by bisection over the holes' ranks.
 struct ResultsTree<Element: Sendable>: Sendable {
-    private enum Storage: Sendable {
+    fileprivate enum Storage: Sendable {
         case own(SortedTree<SortKey, Element>)
         /// The snapshot's entries and the ids of those with no item, which are skipped;
         /// only when `Element` is `Item`.
         case entries(SortedTree<UTF8Key, Entry>, holes: SortedTree<UTF8Key, Bool>)
     }
 
-    private var storage: Storage
+    fileprivate var storage: Storage
 
     init(_ tree: SortedTree<SortKey, Element>) {
         storage = .own(tree)
@@ -151,7 +151,7 @@ struct ResultsTree<Element: Sendable>: Sendable {
     /// How many holes come before the item at `index`: the items ahead of hole k are its
     /// rank less the k holes before it, so the item is past every hole with at most
     /// `index` items ahead of it.
-    private static func skipped(
+    fileprivate static func skipped(
         before index: Int, _ entries: SortedTree<UTF8Key, Entry>, _ holes: SortedTree<UTF8Key, Bool>
     ) -> Int {
         Bisection.first(of: holes.count) { k in
@@ -170,5 +170,34 @@ struct ResultsTree<Element: Sendable>: Sendable {
     /// when `Element` is `Item`).
     private static func element(_ id: UTF8Key, _ entry: Entry) -> Element? {
         entry.item(id: id.string).map { $0 as! Element }
+    }
+}
+
+extension ResultsTree where Element == Item {
+    /// `forEach(in:_:)` handing each item's id and bytes where they are, valid during the
+    /// call: no item is made, and no count is taken on the bytes' chunk.
+    func forEachText(
+        in positions: Range<Int>, _ body: (String, UnsafeRawBufferPointer) -> Void
+    ) {
+        guard !positions.isEmpty else { return }
+        var left = positions.count
+        switch storage {
+        case .own(let tree):
+            tree.forEach(from: positions.lowerBound) { _, item in
+                body(item.id, item.bytes.unsafeText)
+                left -= 1
+                return left > 0
+            }
+        case .entries(let entries, let holes):
+            let start =
+                positions.lowerBound + Self.skipped(before: positions.lowerBound, entries, holes)
+            // The entries' bytes are the tree's, held for the walk: no count is taken.
+            entries.forEachInPlace(from: start) { element in
+                guard let text = element.pointee.value.unsafeItemText else { return true }
+                body(element.pointee.key.string, text)
+                left -= 1
+                return left > 0
+            }
+        }
     }
 }

@@ -162,13 +162,20 @@ struct SortedTree<Key: Comparable & Hashable & Sendable, Value: Sendable>: Senda
     /// returns `false`: one descent to `start`, then a walk, where `element(at:)` would
     /// descend for each.
     func forEach(from start: Int, while body: (Key, Value) -> Bool) {
+        // Each element borrowed where it is, not copied out and destroyed again.
+        forEachInPlace(from: start) { body($0.pointee.key, $0.pointee.value) }
+    }
+
+    /// `forEach(from:while:)` handing each element where it is, valid during the call: a
+    /// walk that reads a part of each takes no copy of the whole across its own calls (a
+    /// count on everything the element holds, taken and given back).
+    func forEachInPlace(from start: Int, while body: (UnsafePointer<Element>) -> Bool) {
         /// Whether the walk goes on after `node`, whose first element is at `offset`.
         func walk(_ node: Node, _ offset: Int) -> Bool {
             if node.isLeaf {
-                // Each element borrowed where it is, not copied out and destroyed again.
                 return node.elements.withUnsafeBufferPointer { elements in
                     for k in max(0, start - offset)..<elements.count {
-                        guard body(elements[k].key, elements[k].value) else { return false }
+                        guard body(elements.baseAddress! + k) else { return false }
                     }
                     return true
                 }

@@ -51,6 +51,13 @@ struct Entry: Sendable {
         }
     }
 
+    /// The last valid value's bytes where they are (`ItemBytes.unsafeText`): valid only
+    /// while the tree holding this entry is kept. `nil` when there is no such value.
+    var unsafeItemText: UnsafeRawBufferPointer? {
+        guard let stored else { return nil }
+        return stored.bytes.unsafeText
+    }
+
     /// The last valid value's fingerprint.
     var fingerprint: Fingerprint? { stored?.fingerprint }
 
