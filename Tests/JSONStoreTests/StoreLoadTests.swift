@@ -125,8 +125,7 @@ struct StoreLoadTests {
             }
             if block.count == blockSize { loader.hand(&block) }
         }
-        loader.hand(&block)
-        let load = loader.finish()
+        let load = loader.finish(handing: &block)
         var reducer = StoreReducer(timing: .init(deletionGrace: 1, fallbackDelay: 1))
         reducer.load(load)
         let entries = reducer.published.entries

@@ -143,8 +143,7 @@ extension LiveEngine {
             }
             if block.count == Self.readBlock { loader.hand(&block) }
         }
-        loader.hand(&block)
-        load = loader.finish()
+        load = loader.finish(handing: &block)
         // A cache changed in place since it was checked: none of it is used.
         guard comparison.intact else {
             load = unread

@@ -76,29 +76,40 @@ final class StartLoader: Sendable {
         Block(first: 0, entries: emptyEntries())
     }
 
-    /// Hands over `block` (its entries without an item are the files to read) once it is
-    /// full or the walk is done, and leaves in its place the next one, empty; waits while
-    /// `blocksAhead` blocks wait to be taken in.
+    /// Hands over `block`, full (its entries without an item are the files to read), and
+    /// leaves in its place the next one, empty; waits while `blocksAhead` blocks wait to be
+    /// taken in.
     func hand(_ block: inout Block) {
         room.wait()
-        var next = Block(first: block.first + block.count, entries: emptyEntries())
-        swap(&next, &block)
-        // Moved in, so the block's storage has one owner when it is taken in.
-        handed.withLock { handed in
-            handed.append(Block(first: 0, entries: []))
-            swap(&handed[handed.count - 1], &next)
-        }
-        queue.async { [self] in takeIn() }
+        enqueue(&block, leaving: emptyEntries())
     }
 
-    /// The load, once every block handed over is in it.
-    func finish() -> StoreLoad {
+    /// The load, once `last` (the walk's last block, full or not) and every block handed
+    /// over before it are in it. The blocks' storage is let go.
+    func finish(handing last: inout Block) -> StoreLoad {
+        if last.count > 0 {
+            room.wait()
+            enqueue(&last, leaving: [])
+        }
         queue.sync {}
+        spare.withLock { $0 = [] }
         // Moved out, not copied: the tree is built in place from here on.
         return load.withLock { load in
             defer { load = StoreLoad(badNames: [:]) }
             return load
         }
+    }
+
+    /// Moves `block` to the blocks handed over, so its storage has one owner when it is
+    /// taken in, and leaves in its place the next, of storage `entries`.
+    private func enqueue(_ block: inout Block, leaving entries: [Entry]) {
+        var next = Block(first: block.first + block.count, entries: entries)
+        swap(&next, &block)
+        handed.withLock { handed in
+            handed.append(Block(first: 0, entries: []))
+            swap(&handed[handed.count - 1], &next)
+        }
+        queue.async { [self] in takeIn() }
     }
 
     /// Takes the oldest block handed over into the load.
