@@ -85,6 +85,22 @@ struct StartComparisonTests {
         #expect(walked == Array(ids.indices))
         #expect(comparison.intact)
         #expect(comparison.changed.allSatisfy { entry in ids.contains(entry.id) })
+        // The listing walked in blocks of two, each let go once walked: the same answers,
+        // each file handed with its id.
+        var blocks = stride(from: 0, to: ids.count, by: 2).map {
+            Array(ids[$0..<min($0 + 2, ids.count)])
+        }
+        let again = try StartCache.Cursor(.memory(bytes), for: directory, terms: nil)
+        #expect(again.readItems())
+        var handed: [String] = []
+        let inBlocks = StartComparison(&blocks, cache: again, lookedAt: start, looked: looked) {
+            i, id, _ in
+            #expect(id == ids[i])
+            handed.append(id)
+        }
+        #expect(blocks.isEmpty && handed == ids && inBlocks.intact)
+        #expect(inBlocks.toRead == comparison.toRead && inBlocks.new == comparison.new)
+        #expect(comparison.new.allSatisfy { ids.contains($0) })
         return (
             unchanged,
             comparison.toRead.map { ItemID.fileName(ids[$0]) },

@@ -113,15 +113,16 @@ struct StoreLoadTests {
         func cached(_ i: Int) -> [UInt8]? { i % 3 == 0 ? Array(#"{"cached": \#(i)}"#.utf8) : nil }
         let progress = ProgressCounter()
         let loader = StartLoader(
-            ids: ids, into: StoreLoad(badNames: [:]), progress: progress, blockSize: blockSize,
+            into: StoreLoad(badNames: [:]), progress: progress, blockSize: blockSize,
             blocksAhead: blocksAhead
         ) { ItemFile.readMany($0, in: dir, path: path, reader: reader, parallelAbove: 8) }
         var block = loader.firstBlock()
         for i in ids.indices {
             if let bytes = cached(i) {
-                block.append(Entry(bytes: ItemBytes(bytes), fingerprint: Fingerprint(bytes)))
+                let entry = Entry(bytes: ItemBytes(bytes), fingerprint: Fingerprint(bytes))
+                block.append(ids[i], entry)
             } else {
-                block.appendToRead()
+                block.appendToRead(ids[i])
             }
             if block.count == blockSize { loader.hand(&block) }
         }

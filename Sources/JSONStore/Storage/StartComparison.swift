@@ -15,8 +15,8 @@ struct StartComparison: Sendable {
     var toRead: [Int] = []
     /// What the cache recorded of the files to read that it knew.
     var changed: [StartCache.Entry] = []
-    /// The positions in the listing of the files to read that the cache did not know.
-    var new: [Int] = []
+    /// The ids of the files to read that the cache did not know.
+    var new: [String] = []
     /// What the cache recorded of the ids the listing no longer has (that had a file: not
     /// the journal's deleted ones, `FileSignature.absent`).
     var gone: [StartCache.Entry] = []
@@ -47,6 +47,18 @@ struct StartComparison: Sendable {
         _ ids: [String], cache: StartCache.Cursor, lookedAt start: Int64, looked: [Bool],
         each: (Int, consuming Found) -> Void
     ) {
+        var blocks = [ids]
+        self.init(&blocks, cache: cache, lookedAt: start, looked: looked) { each($0, $2) }
+    }
+
+    /// The same walk of a listing held in blocks (`blocks`, in order, left empty), each let
+    /// go as soon as it is walked: a start does not hold a second copy of every id (its
+    /// tree has their keys) while the last of its tree is built. `each` is also handed
+    /// the file's id.
+    init(
+        _ blocks: inout [[String]], cache: StartCache.Cursor, lookedAt start: Int64,
+        looked: [Bool], each: (Int, String, consuming Found) -> Void
+    ) {
         // The entries before `id` (all that are left, for none) are gone; then `id`'s own.
         func goneBefore(_ id: String?, from k: inout Int) -> StartCache.Record? {
             while k < cache.count {
@@ -68,7 +80,7 @@ struct StartComparison: Sendable {
         // has one, is at `k` or after.
         func find(_ i: Int, _ id: String, _ k: inout Int) -> Found {
             guard let record = goneBefore(id, from: &k) else {
-                new.append(i)
+                new.append(id)
                 return .toRead
             }
             defer { k += 1 }
@@ -83,11 +95,16 @@ struct StartComparison: Sendable {
                     bytes: bytes, head: record.head))
             return .toRead
         }
-        var k = 0
-        for (i, id) in ids.enumerated() {
-            let found = find(i, id, &k)
-            if case .toRead = found { toRead.append(i) }
-            each(i, found)
+        var (i, k) = (0, 0)
+        blocks.reverse()
+        // Each block moved out of `blocks`, so it goes once walked.
+        while let block = blocks.popLast() {
+            for id in block {
+                let found = find(i, id, &k)
+                if case .toRead = found { toRead.append(i) }
+                each(i, id, found)
+                i += 1
+            }
         }
         _ = goneBefore(nil, from: &k)
         intact = cache.walkedIntact()

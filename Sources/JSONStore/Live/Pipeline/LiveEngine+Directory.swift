@@ -32,16 +32,17 @@ extension LiveEngine {
         do {
             // A first load's start cache is read while the directory is listed.
             let cache = starting ? pending : nil
-            let listing: StoreListing
+            var listing: StoreListing
             do {
                 listing = try StoreListing(scanning: dir, path: configuration.path)
             } catch {
                 return directoryGone(cause: error)
             }
+            let listed = listing.ids.count
             let progress = ProgressCounter()
             var reporter: DispatchSourceTimer?
             if starting {
-                let (status, total) = (status, listing.ids.count)
+                let (status, total) = (status, listed)
                 status.set(.loading(done: 0, total: total))
                 let timer = DispatchSource.makeTimerSource(queue: .global())
                 timer.schedule(deadline: .now() + .milliseconds(50), repeating: .milliseconds(50))
@@ -57,10 +58,11 @@ extension LiveEngine {
             }
             if starting {
                 var load = StoreLoad(badNames: badNames)
-                startLoad(listing.ids, in: dir, cache: cache, progress: progress, into: &load)
+                // A start from its cache lets the listing's ids go as it walks them.
+                startLoad(&listing.ids, in: dir, cache: cache, progress: progress, into: &load)
                 reporter?.cancel()
                 // Every file is read; what is left (the list built) is told by a full count.
-                status.set(.loading(done: listing.ids.count, total: listing.ids.count))
+                status.set(.loading(done: listed, total: listed))
                 reducer.load(load, conflicts: conflicts)
             } else {
                 let outcomes = read(listing.ids, in: dir, progress: progress)

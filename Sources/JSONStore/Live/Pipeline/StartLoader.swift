@@ -11,40 +11,39 @@ import Dispatch
 /// again: a million items would otherwise pay a count taken and given back on their shared
 /// chunk each, from both cores at once, and fresh pages for every block.
 final class StartLoader: Sendable {
-    /// A run of listed files, from position `first` in the listing on: the store's entry
-    /// of each unchanged one, taken from the cache, and the offsets of those to read.
+    /// A run of listed files, in order: each id with the store's entry of it when it is
+    /// unchanged, taken from the cache, and the offsets of those to read. The ids go with
+    /// their block, so the loader holds no listing.
     struct Block: Sendable {
-        var first: Int
         /// One for each listed file; a file to read holds an empty entry.
-        fileprivate var entries: [Entry]
-        /// The offsets in `entries` of the files to read, ascending.
+        fileprivate var elements: [(key: UTF8Key, entry: Entry)]
+        /// The offsets in `elements` of the files to read, ascending.
         fileprivate var toRead: [Int] = []
 
         /// How many listed files the block holds.
-        var count: Int { entries.count }
+        var count: Int { elements.count }
 
-        /// The next listed file is unchanged: `entry` is the cache's.
-        mutating func append(_ entry: consuming Entry) {
-            entries.append(entry)
+        /// The next listed file, `id`, is unchanged: `entry` is the cache's.
+        mutating func append(_ id: String, _ entry: consuming Entry) {
+            elements.append((UTF8Key(id), entry))
         }
 
-        /// The next listed file is to be read.
-        mutating func appendToRead() {
-            toRead.append(entries.count)
-            entries.append(Entry(item: nil, error: nil))
+        /// The next listed file, `id`, is to be read.
+        mutating func appendToRead(_ id: String) {
+            toRead.append(elements.count)
+            elements.append((UTF8Key(id), Entry(item: nil, error: nil)))
         }
 
         /// The entry at `k`, moved out (an empty one left in its place).
         fileprivate mutating func take(_ k: Int) -> Entry {
             var entry = Entry(item: nil, error: nil)
-            swap(&entry, &entries[k])
+            swap(&entry, &elements[k].entry)
             return entry
         }
     }
 
     private let queue = DispatchQueue(label: "jsonstore.start-load")
     private let room: DispatchSemaphore
-    private let ids: [String]
     private let load: Locked<StoreLoad>
     private let progress: ProgressCounter
     private let read: @Sendable ([String]) -> [ItemFile.Outcome]
@@ -52,18 +51,16 @@ final class StartLoader: Sendable {
     /// The blocks handed over and not yet taken in, in order.
     private let handed = Locked<[Block]>([])
     /// The storage of blocks taken in, emptied, for the walk's next blocks.
-    private let spare = Locked<[[Entry]]>([])
+    private let spare = Locked<[[(key: UTF8Key, entry: Entry)]]>([])
 
     /// - Parameters:
-    ///   - ids: the listing, in order; a block names its files by their positions in it.
     ///   - load: the load the blocks are added to.
     ///   - blockSize: how many listed files a block holds before it is handed over.
     ///   - read: reads the files of the given ids (on every core), in order.
     init(
-        ids: [String], into load: StoreLoad, progress: ProgressCounter, blockSize: Int,
-        blocksAhead: Int = 2, read: @escaping @Sendable ([String]) -> [ItemFile.Outcome]
+        into load: StoreLoad, progress: ProgressCounter, blockSize: Int, blocksAhead: Int = 2,
+        read: @escaping @Sendable ([String]) -> [ItemFile.Outcome]
     ) {
-        self.ids = ids
         self.load = Locked(load)
         self.progress = progress
         self.read = read
@@ -73,7 +70,7 @@ final class StartLoader: Sendable {
 
     /// The walk's first block, empty.
     func firstBlock() -> Block {
-        Block(first: 0, entries: emptyEntries())
+        Block(elements: emptyElements())
     }
 
     /// Hands over `block`, full (its entries without an item are the files to read), and
@@ -81,7 +78,7 @@ final class StartLoader: Sendable {
     /// taken in.
     func hand(_ block: inout Block) {
         room.wait()
-        enqueue(&block, leaving: emptyEntries())
+        enqueue(&block, leaving: emptyElements())
     }
 
     /// The load, once `last` (the walk's last block, full or not) and every block handed
@@ -101,12 +98,12 @@ final class StartLoader: Sendable {
     }
 
     /// Moves `block` to the blocks handed over, so its storage has one owner when it is
-    /// taken in, and leaves in its place the next, of storage `entries`.
-    private func enqueue(_ block: inout Block, leaving entries: [Entry]) {
-        var next = Block(first: block.first + block.count, entries: entries)
+    /// taken in, and leaves in its place the next, of storage `elements`.
+    private func enqueue(_ block: inout Block, leaving elements: [(key: UTF8Key, entry: Entry)]) {
+        var next = Block(elements: elements)
         swap(&next, &block)
         handed.withLock { handed in
-            handed.append(Block(first: 0, entries: []))
+            handed.append(Block(elements: []))
             swap(&handed[handed.count - 1], &next)
         }
         queue.async { [self] in takeIn() }
@@ -115,32 +112,31 @@ final class StartLoader: Sendable {
     /// Takes the oldest block handed over into the load.
     private func takeIn() {
         var block = handed.withLock { $0.removeFirst() }
-        let fresh = read(block.toRead.map { ids[block.first + $0] })
+        let fresh = read(block.toRead.map { block.elements[$0].key.string })
         load.withLock { load in
             var n = 0
             for k in 0..<block.count {
-                let id = ids[block.first + k]
                 if n < block.toRead.count, block.toRead[n] == k {
-                    load.add(id, fresh[n])
+                    load.add(block.elements[k].key.string, fresh[n])
                     n += 1
                 } else {
-                    load.add(id, entry: block.take(k))
+                    load.add(block.elements[k].key, entry: block.take(k))
                 }
             }
         }
         progress.add(block.count - block.toRead.count)
-        block.entries.removeAll(keepingCapacity: true)
+        block.elements.removeAll(keepingCapacity: true)
         spare.withLock { spare in
             spare.append([])
-            swap(&spare[spare.count - 1], &block.entries)
+            swap(&spare[spare.count - 1], &block.elements)
         }
         room.signal()
     }
 
     /// A block's storage: one emptied by `takeIn`, or new, with room for a whole block.
-    private func emptyEntries() -> [Entry] {
-        var entries = spare.withLock { $0.popLast() } ?? []
-        entries.reserveCapacity(blockSize)
-        return entries
+    private func emptyElements() -> [(key: UTF8Key, entry: Entry)] {
+        var elements = spare.withLock { $0.popLast() } ?? []
+        elements.reserveCapacity(blockSize)
+        return elements
     }
 }

@@ -38,10 +38,9 @@ struct StoreLoad: Sendable {
         count += 1
     }
 
-    /// The file of `id` holds a valid item, whose `entry` is moved into the tree; `id` is
+    /// The file of `key` holds a valid item, whose `entry` is moved into the tree; `key` is
     /// above every id added before, by its bytes.
-    mutating func add(_ id: String, entry: consuming Entry) {
-        let key = UTF8Key(id)
+    mutating func add(_ key: UTF8Key, entry: consuming Entry) {
         precondition(last.map { $0 < key } ?? true, "a load's ids must come in byte order")
         builder.append(key, entry)
         last = key
