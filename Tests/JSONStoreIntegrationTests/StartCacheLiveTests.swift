@@ -34,12 +34,14 @@ struct StartCacheLiveTests {
     }
 
     /// The cache of the store at `path` once it is there and decodes, and its look began
-    /// after `lookedAt` (20 s at most).
+    /// after `lookedAt` (60 s at most: after a start from a cache, the next comes as long
+    /// after the first results as the start took, and a start under ThreadSanitizer beside
+    /// the whole suite takes seconds; the 20 s this waited once ran out in a CI run).
     static func waitForCache(_ path: String, after lookedAt: Int64 = .min) async throws
         -> StartCache?
     {
         try await blocking {
-            let deadline = Date().addingTimeInterval(20)
+            let deadline = Date().addingTimeInterval(60)
             while Date() < deadline {
                 if let cache = readCache(path), cache.lookedAt > lookedAt { return cache }
                 usleep(10_000)
@@ -170,16 +172,7 @@ struct StartCacheLiveTests {
         let path = temp.path
         _ = try await Self.firstResults(path, options: options) { store in
             // That start's own cache: written once its first version is stamped.
-            let again = try await blocking { () -> StartCache? in
-                let deadline = Date().addingTimeInterval(20)
-                while Date() < deadline {
-                    if let cache = Self.readCache(path), cache.lookedAt != before.lookedAt {
-                        return cache
-                    }
-                    usleep(10_000)
-                }
-                return nil
-            }
+            let again = try await Self.waitForCache(path, after: before.lookedAt)
             #expect(again != nil)
             try Self.expectJournalHeads(path, store: store)
             // The deleted item is kept as the journal's, without a file.
