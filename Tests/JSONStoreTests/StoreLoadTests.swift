@@ -150,4 +150,24 @@ struct StoreLoadTests {
         // Every file taken from the cache is counted as done; the read ones by their read.
         #expect(progress.value == ids.indices.filter { cached($0) != nil }.count)
     }
+
+    @Test("work on every core: each index once, in its place, each worker one run of them")
+    func parallelMapWorkers() {
+        let count = 10_000
+        let seen: [(worker: Int, i: Int)] = ItemFile.parallelMap(
+            count, parallelAbove: 64, initial: (worker: -1, i: -1)
+        ) { worker, i in (worker, i) }
+        #expect(seen.map(\.i) == Array(0..<count))
+        #expect(seen.allSatisfy { (0..<ItemFile.workers).contains($0.worker) })
+        var workers: Set<Int> = []
+        var last = -1
+        for step in seen where step.worker != last {
+            #expect(workers.insert(step.worker).inserted, "worker \(step.worker) has two runs")
+            last = step.worker
+        }
+        #expect(workers.count == ItemFile.workers)
+        // One by one, below the threshold: all worker 0's.
+        let few = ItemFile.parallelMap(10, parallelAbove: 64, initial: -1) { worker, _ in worker }
+        #expect(few == Array(repeating: 0, count: 10))
+    }
 }

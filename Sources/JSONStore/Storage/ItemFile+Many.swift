@@ -109,10 +109,22 @@ extension ItemFile {
         _ count: Int, parallelAbove threshold: Int, initial: Value,
         _ value: @Sendable (Int) -> Value
     ) -> [Value] {
-        guard count >= threshold else { return (0..<count).map(value) }
+        parallelMap(count, parallelAbove: threshold, initial: initial) { _, i in value(i) }
+    }
+
+    /// How many workers `parallelMap` shares its work among.
+    static let workers = Cores.count * 4
+
+    /// `parallelMap`, `value` told also which of the `workers` asks (0 when one by one), so
+    /// each may use what is its own: what two cores would share, they contend for.
+    static func parallelMap<Value>(
+        _ count: Int, parallelAbove threshold: Int, initial: Value,
+        _ value: @Sendable (_ worker: Int, _ i: Int) -> Value
+    ) -> [Value] {
+        guard count >= threshold else { return (0..<count).map { value(0, $0) } }
         let slots = Slots<Value>(count: count, initial: initial)
-        inRanges(count, workers: Cores.count * 4) { _, range in
-            for i in range { slots[i] = value(i) }
+        inRanges(count, workers: workers) { worker, range in
+            for i in range { slots[i] = value(worker, i) }
         }
         return slots.values
     }

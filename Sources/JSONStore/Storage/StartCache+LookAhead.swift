@@ -28,6 +28,12 @@ extension StartCache.Cursor {
         parallelAbove threshold: Int = 4096, batchSize: Int = lookBatch
     ) -> [Bool]? {
         var same = [Bool](repeating: false, count: count)
+        // The directory opened again for each worker: one descriptor shared by every
+        // core has its count taken and given back by each `fstatat`, from both cores.
+        let own = (0..<ItemFile.workers).map { _ in
+            try? FileDescriptor.open(".", relativeTo: directory, flags: O_RDONLY | O_DIRECTORY)
+        }
+        defer { for dir in own { dir?.close() } }
         // A batch: the positions and signatures of the entries to look at, and their file
         // names, NUL-terminated, one after another.
         var batch: [(k: Int, signature: FileSignature, name: Int)] = []
@@ -37,10 +43,10 @@ extension StartCache.Cursor {
             let (entries, text) = (batch, names)
             let found = ItemFile.parallelMap(
                 entries.count, parallelAbove: threshold, initial: false
-            ) {
-                let entry = entries[$0]
+            ) { worker, n in
+                let (entry, dir) = (entries[n], own[worker] ?? directory)
                 return text.withUnsafeBufferPointer {
-                    directory.signature(ofName: $0.baseAddress! + entry.name) == entry.signature
+                    dir.signature(ofName: $0.baseAddress! + entry.name) == entry.signature
                 }
             }
             for (n, entry) in entries.enumerated() { same[entry.k] = found[n] }
