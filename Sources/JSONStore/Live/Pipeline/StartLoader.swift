@@ -16,7 +16,7 @@ final class StartLoader: Sendable {
     /// their block, so the loader holds no listing.
     struct Block: Sendable {
         /// One for each listed file; a file to read holds an empty entry.
-        fileprivate var elements: [(key: UTF8Key, entry: Entry)]
+        fileprivate var elements: [(id: String, entry: Entry)]
         /// The offsets in `elements` of the files to read, ascending.
         fileprivate var toRead: [Int] = []
 
@@ -25,13 +25,13 @@ final class StartLoader: Sendable {
 
         /// The next listed file, `id`, is unchanged: `entry` is the cache's.
         mutating func append(_ id: String, _ entry: consuming Entry) {
-            elements.append((UTF8Key(id), entry))
+            elements.append((id, entry))
         }
 
         /// The next listed file, `id`, is to be read.
         mutating func appendToRead(_ id: String) {
             toRead.append(elements.count)
-            elements.append((UTF8Key(id), Entry(item: nil, error: nil)))
+            elements.append((id, Entry(item: nil, error: nil)))
         }
 
         /// The entry at `k`, moved out (an empty one left in its place).
@@ -51,7 +51,7 @@ final class StartLoader: Sendable {
     /// The blocks handed over and not yet taken in, in order.
     private let handed = Locked<[Block]>([])
     /// The storage of blocks taken in, emptied, for the walk's next blocks.
-    private let spare = Locked<[[(key: UTF8Key, entry: Entry)]]>([])
+    private let spare = Locked<[[(id: String, entry: Entry)]]>([])
 
     /// - Parameters:
     ///   - load: the load the blocks are added to.
@@ -99,7 +99,7 @@ final class StartLoader: Sendable {
 
     /// Moves `block` to the blocks handed over, so its storage has one owner when it is
     /// taken in, and leaves in its place the next, of storage `elements`.
-    private func enqueue(_ block: inout Block, leaving elements: [(key: UTF8Key, entry: Entry)]) {
+    private func enqueue(_ block: inout Block, leaving elements: [(id: String, entry: Entry)]) {
         var next = Block(elements: elements)
         swap(&next, &block)
         handed.withLock { handed in
@@ -112,15 +112,15 @@ final class StartLoader: Sendable {
     /// Takes the oldest block handed over into the load.
     private func takeIn() {
         var block = handed.withLock { $0.removeFirst() }
-        let fresh = read(block.toRead.map { block.elements[$0].key.string })
+        let fresh = read(block.toRead.map { block.elements[$0].id })
         load.withLock { load in
             var n = 0
             for k in 0..<block.count {
                 if n < block.toRead.count, block.toRead[n] == k {
-                    load.add(block.elements[k].key.string, fresh[n])
+                    load.add(block.elements[k].id, fresh[n])
                     n += 1
                 } else {
-                    load.add(block.elements[k].key, entry: block.take(k))
+                    load.add(UTF8Key(block.elements[k].id), entry: block.take(k))
                 }
             }
         }
@@ -134,7 +134,7 @@ final class StartLoader: Sendable {
     }
 
     /// A block's storage: one emptied by `takeIn`, or new, with room for a whole block.
-    private func emptyElements() -> [(key: UTF8Key, entry: Entry)] {
+    private func emptyElements() -> [(id: String, entry: Entry)] {
         var elements = spare.withLock { $0.popLast() } ?? []
         elements.reserveCapacity(blockSize)
         return elements
