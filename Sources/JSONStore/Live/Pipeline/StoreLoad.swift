@@ -22,24 +22,20 @@ struct StoreLoad: Sendable {
     /// bytes. An invalid file keeps `lastValid` beside its error, as a follower keeps an
     /// item's last valid value; a missing one is left out.
     mutating func add(_ id: String, _ outcome: ItemFile.Outcome, lastValid: Item? = nil) {
-        let key = UTF8Key(id)
-        precondition(last.map { $0 < key } ?? true, "a load's ids must come in byte order")
         switch outcome {
         case .item(let item):
-            builder.append(key, Entry(item: item, error: nil))
+            add(UTF8Key(id), entry: Entry(item: item, error: nil))
         case .invalid(let error):
             let file = InvalidFile(itemID: id, error: error)
+            add(UTF8Key(id), entry: Entry(item: lastValid, error: error))
             invalid[UTF8Key(file.name)] = file
-            builder.append(key, Entry(item: lastValid, error: error))
         case .missing:
             return
         }
-        last = key
-        count += 1
     }
 
-    /// The file of `key` holds a valid item, whose `entry` is moved into the tree; `key` is
-    /// above every id added before, by its bytes.
+    /// The file of `key` holds `entry`, moved into the tree; `key` is above every id added
+    /// before, by its bytes.
     mutating func add(_ key: UTF8Key, entry: consuming Entry) {
         precondition(last.map { $0 < key } ?? true, "a load's ids must come in byte order")
         builder.append(key, entry)
