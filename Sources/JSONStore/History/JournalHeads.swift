@@ -115,6 +115,10 @@ struct JournalHeads: Sendable {
         return true
     }
 
+    /// Lets go of the snapshot the heads were bound to (`readAll(_:boundTo:)`), keeping
+    /// every head.
+    mutating func unbind() { known = known.unbound() }
+
     /// The items of the entries after `revision` up to the last one read, when the recent
     /// entries reach back that far; `nil` when they do not (read the journal then).
     func ids(after revision: Int) -> Set<UTF8Key>? {
@@ -161,10 +165,13 @@ struct JournalHeads: Sendable {
 
     /// Reads the whole journal, so every item's head is known: unless it is known already
     /// (an earlier `readAll`, kept current by `catchUp` and `appended` since; a journal
-    /// begun again makes `catchUp` start over, incomplete).
-    mutating func readAll(_ journal: Journal) {
+    /// begun again makes `catchUp` start over, incomplete). With `tree`, the snapshot a
+    /// look at the whole store compares, its ids' heads are held by their rank there
+    /// (`BoundHeads`): 8 bytes an item, not 56.
+    mutating func readAll(_ journal: Journal, boundTo tree: SortedTree<UTF8Key, Entry>? = nil) {
         if isComplete, position != nil { return }
         self = JournalHeads()
+        if let tree { known = HeadTable(boundTo: tree) }
         let report = journal.read(JournalLine.Head.self) { apply($0) }
         (journalID, position, isComplete) = (report.journalID, report.end, true)
         coveredAfter = 0
@@ -227,11 +234,20 @@ struct JournalHeads: Sendable {
     }
 
     /// Calls `body` with each item that exists as the journal last recorded it (after
-    /// `readAll`), and its head, in place: no array of them (16 MB at a million ids).
-    func forEachExisting(_ body: (UTF8Key, Head) -> Void) {
-        known.forEach { key, head in
+    /// `readAll`) and that `tree` does not hold, and its head, in place: no array of them
+    /// (16 MB at a million ids), and no lookup of the ids the heads are bound to when they
+    /// are bound to `tree`.
+    func forEachExisting(notIn tree: SortedTree<UTF8Key, Entry>, _ body: (UTF8Key, Head) -> Void) {
+        known.forEach(notIn: tree) { key, head in
             if let head, head.exists { body(key, head) }
         }
+    }
+
+    /// Calls `body` with each element of `tree` and its head, once every head is known
+    /// (after `readAll`): by rank when the heads are bound to `tree`.
+    func forEachHead(in tree: SortedTree<UTF8Key, Entry>, _ body: (UTF8Key, Entry, Head?) -> Void) {
+        precondition(isComplete, "every head is known")
+        known.forEach(in: tree) { key, entry, head in body(key, entry, head ?? nil) }
     }
 
     /// Makes room for `count` more ids than are known, before a look takes them in.
@@ -260,13 +276,14 @@ struct JournalHeads: Sendable {
         recent.append((entry.revision, key))
         if recent.count >= 2 * Self.recentLimit { recent.removeFirst(Self.recentLimit) }
         let keeps = entry.whole
-        // An item not looked up yet: how many patches since its last whole value is not
-        // known, so the next entry keeps its whole value.
-        let before = known[key].map { $0?.sinceKeyframe ?? 0 } ?? JournalHeads.keyframeInterval
-        let wholeAt = keeps ? entry.revision : (known[key]??.wholeAt ?? 0)
-        let head = Head(
-            revision: entry.revision, kind: entry.kind, fingerprint: entry.fingerprint,
-            sinceKeyframe: keeps ? 0 : before + 1, wholeAt: wholeAt)
-        known.set(head, for: key)
+        known.update(key) { old in
+            // An item not looked up yet: how many patches since its last whole value is not
+            // known, so the next entry keeps its whole value.
+            let before = old.map { $0?.sinceKeyframe ?? 0 } ?? JournalHeads.keyframeInterval
+            let wholeAt = keeps ? entry.revision : (old??.wholeAt ?? 0)
+            return Head(
+                revision: entry.revision, kind: entry.kind, fingerprint: entry.fingerprint,
+                sinceKeyframe: keeps ? 0 : before + 1, wholeAt: wholeAt)
+        }
     }
 }

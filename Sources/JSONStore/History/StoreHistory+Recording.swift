@@ -45,7 +45,7 @@ extension StoreHistory {
         defer { appender?.close() }
         var predates: Bool?
         for start in stride(from: 0, to: ids.count, by: Self.idsPerAppend) {
-            let chunk = ids[start..<min(start + Self.idsPerAppend, ids.count)]
+            let chunk = ids.chunk(start..<min(start + Self.idsPerAppend, ids.count))
             if let appender {
                 // A segment at a time: its entries are drafted for the segment they go in.
                 try appender.rollOverIfFull()
@@ -97,13 +97,13 @@ extension StoreHistory {
     /// caught up when the look began and have taken in what it appended since, under the
     /// one lock: a catch-up each chunk would read the journal back for nothing.
     private func drafts(
-        _ ids: ArraySlice<String>, _ previous: [UTF8Key: Item], _ seen: HistoryDraft.Seen,
+        _ ids: [String], _ previous: [UTF8Key: Item], _ seen: HistoryDraft.Seen,
         _ now: Int64, _ segmentStart: Int, _ predates: inout Bool?, _ dir: FileDescriptor
     ) throws(StoreError) -> [HistoryEntry] {
         // The files are read on every core first (a start's changes may be thousands, and
         // its first results wait for their stamp); the drafts, which look up the heads,
         // are made in order after.
-        let (ids, store, reader) = (Array(ids), store, reader)
+        let (store, reader) = (store, reader)
         let files = ItemFile.parallelMap(
             ids.count, parallelAbove: Self.readsInParallelAbove,
             initial: HistoryDraft.Before.missing
@@ -154,14 +154,14 @@ extension StoreHistory {
     /// The ids of `scope` to read, with the versions a watcher knew of them.
     private func candidates(
         _ scope: Scope, _ heads: inout JournalHeads, _ dir: FileDescriptor
-    ) throws(StoreError) -> (ids: [String], previous: [UTF8Key: Item]) {
+    ) throws(StoreError) -> (ids: Candidates, previous: [UTF8Key: Item]) {
         switch scope {
         case .ids(let ids, let previous):
             // Many at once (a start's changes): their heads in one read, not one each.
             if ids.count > Self.lookupsAtMost {
                 heads.readHeads(of: Set(ids.map(UTF8Key.init)), in: journal)
             }
-            return (ids, previous)
+            return (Candidates(ids), previous)
         case .everything:
             heads.readAll(journal)
             let listing: StoreListing
@@ -171,22 +171,23 @@ extension StoreHistory {
                 throw StoreError.system(error, "could not list the store directory", file: store)
             }
             let listed = Set(listing.ids.map(UTF8Key.init))
-            return (listing.ids + heads.existing.filter { !listed.contains(UTF8Key($0)) }, [:])
+            let gone = heads.existing.filter { !listed.contains(UTF8Key($0)) }
+            return (Candidates(listing.ids + gone), [:])
         case .loaded(let snapshot):
-            heads.readAll(journal)
-            var ids: [String] = []
-            snapshot.entries.forEach { key, entry in
+            // Every head held by its rank in the snapshot (8 bytes an item, not 56), and the
+            // items found changed kept as ranks (4 bytes, not a string of 16).
+            heads.readAll(journal, boundTo: snapshot.entries)
+            var ids = Candidates(in: snapshot.entries)
+            var rank = 0
+            heads.forEachHead(in: snapshot.entries) { key, entry, head in
+                defer { rank += 1 }
                 guard let fingerprint = entry.fingerprint else { return }
-                if heads.head(of: key.string, in: journal)?.fingerprint != fingerprint {
-                    ids.append(key.string)
-                }
+                if head?.fingerprint != fingerprint { ids.append(rank: rank) }
             }
             // Recorded as there but not loaded: gone while nothing watched. Looked up in
             // the snapshot's tree, not a set of every id (32 MB at a million), nor an
             // array of every one recorded.
-            heads.forEachExisting { key, _ in
-                if snapshot.entries[key] == nil { ids.append(key.string) }
-            }
+            heads.forEachExisting(notIn: snapshot.entries) { key, _ in ids.append(key.string) }
             return (ids, [:])
         }
     }

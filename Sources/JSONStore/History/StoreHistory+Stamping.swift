@@ -79,14 +79,14 @@ extension StoreHistory {
             if whole {
                 // Every item of the snapshot and every one the journal has as there: walked
                 // where they are, not gathered into a set of every id (32 MB at a million).
-                heads.readAll(journal)
+                heads.readAll(journal, boundTo: snapshot.entries)
                 guard let all = Self.end(of: heads) else { return nil }
                 end = all
-                snapshot.entries.forEach { key, entry in
-                    compare(key, entry, heads.head(of: key.string, in: journal))
+                heads.forEachHead(in: snapshot.entries) { key, entry, head in
+                    compare(key, entry, head)
                 }
-                heads.forEachExisting { key, head in
-                    if snapshot.entries[key] == nil { compare(key, nil, head) }
+                heads.forEachExisting(notIn: snapshot.entries) { key, head in
+                    compare(key, nil, head)
                 }
             } else {
                 if ids.count > Self.lookupsAtMost { heads.readHeads(of: ids, in: journal) }
@@ -134,7 +134,11 @@ extension StoreHistory {
     func forgetHeads(keepingAfter stamp: JournalStamp, index: StartCache.HeadIndex? = nil) {
         _ = try? withHeads { heads throws(StoreError) in
             guard let id = heads.journalID, stamp.isOf(id) else { return }
-            if heads.count > headsKeptAtMost { heads.forget(keepingAfter: stamp.revision) }
+            if heads.count > headsKeptAtMost {
+                heads.forget(keepingAfter: stamp.revision)
+            } else {
+                heads.unbind()
+            }
             // An index of an older cache is of no use once this one replaced its file.
             heads.index = heads.isComplete ? nil : index
         }

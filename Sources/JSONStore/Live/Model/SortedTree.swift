@@ -124,6 +124,25 @@ struct SortedTree<Key: Comparable & Hashable & Sendable, Value: Sendable>: Senda
         return rank + node.elementIndex(for: key)
     }
 
+    /// The position of `key` and its value, when it is there: one descent where `rank(of:)`
+    /// and the subscript take one each. O(log n).
+    func find(_ key: Key) -> (rank: Int, value: Value)? {
+        guard var node = root else { return nil }
+        var rank = 0
+        while !node.isLeaf {
+            let i = node.childIndex(for: key)
+            guard i < node.children.count else { return nil }
+            rank += node.elementsBefore(child: i)
+            node = node.children[i]
+        }
+        let i = node.elementIndex(for: key)
+        guard i < node.elements.count, node.elements[i].key == key else { return nil }
+        return (rank + i, node.elements[i].value)
+    }
+
+    /// Whether `other` is this very tree (the same nodes), not one equal to it.
+    func isSame(as other: SortedTree) -> Bool { root === other.root }
+
     /// The element at `index` in key order. O(log n).
     func element(at index: Int) -> Element {
         precondition(index >= 0 && index < count, "index \(index) out of range 0..<\(count)")

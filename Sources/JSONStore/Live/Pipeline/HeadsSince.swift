@@ -51,8 +51,10 @@ struct HeadsSince {
     /// invalid since they appeared), sorted by their bytes, with their heads.
     func known(notIn snapshot: StoreSnapshot) -> [(id: String, head: StartCache.Head)] {
         guard let heads else { return [] }
-        return heads.known.compactMap { key, head in
-            snapshot.entries[key] == nil ? (key.string, StartCache.Head(.some(head))) : nil
-        }.sorted { UTF8Key.less($0.id, $1.id) }
+        var known: [(id: String, head: StartCache.Head)] = []
+        heads.known.forEach(notIn: snapshot.entries) { key, head in
+            known.append((key.string, StartCache.Head(.some(head))))
+        }
+        return known.sorted { UTF8Key.less($0.id, $1.id) }
     }
 }
