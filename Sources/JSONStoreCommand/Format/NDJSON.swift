@@ -188,7 +188,7 @@ enum NDJSON {
     /// without a copy while the next runs are written, so a few megabytes are held at most
     /// and the cores do not wait for the output.
     static func writeInRuns(
-        count: Int, runLength: Int = 4096, to out: inout OutputBuffer,
+        count: Int, runLength: Int = 2048, to out: inout OutputBuffer,
         _ render: @escaping @Sendable (_ run: Range<Int>, _ bytes: inout [UInt8]) -> Void
     ) {
         let runs = (count + runLength - 1) / runLength
