@@ -45,13 +45,17 @@ struct BoundHeadsTests {
                     case 1: nil
                     default: n < 3_000 ? Self.fingerprint(n) : nil
                     }
-                let revision = [step, step + (1 << 35), step * 1_000][
-                    step % 7 == 0 ? 1 : step % 2 * 2]
-                let whole = [0, revision, revision - 3, revision - (1 << 20) - 1, revision + 1]
+                // Revisions and distances back to a whole value at the limits of what fits.
+                let revision = [step, step + (1 << 35), step * 1_000, (1 << 35) - 1][
+                    step % 7 == 0 ? 1 : step % 11 == 0 ? 3 : step % 2 * 2]
+                let whole = [
+                    0, revision, revision - 3, revision - (1 << 20) - 1, revision + 1,
+                    revision - (1 << 20) + 1, revision - (1 << 20) + 2,
+                ]
                 head = JournalHeads.Head(
                     revision: revision, kind: kinds[step % 3], fingerprint: fingerprint,
                     sinceKeyframe: [0, 5, 31, 32, 200][Int.random(in: 0..<5, using: &random)],
-                    wholeAt: whole[Int.random(in: 0..<5, using: &random)])
+                    wholeAt: whole[Int.random(in: 0..<whole.count, using: &random)])
             }
             if step % 2 == 0 {
                 table.set(head, for: key)
@@ -118,8 +122,8 @@ struct BoundHeadsTests {
         #expect(bound[key] == plain[key] && bound[key]??.revision == 4_322)
     }
 
-    @Test("a head that stopped fitting stays with its key, and is found there")
-    func movedForGood() {
+    @Test("a head that stops fitting moves beside its key, and back when the next fits")
+    func movedAndBack() {
         let tree = Self.tree(100)
         var table = HeadTable(boundTo: tree)
         let key = UTF8Key(Self.id(5))
@@ -132,13 +136,66 @@ struct BoundHeadsTests {
         let bound = table.footprint
         table.set(head(2, Fingerprint(size: 9, hash: 9)), for: key)
         #expect(table.footprint > bound, "held with its key")
+        #expect(table.count == 1 && table[key] == .some(head(2, Fingerprint(size: 9, hash: 9))))
         table.set(head(3, Self.fingerprint(5)), for: key)
         table.set(nil, for: UTF8Key(Self.id(6)))
-        #expect(table.count == 2)
+        table.set(head(4, nil), for: UTF8Key("gone"))
+        #expect(table.count == 3)
         #expect(table[key] == .some(head(3, Self.fingerprint(5))))
         #expect(table[UTF8Key(Self.id(6))] == .some(nil))
         var walked: [UTF8Key] = []
         table.forEach { key, _ in walked.append(key) }
-        #expect(walked.sorted() == [key, UTF8Key(Self.id(6))])
+        #expect(walked.sorted() == [UTF8Key("gone"), key, UTF8Key(Self.id(6))])
+        // The room of the head moved back is let go; the others are as they were.
+        let before = table.footprint
+        table.dropRemoved()
+        #expect(table.footprint < before && table.count == 3)
+        #expect(table[key] == .some(head(3, Self.fingerprint(5))))
+        #expect(table[UTF8Key("gone")] == .some(head(4, nil)))
+        // Out of fit again, then set again while it sits beside its key.
+        table.set(head(5, nil), for: key)
+        table.set(head(6, Fingerprint(size: 1, hash: 1)), for: key)
+        #expect(table.count == 3 && table[key] == .some(head(6, Fingerprint(size: 1, hash: 1))))
+    }
+
+    @Test("a journal read whole and bound to the store's files: the heads of a plain read")
+    func journalReadBound() throws {
+        var options = JSONStore.Options()
+        options.writerName = "tests"
+        let temp = try TemporaryStore(options: options)
+        let store = temp.store
+        // Items of one version and of many (past a whole value's interval), deleted, made
+        // again, and deleted for good.
+        for n in 0..<300 { try store.put(Self.id(n), ["rank": .number(JSONNumber(n))]) }
+        for round in 1...3 {
+            for n in stride(from: 0, to: 300, by: round + 1) {
+                try store.update(Self.id(n)) { $0["rank"] = .number(JSONNumber(n * 10 + round)) }
+            }
+        }
+        for k in 0..<20 { try store.update(Self.id(1)) { $0["k"] = .number(JSONNumber(k)) } }
+        for n in stride(from: 0, to: 300, by: 7) { try store.delete(Self.id(n)) }
+        for n in stride(from: 0, to: 300, by: 14) { try store.put(Self.id(n), ["again": true]) }
+        // The snapshot: each file's bytes, as a load has them.
+        var elements: [(UTF8Key, Entry)] = []
+        for n in 0..<300 {
+            guard let text = temp.readFile(Self.id(n) + ".json") else { continue }
+            let bytes = Array(text.utf8)
+            let entry = Entry(bytes: ItemBytes(bytes), fingerprint: Fingerprint(bytes))
+            elements.append((UTF8Key(Self.id(n)), entry))
+        }
+        let tree = SortedTree(sortedDistinct: elements)
+        let journal = try #require(store.history).journal
+        var plain = JournalHeads()
+        plain.readAll(journal)
+        var bound = JournalHeads()
+        bound.readAll(journal, boundTo: tree)
+        #expect(bound.count == plain.count && plain.count == 300)
+        for id in (0..<300).map(Self.id) + ["never"] {
+            #expect(bound.head(of: id, in: journal) == plain.head(of: id, in: journal), "\(id)")
+        }
+        #expect(bound.existing.sorted() == plain.existing.sorted())
+        // Every item there now has its head by rank: the deleted ones only with their keys.
+        let (small, big) = (bound.knownHeads.footprint, plain.knownHeads.footprint)
+        #expect(small * 3 < big, "\(small) bytes, against \(big)")
     }
 }

@@ -15,9 +15,13 @@ struct HeadTable: Sendable {
     /// Positions in `entries` by the id's hash, probed linearly; -1 for none. Its count is
     /// a power of two, at least twice the entries'.
     private var slots: [Int32] = []
+    /// How many entries are marked removed (`PackedHead.removed`): their ids' heads moved
+    /// to `bound`. They keep their place (and slot) until the entries are made again.
+    private var removedCount = 0
     /// The heads of the ids of the tree the table is bound to, those that fit there. An id
-    /// of that tree is held there or in the entries, never both: once in the entries, it
-    /// stays there.
+    /// of that tree is held there or in the entries, never both: a head that does not fit
+    /// moves to the entries, and back when the next one fits (an item's first version,
+    /// read from the journal before its last, is not the snapshot's).
     private var bound: BoundHeads?
 
     init() {}
@@ -29,7 +33,10 @@ struct HeadTable: Sendable {
     }
 
     /// The number of ids known.
-    var count: Int { entries.count + (bound?.count ?? 0) }
+    var count: Int { entries.count - removedCount + (bound?.count ?? 0) }
+
+    /// Whether the table is bound to a snapshot (`init(boundTo:)`).
+    var isBound: Bool { bound != nil }
 
     /// The same heads, the bound ones in entries of their own and the tree let go: a
     /// table kept on after its look must not keep that snapshot's nodes, and the items'
@@ -46,7 +53,7 @@ struct HeadTable: Sendable {
     /// The head known of `key`: `nil` when not known, `.some(nil)` when the journal was
     /// found to have no entry of it.
     subscript(key: UTF8Key) -> JournalHeads.Head?? {
-        if let bound, let (rank, fingerprint) = bound.place(of: key),
+        if let bound, bound.count > 0, let (rank, fingerprint) = bound.place(of: key),
             let head = bound.head(at: rank, fingerprint: fingerprint)
         {
             return head
@@ -57,7 +64,8 @@ struct HeadTable: Sendable {
     /// The head of `key` among the entries (not the bound ids), as the subscript gives it.
     private func entryHead(of key: UTF8Key) -> JournalHeads.Head?? {
         guard let slot = slot(of: key).found else { return nil }
-        return .some(entries[Int(slots[slot])].head.head)
+        let held = entries[Int(slots[slot])].head
+        return held.isRemoved ? nil : .some(held.head)
     }
 
     /// Calls `body` with each element of `tree` and its head as the subscript gives it,
@@ -84,7 +92,9 @@ struct HeadTable: Sendable {
     func forEach(
         notIn tree: SortedTree<UTF8Key, Entry>, _ body: (UTF8Key, JournalHeads.Head?) -> Void
     ) {
-        for entry in entries where tree[entry.key] == nil { body(entry.key, entry.head.head) }
+        for entry in entries where !entry.head.isRemoved && tree[entry.key] == nil {
+            body(entry.key, entry.head.head)
+        }
         guard let bound, !bound.tree.isSame(as: tree) else { return }
         bound.forEach { key, head in if tree[key] == nil { body(key, head) } }
     }
@@ -123,22 +133,24 @@ struct HeadTable: Sendable {
     }
 
     /// Knows `head` of `key`, an id of the bound tree at `place`: held there when it fits
-    /// and the id is not among the entries.
+    /// (its entry, if it had one, marked removed), else among the entries.
     private mutating func set(
         _ head: JournalHeads.Head?, for key: UTF8Key,
         at place: (rank: Int, fingerprint: Fingerprint?)
     ) {
-        if bound!.holds(place.rank) || slot(of: key).found == nil,
-            bound!.set(head, at: place.rank, fingerprint: place.fingerprint)
-        {
-            return
+        guard bound!.set(head, at: place.rank, fingerprint: place.fingerprint) else {
+            return setEntry(head, for: key)
         }
-        setEntry(head, for: key)
+        if let found = slot(of: key).found, !entries[Int(slots[found])].head.isRemoved {
+            entries[Int(slots[found])].head = .removed
+            removedCount += 1
+        }
     }
 
     private mutating func setEntry(_ head: JournalHeads.Head?, for key: UTF8Key) {
         var (found, empty) = slot(of: key)
         if let found {
+            if entries[Int(slots[found])].head.isRemoved { removedCount -= 1 }
             entries[Int(slots[found])].head = PackedHead(head)
             return
         }
@@ -164,10 +176,22 @@ struct HeadTable: Sendable {
         if slotCount > slots.count { rehash(into: slotCount) }
     }
 
+    /// Lets go of the room of the entries marked removed, the entries made again at their
+    /// size: after a whole journal read bound to a snapshot, where an item's older versions
+    /// were held with their keys until its last one, the snapshot's, moved to its rank.
+    mutating func dropRemoved() {
+        guard removedCount > 0 else { return }
+        entries = entries.filter { !$0.head.isRemoved }
+        removedCount = 0
+        var slotCount = 16
+        while entries.count * 2 > slotCount { slotCount *= 2 }
+        rehash(into: slotCount)
+    }
+
     /// Calls `body` with every id known and its head: the entries in the order they became
     /// known, then the bound ids in key order.
     func forEach(_ body: (UTF8Key, JournalHeads.Head?) throws -> Void) rethrows {
-        for entry in entries { try body(entry.key, entry.head.head) }
+        for entry in entries where !entry.head.isRemoved { try body(entry.key, entry.head.head) }
         try bound?.forEach(body)
     }
 
@@ -203,6 +227,10 @@ struct HeadTable: Sendable {
     }
 
     private mutating func rehash(into count: Int) {
+        if removedCount > 0 {
+            entries.removeAll { $0.head.isRemoved }
+            removedCount = 0
+        }
         slots = []  // the old slots go before the new are made
         slots = [Int32](repeating: -1, count: count)
         let mask = slots.count - 1
@@ -211,54 +239,5 @@ struct HeadTable: Sendable {
             while slots[slot] >= 0 { slot = (slot + 1) & mask }
             slots[slot] = Int32(position)
         }
-    }
-}
-
-/// A head, or that there is none, in 32 bytes: the revisions and the fingerprint's hash
-/// in words of their own, and in the last its size (48 bits), whether it has one, the
-/// kind and the modifications since a whole value (at most 255 told apart: a whole value
-/// is kept every `JournalHeads.keyframeInterval`).
-private struct PackedHead: Sendable {
-    private let revision: Int
-    private let wholeAt: Int
-    private let hash: UInt64
-    private let bits: UInt64
-
-    private static let none: UInt64 = 1 << 11
-    private static let hasFingerprint: UInt64 = 1 << 10
-
-    init(_ head: JournalHeads.Head?) {
-        guard let head else {
-            (revision, wholeAt, hash, bits) = (0, 0, 0, Self.none)
-            return
-        }
-        (revision, wholeAt, hash) = (head.revision, head.wholeAt, head.fingerprint?.hash ?? 0)
-        let kind: UInt64 =
-            switch head.kind {
-            case .created: 0
-            case .modified: 1
-            case .deleted: 2
-            }
-        var bits = UInt64(min(max(head.sinceKeyframe, 0), 255)) | kind << 8
-        if let fingerprint = head.fingerprint {
-            bits |= Self.hasFingerprint | UInt64(min(fingerprint.size, 1 << 48 - 1)) << 16
-        }
-        self.bits = bits
-    }
-
-    var head: JournalHeads.Head? {
-        guard bits & Self.none == 0 else { return nil }
-        let kind: HistoryEntry.Kind =
-            switch bits >> 8 & 3 {
-            case 0: .created
-            case 1: .modified
-            default: .deleted
-            }
-        let fingerprint =
-            bits & Self.hasFingerprint == 0
-            ? nil : Fingerprint(size: Int(bits >> 16), hash: hash)
-        return JournalHeads.Head(
-            revision: revision, kind: kind, fingerprint: fingerprint,
-            sinceKeyframe: Int(bits & 0xFF), wholeAt: wholeAt)
     }
 }

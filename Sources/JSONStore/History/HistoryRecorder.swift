@@ -146,6 +146,9 @@ final class HistoryRecorder: Sendable {
             $0 = Stamping(generation: $0.generation + 1)
             sink = nil
         }
+        // After the turn under way: no cache will take the heads it may have bound to the
+        // watcher's last snapshot, which must not be kept for them.
+        queue.async { [history] in history.unbindHeads() }
     }
 
     /// Blocks until every change handed in so far is recorded: for tests.

@@ -119,6 +119,9 @@ struct JournalHeads: Sendable {
     /// every head.
     mutating func unbind() { known = known.unbound() }
 
+    /// Whether the heads are bound to a snapshot, which they keep from going.
+    var isBound: Bool { known.isBound }
+
     /// The items of the entries after `revision` up to the last one read, when the recent
     /// entries reach back that far; `nil` when they do not (read the journal then).
     func ids(after revision: Int) -> Set<UTF8Key>? {
@@ -174,6 +177,7 @@ struct JournalHeads: Sendable {
         if let tree { known = HeadTable(boundTo: tree) }
         let report = journal.read(JournalLine.Head.self) { apply($0) }
         (journalID, position, isComplete) = (report.journalID, report.end, true)
+        known.dropRemoved()
         coveredAfter = 0
         if let first = journal.segments().last?.first {
             lastRevision = max(lastRevision, first - 1)

@@ -133,15 +133,22 @@ extension StoreHistory {
     /// whole), as long as it holds for them (`JournalHeads.index`).
     func forgetHeads(keepingAfter stamp: JournalStamp, index: StartCache.HeadIndex? = nil) {
         _ = try? withHeads { heads throws(StoreError) in
-            guard let id = heads.journalID, stamp.isOf(id) else { return }
-            if heads.count > headsKeptAtMost {
-                heads.forget(keepingAfter: stamp.revision)
-            } else {
+            // Kept (of another journal, too few to let go, or the newest entries read do
+            // not reach back to the stamp), they are let go of the snapshot a look bound
+            // them to.
+            guard let id = heads.journalID, stamp.isOf(id) else { return heads.unbind() }
+            if heads.count <= headsKeptAtMost || !heads.forget(keepingAfter: stamp.revision) {
                 heads.unbind()
             }
             // An index of an older cache is of no use once this one replaced its file.
             heads.index = heads.isComplete ? nil : index
         }
+    }
+
+    /// Lets go of the snapshot a look at the whole store bound the heads to, keeping every
+    /// head (`JournalHeads.unbind`): when no start cache is written with them.
+    func unbindHeads() {
+        _ = try? withHeads { heads throws(StoreError) in heads.unbind() }
     }
 
     /// Takes in the heads a start cache kept of the items a start found changed, as the

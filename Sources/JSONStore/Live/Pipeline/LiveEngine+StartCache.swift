@@ -223,9 +223,13 @@ extension LiveEngine {
         let history = heads != nil ? configuration.recorder?.history : nil
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + delay) {
             [weak self] in
-            if let placed = writer.write(), let history, let stamp = base?.stamp {
+            let placed = writer.write()
+            if let placed, let history, let stamp = base?.stamp {
                 let index = StartCache.HeadIndex(store: history.store, placed: placed)
                 history.forgetHeads(keepingAfter: stamp, index: index)
+            } else {
+                // Not written: every head stays for the next cache, not their snapshot.
+                history?.unbindHeads()
             }
             self?.onPipeline { engine in
                 guard engine.life == life else { return }
