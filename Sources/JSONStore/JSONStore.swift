@@ -94,6 +94,10 @@ public final class JSONStore: Sendable {
         /// How many items' journal heads a watcher keeps once a look at the whole store
         /// is done (`JournalHeads.forget`). Not public: tests make it small.
         var historyHeadsKeptAtMost = StoreHistory.headsKeptAtMost
+        /// Past how many items to record a watcher's first look sends its first version
+        /// without waiting for the stamp (`StoreHistory.longLookAbove`). Not public: tests
+        /// make it small.
+        var historyLongLookAbove = StoreHistory.longLookAbove
         /// Called when a start has checked its start cache, before it walks it beside the
         /// listing. Not public: a test changes the cache in between.
         var startCacheChecked: (@Sendable () -> Void)?
@@ -149,7 +153,8 @@ public final class JSONStore: Sendable {
                 segmentLimit: options.journalSegmentLimit,
                 retention: Journal.Retention(
                     maxAge: options.historyMaxAge, maxBytes: options.historyMaxBytes),
-                headsKeptAtMost: options.historyHeadsKeptAtMost) : nil
+                headsKeptAtMost: options.historyHeadsKeptAtMost,
+                longLookAbove: options.historyLongLookAbove) : nil
         self.history = history
         let schemas = SchemaCache()
         self.schemas = schemas

@@ -22,6 +22,10 @@ final class HistoryRecorder: Sendable {
         /// The journal could not be written (or read): changes are delivered with this
         /// follower's tokens, and recorded once it can be.
         case failed(StoreError)
+        /// The look at the whole store the published version `version` waits for has more
+        /// to record than a stamp's wait allows (a first start of a big store): what waits
+        /// for its stamp is sent now, with this follower's tokens.
+        case long(version: Int)
     }
 
     let history: StoreHistory
@@ -196,7 +200,10 @@ final class HistoryRecorder: Sendable {
         var failure: StoreError?
         do throws(StoreError) {
             if state.loadPending {
-                try history.recordUnrecorded(.loaded(snapshot), seen: .late)
+                let (version, generation) = (snapshot.version, state.generation)
+                try history.recordUnrecorded(.loaded(snapshot), seen: .late) { [self] in
+                    tell(.long(version: version), generation: generation)
+                }
                 state.loadPending = false
             }
             if !loadedIDs.isEmpty {
@@ -252,6 +259,14 @@ final class HistoryRecorder: Sendable {
             guard stamping.generation == state.generation else { return false }
             stamping = state
             return true
+        }
+    }
+
+    /// Sends `report`, unless the watcher stopped since the turn of `generation` began.
+    private func tell(_ report: Report, generation: Int) {
+        stamping.withLock { stamping in
+            guard stamping.generation == generation else { return }
+            sink?(report)
         }
     }
 

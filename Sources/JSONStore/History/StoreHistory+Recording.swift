@@ -14,14 +14,18 @@ extension StoreHistory {
     /// Records, under the store's lock, what other programs changed that the journal has
     /// not recorded: an entry for each item of `scope` whose file, read now, is not what
     /// the journal last recorded of it (recorded already by another process, or by this
-    /// one's own write, it is left alone).
-    func recordUnrecorded(_ scope: Scope, seen: HistoryDraft.Seen) throws(StoreError) {
-        try withStoreLock { dir throws(StoreError) in try record(scope, seen, dir) }
+    /// one's own write, it is left alone). `whenLong` is called, before anything is
+    /// recorded, when there are more than `longLookAbove` items to record.
+    func recordUnrecorded(
+        _ scope: Scope, seen: HistoryDraft.Seen, whenLong: (() -> Void)? = nil
+    ) throws(StoreError) {
+        try withStoreLock { dir throws(StoreError) in try record(scope, seen, dir, whenLong) }
     }
 
-    private func record(_ scope: Scope, _ seen: HistoryDraft.Seen, _ dir: FileDescriptor)
-        throws(StoreError)
-    {
+    private func record(
+        _ scope: Scope, _ seen: HistoryDraft.Seen, _ dir: FileDescriptor,
+        _ whenLong: (() -> Void)?
+    ) throws(StoreError) {
         // The entries are made for the newest segment; the appender is opened only when
         // there are some (a reader who may not write the store records nothing), and they
         // are made again for the next segment if it had to begin one.
@@ -32,6 +36,7 @@ extension StoreHistory {
             heads.reserve(adding: ids.count)
             return (ids, previous, heads.end)
         }
+        if ids.count > longLookAbove { whenLong?() }
         // A whole look recorded: an item the journal has no entry of is new from now on.
         let whole: Bool
         switch scope {

@@ -13,16 +13,24 @@ final class StoreHistory: Sendable {
     let syncsEachWrite: Bool
     /// How many heads are kept past a look at the whole store (`JournalHeads.forget`).
     let headsKeptAtMost: Int
+    /// Past how many items to record a look is told long (`recordUnrecorded`'s `whenLong`).
+    let longLookAbove: Int
     private let heads = Locked(JournalHeads())
 
     /// By default: 65,536 heads (3.5 MB) at most; a million take 56 MB, nearly half what
     /// the store's own bytes take.
     static let headsKeptAtMost = 65_536
 
+    /// By default: 200,000 items, which a look drafts and appends in about 1.4 s on two
+    /// cores, most of the 2 s a stream waits for its first version's stamp
+    /// (`LiveEngine.stampWait`).
+    static let longLookAbove = 200_000
+
     init(
         store: String, reader: JSONReader, source: HistoryEntry.Source, syncsEachWrite: Bool,
         segmentLimit: Int, retention: Journal.Retention,
-        headsKeptAtMost: Int = StoreHistory.headsKeptAtMost
+        headsKeptAtMost: Int = StoreHistory.headsKeptAtMost,
+        longLookAbove: Int = StoreHistory.longLookAbove
     ) {
         journal = Journal(
             folder: PrivateFolder(store: store), segmentLimit: segmentLimit, retention: retention)
@@ -31,6 +39,7 @@ final class StoreHistory: Sendable {
         self.source = source
         self.syncsEachWrite = syncsEachWrite
         self.headsKeptAtMost = headsKeptAtMost
+        self.longLookAbove = longLookAbove
     }
 
     /// Runs `body` with the heads brought up to the journal's end. Call it holding the

@@ -92,6 +92,15 @@ extension LiveEngine {
             for id in subscriptions.keys where subscriptions[id]?.waitsForJournal == true {
                 subscriptions[id]?.fail(notice, engine: self)
             }
+        case .long(let version):
+            // No stamp can come within the wait: the version goes now (and what waits
+            // with it), as `stampWait` would let it go later. Told before the version is
+            // published, it does not wait at all.
+            let waiting = stampWaiting ? reducer.published.version : 0
+            stampsReleased = max(stampsReleased, version, waiting)
+            guard stampWaiting else { return }
+            stampWaiting = false
+            stampsSettled()
         }
     }
 
