@@ -28,9 +28,6 @@ struct BoundHeads: Sendable {
         tree.find(key).map { ($0.rank, $0.value.fingerprint) }
     }
 
-    /// Whether a head (or that there is none) is held at `rank`.
-    func holds(_ rank: Int) -> Bool { codes[rank] != 0 }
-
     /// The head held at `rank`, whose entry has `fingerprint`: `nil` when none is held,
     /// `.some(nil)` when the journal has no entry of it.
     func head(at rank: Int, fingerprint: Fingerprint?) -> JournalHeads.Head?? {
@@ -79,13 +76,7 @@ struct BoundHeads: Sendable {
             guard back >= 0, back < unknownDistance else { return 0 }
             distance = UInt64(back)
         }
-        let kind: UInt64 =
-            switch head.kind {
-            case .created: 0
-            case .modified: 1
-            case .deleted: 2
-            }
-        return 2 | kind << 2 | UInt64(head.sinceKeyframe) << 4 | distance << 9
+        return 2 | head.kind.packed << 2 | UInt64(head.sinceKeyframe) << 4 | distance << 9
             | UInt64(head.revision) << revisionShift
     }
 
@@ -95,16 +86,11 @@ struct BoundHeads: Sendable {
         case 1: return .some(nil)
         default: break
         }
-        let kind: HistoryEntry.Kind =
-            switch code >> 2 & 3 {
-            case 0: .created
-            case 1: .modified
-            default: .deleted
-            }
         let revision = Int(code >> revisionShift)
         let distance = code >> 9 & unknownDistance
         return JournalHeads.Head(
-            revision: revision, kind: kind, fingerprint: fingerprint,
+            revision: revision, kind: HistoryEntry.Kind(packed: code >> 2),
+            fingerprint: fingerprint,
             sinceKeyframe: Int(code >> 4 & 31),
             wholeAt: distance == unknownDistance ? 0 : revision - Int(distance))
     }

@@ -28,13 +28,7 @@ struct PackedHead: Sendable {
             return
         }
         (revision, wholeAt, hash) = (head.revision, head.wholeAt, head.fingerprint?.hash ?? 0)
-        let kind: UInt64 =
-            switch head.kind {
-            case .created: 0
-            case .modified: 1
-            case .deleted: 2
-            }
-        var bits = UInt64(min(max(head.sinceKeyframe, 0), 255)) | kind << 8
+        var bits = UInt64(min(max(head.sinceKeyframe, 0), 255)) | head.kind.packed << 8
         if let fingerprint = head.fingerprint {
             bits |= Self.hasFingerprint | UInt64(min(fingerprint.size, 1 << 48 - 1)) << 16
         }
@@ -43,17 +37,31 @@ struct PackedHead: Sendable {
 
     var head: JournalHeads.Head? {
         guard bits & Self.none == 0 else { return nil }
-        let kind: HistoryEntry.Kind =
-            switch bits >> 8 & 3 {
-            case 0: .created
-            case 1: .modified
-            default: .deleted
-            }
         let fingerprint =
             bits & Self.hasFingerprint == 0
             ? nil : Fingerprint(size: Int(bits >> 16), hash: hash)
         return JournalHeads.Head(
-            revision: revision, kind: kind, fingerprint: fingerprint,
-            sinceKeyframe: Int(bits & 0xFF), wholeAt: wholeAt)
+            revision: revision, kind: HistoryEntry.Kind(packed: bits >> 8),
+            fingerprint: fingerprint, sinceKeyframe: Int(bits & 0xFF), wholeAt: wholeAt)
+    }
+}
+
+extension HistoryEntry.Kind {
+    /// The kind in two bits, as a packed head keeps it (`PackedHead`, `BoundHeads`).
+    var packed: UInt64 {
+        switch self {
+        case .created: 0
+        case .modified: 1
+        case .deleted: 2
+        }
+    }
+
+    /// The kind of two packed bits, the lowest of `bits`.
+    init(packed bits: UInt64) {
+        switch bits & 3 {
+        case 0: self = .created
+        case 1: self = .modified
+        default: self = .deleted
+        }
     }
 }
