@@ -17,9 +17,9 @@ public final class EtcdServer: @unchecked Sendable {
         }
     }
 
-    public let clientPort: UInt16
-    public let peerPort: UInt16
-    public let dataDirectory: String
+    public private(set) var clientPort: UInt16 = 0
+    public private(set) var peerPort: UInt16 = 0
+    public private(set) var dataDirectory = ""
     /// The certificates it serves TLS with, requiring a client certificate; `nil` for
     /// plain HTTP.
     public let certificates: TestCertificates?
@@ -50,15 +50,26 @@ public final class EtcdServer: @unchecked Sendable {
     public init(certificates: TestCertificates? = nil, arguments: [String]? = nil) throws {
         self.certificates = certificates
         extraArguments = arguments ?? Self.environmentArguments
-        clientPort = try Self.freePort()
-        var peer = try Self.freePort()
-        while peer == clientPort { peer = try Self.freePort() }  // the kernel may hand it out again
-        peerPort = peer
-        dataDirectory =
-            URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
-                "jsonstore-etcd-\(getpid())-\(clientPort)"
-            ).path
-        try start()
+        // A free port is free when asked, not when etcd binds it: another test's server
+        // (the suite runs in parallel) may take it between, and etcd exits. Fresh ports
+        // then, three times at most.
+        for attempt in 1...3 {
+            clientPort = try Self.freePort()
+            var peer = try Self.freePort()
+            while peer == clientPort { peer = try Self.freePort() }  // handed out again
+            peerPort = peer
+            dataDirectory =
+                URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
+                    "jsonstore-etcd-\(getpid())-\(clientPort)"
+                ).path
+            do {
+                try start()
+                return
+            } catch {
+                ServerReaper.remove(dataDirectory)
+                if attempt == 3 { throw error }
+            }
+        }
     }
 
     deinit {
