@@ -68,10 +68,13 @@ public final class CuttingProxy: @unchecked Sendable {  // state under `lock`
 
     /// Closes the listener and every connection, and waits for the threads to end.
     public func stop() {
-        let sockets = lock.withLock {
-            $0.stopped = true
-            return $0.sockets
+        // Once: a second stop would close the same numbers again, by then another test's.
+        let sockets = lock.withLock { state -> [CInt]? in
+            guard !state.stopped else { return nil }
+            state.stopped = true
+            return state.sockets
         }
+        guard let sockets else { return }
         Glibc.shutdown(listener, CInt(SHUT_RDWR))
         for socket in sockets { Glibc.shutdown(socket, CInt(SHUT_RDWR)) }
         while lock.withLock({ $0.threads }) > 0 { usleep(1_000) }

@@ -43,17 +43,26 @@ public final class HostileServer: @unchecked Sendable {  // state under `lock`
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 
+    /// The listening socket's number, for the test that checks it is closed once.
+    public var listenerDescriptor: CInt { listener }
+
     /// `etcd://127.0.0.1:PORT/PREFIX`.
     public func address(_ prefix: String = "p") -> String { "etcd://127.0.0.1:\(port)/\(prefix)" }
 
-    /// Closes the listener and every connection, and waits for the threads to end.
+    /// Closes the listener and every connection, and waits for the threads to end. Once:
+    /// a test's own `stop` and then `deinit`'s must not close the listener twice, for the
+    /// second would close whatever another test opened since under the same number.
     public func stop() {
-        let clients = lock.withLock {
-            $0.stopped = true
-            return $0.clients
+        // The connections are shut down under the lock, which `serve` holds to close its
+        // own: so none of them is a number already closed and given to another test.
+        let first = lock.withLock { state -> Bool in
+            guard !state.stopped else { return false }
+            state.stopped = true
+            for client in state.clients { Glibc.shutdown(client, CInt(SHUT_RDWR)) }
+            return true
         }
+        guard first else { return }
         Glibc.shutdown(listener, CInt(SHUT_RDWR))
-        for client in clients { Glibc.shutdown(client, CInt(SHUT_RDWR)) }
         while lock.withLock({ $0.threads }) > 0 { usleep(1_000) }
         Glibc.close(listener)
     }
@@ -89,8 +98,8 @@ public final class HostileServer: @unchecked Sendable {  // state under `lock`
             lock.withLock {
                 $0.clients.removeAll { $0 == client }
                 $0.threads -= 1
+                Glibc.close(client)
             }
-            Glibc.close(client)
         }
         var received: [UInt8] = []
         while !isStopped {

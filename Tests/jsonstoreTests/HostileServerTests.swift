@@ -193,4 +193,27 @@ struct HostileServerTests {
         #expect(seconds < 1.5, "\(seconds) s")
         #expect(!process.isRunning)
     }
+
+    // The suite's tests run in parallel: a listener closed twice (by a test's `stop`, then
+    // by `deinit`'s) closed whatever another test had opened under its number since, and
+    // that test failed with EBADF (a store's file, a pipe of a child process).
+    @Test("a server stopped twice closes its listener once: a file opened since stays open")
+    func stoppedTwice() throws {
+        var checked = false
+        for _ in 0..<20 where !checked {
+            let server = try HostileServer([.close])
+            let number = server.listenerDescriptor
+            server.stop()
+            // The lowest free number from the listener's up: the listener's own, unless
+            // another test took it meanwhile (then try again with another server).
+            let held = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, number)
+            try #require(held >= 0)
+            defer { close(held) }
+            guard held == number else { continue }
+            server.stop()
+            #expect(fcntl(held, F_GETFD) != -1, "the second stop closed descriptor \(held)")
+            checked = true
+        }
+        #expect(checked, "another test took the listener's number every time")
+    }
 }
