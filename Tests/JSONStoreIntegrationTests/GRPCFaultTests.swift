@@ -1,4 +1,5 @@
 import Foundation
+import JSONStore
 import TestSupport
 import Testing
 
@@ -160,5 +161,31 @@ struct GRPCFaultTests {
         }
         #expect("\(connection.failure.map { "\($0)" } ?? "")".contains("no answer to a PING"))
         #expect(Date().timeIntervalSince(start) < 10)
+    }
+
+    // A watch is interrupted (shut down) from another thread while its owner may be closing
+    // it. Under ThreadSanitizer (CI), a shutdown that read the descriptor while `close`
+    // changed it is reported; here, every socket ends closed, and later sends fail.
+    @Test("a socket shut down from another thread while its owner closes it: closed once")
+    func shutdownBesideClose() throws {
+        let server = try HostileServer([.hang])
+        defer { server.stop() }
+        for _ in 0..<50 {
+            // Shared with the thread on purpose: that is what the socket must bear.
+            nonisolated(unsafe) let socket = try TCPSocket(
+                host: "127.0.0.1", port: server.port, until: Deadline(seconds: 5))
+            let (started, done) = (Locked(false), Locked(false))
+            let interrupter = Thread {
+                started.withLock { $0 = true }
+                while !done.withLock({ $0 }) { socket.shutdown() }
+            }
+            interrupter.start()
+            while !started.withLock({ $0 }) { sched_yield() }
+            socket.close()
+            socket.close()
+            done.withLock { $0 = true }
+            #expect(socket.descriptor == -1)
+            #expect(throws: EtcdError.self) { try socket.send([1], until: Deadline(seconds: 1)) }
+        }
     }
 }

@@ -1,11 +1,17 @@
 import Glibc
+import JSONStore
 
 /// A TCP connection, with a deadline on every step: connect, send, receive.
 ///
 /// The etcd target's own thin syscall layer (the library's `System/` knows no sockets, so a
 /// program that only uses directories links none of this). One owner closes it.
 final class TCPSocket: ByteStream {
+    /// The descriptor; -1 once closed. Only `close` changes it, under `closing`.
     private var fd: CInt
+    /// Whether `close` has begun; it holds `close` and `shutdown` apart: a shutdown from
+    /// another thread (a watch interrupted while its owner closes it) never reaches the
+    /// number after it was closed, by then perhaps another file's.
+    private let closing = Locked(false)
     let endpoint: String
     /// The descriptor, for a TLS session over it.
     var descriptor: CInt { fd }
@@ -105,15 +111,20 @@ final class TCPSocket: ByteStream {
     /// Ends the connection both ways without closing the descriptor, so a thread waiting
     /// on it wakes up (and its owner closes it). Safe from another thread.
     func shutdown() {
-        guard fd >= 0 else { return }
-        _ = Glibc.shutdown(fd, CInt(SHUT_RDWR))
+        closing.withLock { closed in
+            guard !closed, fd >= 0 else { return }
+            _ = Glibc.shutdown(fd, CInt(SHUT_RDWR))
+        }
     }
 
-    /// Closes the connection; later calls fail.
+    /// Closes the connection, once; later calls fail.
     func close() {
-        guard fd >= 0 else { return }
-        Glibc.close(fd)
-        fd = -1
+        closing.withLock { closed in
+            guard !closed, fd >= 0 else { return }
+            closed = true
+            Glibc.close(fd)
+            fd = -1
+        }
     }
 
     /// Sends all of `bytes` by `deadline`.
