@@ -168,10 +168,10 @@ extension Journal {
         defer { dir.close() }
         guard
             let fd = try? FileDescriptor.open(
-                newest.name, relativeTo: dir, flags: O_RDONLY | O_NOFOLLOW),
-            let size = try? fd.status().size
+                newest.name, relativeTo: dir, flags: O_RDONLY | O_NOFOLLOW)
         else { return nil }
         defer { fd.close() }
+        guard let size = try? fd.status().size else { return nil }
         let newline = UInt8(ascii: "\n")
         var window = min(size, 64 << 10)
         while true {

@@ -36,28 +36,35 @@ final class JournalAppender {
         do throws(StoreError) {
             if let newest = journal.segments().last {
                 segment = newest
-                (file, size) = try Self.open(newest, in: dir, journal: journal)
+                let (opened, openedSize) = try Self.open(newest, in: dir, journal: journal)
                 let end: (journalID: String, lastRevision: Int, size: Int, damaged: Bool)
-                // Its header is read still: one edited by hand begins a new segment.
-                if let known, known.position == Journal.Position(segment: newest, offset: size),
-                    Journal.journalID(inHeaderOf: file) == known.journalID
-                {
-                    end = (known.journalID, known.lastRevision, size, false)
-                } else {
-                    end = try Self.end(of: file, size: size, segment: newest, journal: journal)
+                do throws(StoreError) {
+                    // Its header is read still: one edited by hand begins a new segment.
+                    if let known,
+                        known.position == Journal.Position(segment: newest, offset: openedSize),
+                        Journal.journalID(inHeaderOf: opened) == known.journalID
+                    {
+                        end = (known.journalID, known.lastRevision, openedSize, false)
+                    } else {
+                        end = try Self.end(
+                            of: opened, size: openedSize, segment: newest, journal: journal)
+                    }
+                    if end.size < openedSize {
+                        do {
+                            try opened.truncate(to: end.size)
+                        } catch {
+                            throw StoreError.system(
+                                error, "could not cut off a line cut short",
+                                file: journal.path(of: newest))
+                        }
+                    }
+                } catch {
+                    opened.close()  // not kept: the segment's descriptor is ours to close
+                    throw error
                 }
+                (file, size) = (opened, min(openedSize, end.size))
                 (journalID, lastRevision) = (end.journalID, end.lastRevision)
                 headerDamaged = end.damaged
-                if end.size < size {
-                    do {
-                        try file.truncate(to: end.size)
-                    } catch {
-                        throw StoreError.system(
-                            error, "could not cut off a line cut short",
-                            file: journal.path(of: newest))
-                    }
-                    size = end.size
-                }
             } else {
                 (journalID, segment, lastRevision) = (Journal.newID(), Journal.Segment(first: 1), 0)
                 (file, size) = try Self.begin(segment, journalID: journalID, in: dir, journal)
