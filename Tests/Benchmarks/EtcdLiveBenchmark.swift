@@ -90,7 +90,10 @@ enum EtcdLiveBenchmark {
             process.standardOutput = output
             try process.run()
             let fd = output.fileHandleForReading.fileDescriptor
-            let thread = Thread { [latch] in
+            // The pipe is the thread's until its end of file: released with this object, its
+            // read end would be closed under the thread's `read`, by then another number.
+            let thread = Thread { [latch, output] in
+                withExtendedLifetime(output) {}
                 var chunk = [UInt8](repeating: 0, count: 1 << 16)
                 var line: [UInt8] = []
                 while true {
@@ -135,7 +138,10 @@ enum EtcdLiveBenchmark {
             try process.run()
             let initial = DispatchSemaphore(value: 0)
             let fd = output.fileHandleForReading.fileDescriptor
-            let thread = Thread { [latch] in
+            // The pipe is the thread's until its end of file: released with this object, its
+            // read end would be closed under the thread's `read`, by then another number.
+            let thread = Thread { [latch, output] in
+                withExtendedLifetime(output) {}
                 var chunk = [UInt8](repeating: 0, count: 1 << 16)
                 var head: [UInt8] = []  // the first bytes of the line being read
                 while true {
