@@ -89,11 +89,10 @@ enum EtcdLiveBenchmark {
             let output = Pipe()
             process.standardOutput = output
             try process.run()
-            let fd = output.fileHandleForReading.fileDescriptor
             // The pipe is the thread's until its end of file: released with this object, its
             // read end would be closed under the thread's `read`, by then another number.
             let thread = Thread { [latch, output] in
-                withExtendedLifetime(output) {}
+                let fd = output.fileHandleForReading.fileDescriptor
                 var chunk = [UInt8](repeating: 0, count: 1 << 16)
                 var line: [UInt8] = []
                 while true {
@@ -137,11 +136,10 @@ enum EtcdLiveBenchmark {
             process.standardOutput = output
             try process.run()
             let initial = DispatchSemaphore(value: 0)
-            let fd = output.fileHandleForReading.fileDescriptor
             // The pipe is the thread's until its end of file: released with this object, its
             // read end would be closed under the thread's `read`, by then another number.
             let thread = Thread { [latch, output] in
-                withExtendedLifetime(output) {}
+                let fd = output.fileHandleForReading.fileDescriptor
                 var chunk = [UInt8](repeating: 0, count: 1 << 16)
                 var head: [UInt8] = []  // the first bytes of the line being read
                 while true {

@@ -26,7 +26,8 @@ public final class HostileServer: @unchecked Sendable {  // state under `lock`
     }
 
     public let port: UInt16
-    private let listener: CInt
+    /// The listening socket (public for the test that checks it is closed once).
+    public let listener: CInt
     private let steps: [Step]
     private let lock = Locked<(stopped: Bool, clients: [CInt], threads: Int)>((false, [], 0))
     /// How many requests it has read.
@@ -42,9 +43,6 @@ public final class HostileServer: @unchecked Sendable {  // state under `lock`
         lock.withLock { $0.threads += 1 }
         Thread.detachNewThread { [self] in acceptLoop() }
     }
-
-    /// The listening socket's number, for the test that checks it is closed once.
-    public var listenerDescriptor: CInt { listener }
 
     /// `etcd://127.0.0.1:PORT/PREFIX`.
     public func address(_ prefix: String = "p") -> String { "etcd://127.0.0.1:\(port)/\(prefix)" }

@@ -202,7 +202,7 @@ struct HostileServerTests {
         var checked = false
         for _ in 0..<20 where !checked {
             let server = try HostileServer([.close])
-            let number = server.listenerDescriptor
+            let number = server.listener
             server.stop()
             // The lowest free number from the listener's up: the listener's own, unless
             // another test took it meanwhile (then try again with another server).

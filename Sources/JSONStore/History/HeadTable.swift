@@ -171,9 +171,15 @@ struct HeadTable: Sendable {
         guard bound == nil, count > entries.capacity else { return }
         // Never less than doubling: a few more at a time must not copy the table each time.
         entries.reserveCapacity(max(count, entries.capacity * 2))
-        var slotCount = max(16, slots.count)
-        while count * 2 > slotCount { slotCount *= 2 }
+        let slotCount = Self.slotCount(for: count, atLeast: slots.count)
         if slotCount > slots.count { rehash(into: slotCount) }
+    }
+
+    /// The slots for `count` entries: a power of two, at least twice as many, 16 at least.
+    private static func slotCount(for count: Int, atLeast least: Int = 16) -> Int {
+        var slotCount = max(16, least)
+        while count * 2 > slotCount { slotCount *= 2 }
+        return slotCount
     }
 
     /// Lets go of the room of the entries marked removed, the entries made again at their
@@ -181,11 +187,10 @@ struct HeadTable: Sendable {
     /// were held with their keys until its last one, the snapshot's, moved to its rank.
     mutating func dropRemoved() {
         guard removedCount > 0 else { return }
+        // A new array at the kept ones' size (removing in place would keep the room).
         entries = entries.filter { !$0.head.isRemoved }
         removedCount = 0
-        var slotCount = 16
-        while entries.count * 2 > slotCount { slotCount *= 2 }
-        rehash(into: slotCount)
+        rehash(into: Self.slotCount(for: entries.count))
     }
 
     /// Calls `body` with every id known and its head: the entries in the order they became

@@ -202,7 +202,7 @@ final class HistoryRecorder: Sendable {
             if state.loadPending {
                 let (version, generation) = (snapshot.version, state.generation)
                 try history.recordUnrecorded(.loaded(snapshot), seen: .late) { [self] in
-                    tell(.long(version: version), generation: generation)
+                    report(.long(version: version), generation: generation)
                 }
                 state.loadPending = false
             }
@@ -226,7 +226,9 @@ final class HistoryRecorder: Sendable {
                     history.forgetHeads(keepingAfter: end.stamp)
                 }
                 let next = Stamping(snapshot: snapshot, base: end, generation: state.generation)
-                return report(.stamped(version: snapshot.version, end, heads), keeping: next)
+                return report(
+                    .stamped(version: snapshot.version, end, heads), generation: next.generation,
+                    keeping: next)
             case .differs(let ids, let end):
                 // What differs is compared again from where this look ended.
                 (state.base, state.changed, state.recheck) = (end, Set(ids.map(UTF8Key.init)), ids)
@@ -236,7 +238,7 @@ final class HistoryRecorder: Sendable {
         }
         if let failure, !state.failing {
             state.failing = true
-            report(.failed(failure), keeping: state)
+            report(.failed(failure), generation: state.generation, keeping: state)
         }
         // Sooner while the journal only lags the files, later while it cannot be written.
         state.retryDelay = min(state.failing ? 5 : 1, max(0.02, state.retryDelay * 2))
@@ -262,19 +264,12 @@ final class HistoryRecorder: Sendable {
         }
     }
 
-    /// Sends `report`, unless the watcher stopped since the turn of `generation` began.
-    private func tell(_ report: Report, generation: Int) {
+    /// Sends `report` (keeping `state` with it, in one step), unless the watcher stopped
+    /// since the turn of `generation` began.
+    private func report(_ report: Report, generation: Int, keeping state: Stamping? = nil) {
         stamping.withLock { stamping in
             guard stamping.generation == generation else { return }
-            sink?(report)
-        }
-    }
-
-    /// Keeps `state` and sends `report`, in one step, unless the watcher stopped meanwhile.
-    private func report(_ report: Report, keeping state: Stamping) {
-        stamping.withLock { stamping in
-            guard stamping.generation == state.generation else { return }
-            stamping = state
+            if let state { stamping = state }
             sink?(report)  // hands it to the pipeline's queue: it does not wait
         }
     }

@@ -37,32 +37,12 @@ final class JournalAppender {
             if let newest = journal.segments().last {
                 segment = newest
                 let (opened, openedSize) = try Self.open(newest, in: dir, journal: journal)
-                let end: (journalID: String, lastRevision: Int, size: Int, damaged: Bool)
-                do throws(StoreError) {
-                    // Its header is read still: one edited by hand begins a new segment.
-                    if let known,
-                        known.position == Journal.Position(segment: newest, offset: openedSize),
-                        Journal.journalID(inHeaderOf: opened) == known.journalID
-                    {
-                        end = (known.journalID, known.lastRevision, openedSize, false)
-                    } else {
-                        end = try Self.end(
-                            of: opened, size: openedSize, segment: newest, journal: journal)
-                    }
-                    if end.size < openedSize {
-                        do {
-                            try opened.truncate(to: end.size)
-                        } catch {
-                            throw StoreError.system(
-                                error, "could not cut off a line cut short",
-                                file: journal.path(of: newest))
-                        }
-                    }
-                } catch {
-                    opened.close()  // not kept: the segment's descriptor is ours to close
-                    throw error
+                let end = try opened.closeIfThrows { opened throws(StoreError) in
+                    try Self.tail(
+                        of: opened, size: openedSize, segment: newest, journal: journal,
+                        known: known)
                 }
-                (file, size) = (opened, min(openedSize, end.size))
+                (file, size) = (opened, end.size)
                 (journalID, lastRevision) = (end.journalID, end.lastRevision)
                 headerDamaged = end.damaged
             } else {
@@ -192,16 +172,13 @@ final class JournalAppender {
             let fd = try FileDescriptor.open(
                 segment.name, relativeTo: dir,
                 flags: O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o644)
-            do {
+            try fd.closeIfThrows { fd throws(Errno) in
                 try header.withUnsafeBytes { raw in
                     Result { () throws(Errno) in try fd.writeAll(raw) }
                 }
                 .get()
                 try fd.syncData()
                 try dir.sync()
-            } catch {
-                fd.close()
-                throw error
             }
             return (fd, header.count)
         } catch {
@@ -262,18 +239,36 @@ final class JournalAppender {
         return (journal.journalID() ?? Journal.newID(), segment.first - 1, 0, true)
     }
 
+    /// Where the newest segment, open as `file` (`size` bytes), ends: as `known` says when
+    /// it still ends there and its header is the same (one edited by hand begins a new
+    /// segment), else read from its tail; a line cut short at its end is cut off.
+    private static func tail(
+        of file: FileDescriptor, size: Int, segment: Journal.Segment, journal: Journal,
+        known: JournalHeads.End?
+    ) throws(StoreError) -> (journalID: String, lastRevision: Int, size: Int, damaged: Bool) {
+        if let known, known.position == Journal.Position(segment: segment, offset: size),
+            Journal.journalID(inHeaderOf: file) == known.journalID
+        {
+            return (known.journalID, known.lastRevision, size, false)
+        }
+        let end = try Self.end(of: file, size: size, segment: segment, journal: journal)
+        guard end.size < size else { return end }
+        do {
+            try file.truncate(to: end.size)
+        } catch {
+            throw StoreError.system(
+                error, "could not cut off a line cut short", file: journal.path(of: segment))
+        }
+        return end
+    }
+
     private static func open(_ segment: Journal.Segment, in dir: FileDescriptor, journal: Journal)
         throws(StoreError) -> (FileDescriptor, Int)
     {
         do throws(Errno) {
             let fd = try FileDescriptor.open(
                 segment.name, relativeTo: dir, flags: O_RDWR | O_APPEND | O_NOFOLLOW)
-            do {
-                return (fd, try fd.status().size)
-            } catch {
-                fd.close()
-                throw error
-            }
+            return (fd, try fd.closeIfThrows { fd throws(Errno) in try fd.status().size })
         } catch {
             throw StoreError.system(error, "could not open", file: journal.path(of: segment))
         }

@@ -210,16 +210,13 @@ package struct PrivateFolder: Sendable {
             } catch {
                 throw StoreError.system(error, "could not make the folder", file: path)
             }
-            do throws(Errno) {
+            do {
                 let made = try FileDescriptor.open(name, relativeTo: dir, flags: flags)
                 if name == Self.name, (try? made.linkStatus(of: ".gitignore")) == nil {
-                    do throws(Errno) {
+                    try made.closeIfThrows { made throws(Errno) in
                         let temp = try AtomicFile.stage(
                             Array(Self.gitignore.utf8), permissions: 0o644, in: made)
                         try made.rename(temp, to: ".gitignore")
-                    } catch {
-                        made.close()  // the folder is not handed on: its descriptor is ours
-                        throw error
                     }
                 }
                 return made

@@ -13,12 +13,7 @@ enum StoreLock {
         // (0644) does not keep this one from writing a store both may write.
         let fd = try FileDescriptor.open(
             fileName, relativeTo: directory, flags: O_RDONLY | O_CREAT | O_NOFOLLOW, mode: 0o644)
-        do {
-            try fd.lockExclusive()
-        } catch {
-            fd.close()
-            throw error
-        }
+        try fd.closeIfThrows { fd throws(Errno) in try fd.lockExclusive() }
         return fd
     }
 

@@ -2,7 +2,8 @@ import Glibc
 
 /// An open file descriptor, with typed wrappers over the calls the store makes.
 ///
-/// A descriptor has one owner that closes it; `closeAfter(_:)` makes that hard to forget.
+/// A descriptor has one owner that closes it; `closeAfter(_:)` makes that hard to forget,
+/// and `closeIfThrows(_:)` closes one whose setup failed before it was handed on.
 struct FileDescriptor: Hashable, Sendable {
     let rawValue: CInt
 
@@ -34,6 +35,18 @@ struct FileDescriptor: Hashable, Sendable {
     func closeAfter<R, E: Error>(_ body: (FileDescriptor) throws(E) -> R) throws(E) -> R {
         defer { close() }
         return try body(self)
+    }
+
+    /// Runs `body`, which sets up a descriptor just opened; closes it if `body` throws,
+    /// and else leaves it open, the caller's to hand on: one opened and then given up on
+    /// is never left open.
+    func closeIfThrows<R, E: Error>(_ body: (FileDescriptor) throws(E) -> R) throws(E) -> R {
+        do {
+            return try body(self)
+        } catch {
+            close()
+            throw error
+        }
     }
 
     /// Closes the descriptor. Errors are ignored: Linux releases the descriptor whatever

@@ -112,15 +112,14 @@ final class TCPSocket: ByteStream {
     /// on it wakes up (and its owner closes it). Safe from another thread.
     func shutdown() {
         closing.withLock { closed in
-            guard !closed, fd >= 0 else { return }
-            _ = Glibc.shutdown(fd, CInt(SHUT_RDWR))
+            if !closed { _ = Glibc.shutdown(fd, CInt(SHUT_RDWR)) }
         }
     }
 
     /// Closes the connection, once; later calls fail.
     func close() {
         closing.withLock { closed in
-            guard !closed, fd >= 0 else { return }
+            guard !closed else { return }
             closed = true
             Glibc.close(fd)
             fd = -1

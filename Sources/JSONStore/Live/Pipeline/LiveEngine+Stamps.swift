@@ -44,13 +44,20 @@ extension LiveEngine {
         stampWaits += 1
         let (life, wait) = (self.life, stampWaits)
         wake(at: Self.now() + Self.stampWait) { engine in
-            guard engine.life == life, engine.stampWaiting, engine.stampWaits == wait else {
-                return
-            }
-            engine.stampWaiting = false
-            engine.stampsReleased = engine.reducer.published.version
-            engine.stampsSettled()
+            guard engine.life == life, engine.stampWaits == wait else { return }
+            engine.releaseStampWait()
         }
+    }
+
+    /// Lets what waits for a stamp go with this follower's tokens: the version published,
+    /// if one waits, and every version up to `version` (one the recorder said no stamp
+    /// can come for in time, published yet or not).
+    func releaseStampWait(through version: Int = 0) {
+        let waiting = stampWaiting ? reducer.published.version : 0
+        stampsReleased = max(stampsReleased, version, waiting)
+        guard stampWaiting else { return }
+        stampWaiting = false
+        stampsSettled()
     }
 
     /// What the recorder found.
@@ -96,11 +103,7 @@ extension LiveEngine {
             // No stamp can come within the wait: the version goes now (and what waits
             // with it), as `stampWait` would let it go later. Told before the version is
             // published, it does not wait at all.
-            let waiting = stampWaiting ? reducer.published.version : 0
-            stampsReleased = max(stampsReleased, version, waiting)
-            guard stampWaiting else { return }
-            stampWaiting = false
-            stampsSettled()
+            releaseStampWait(through: version)
         }
     }
 
