@@ -23,6 +23,28 @@ struct LockedTests {
         #expect(counter.withLock { $0.count } == 160_000)
     }
 
+    @Test("a lock guarding no value, only a section, races with none")
+    func sectionOnly() {
+        // Each thread's entry into the section is counted outside the lock, in a
+        // counter of its own; the section itself checks no other thread is in it.
+        let section = Locked(())
+        nonisolated(unsafe) let inside = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+        inside.initialize(to: 0)
+        defer { inside.deallocate() }
+        let overlaps = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<5_000 {
+                section.withLock { _ in
+                    inside.pointee += 1
+                    if inside.pointee != 1 { overlaps.withLock { $0 += 1 } }
+                    inside.pointee -= 1
+                }
+            }
+        }
+        #expect(overlaps.withLock { $0 } == 0)
+        #expect(inside.pointee == 0)
+    }
+
     @Test("withLock returns what its body returns and passes on what it throws")
     func returnsAndThrows() {
         struct Boom: Error {}
