@@ -20,6 +20,15 @@ struct HistoryDraft {
         case item(JSONObject, Fingerprint, modified: Int64)
         case invalid
         case missing
+
+        /// Whether a draft from this file asks what the journal recorded (`recorded`),
+        /// `head` being the journal's last entry of the item: when the item exists there
+        /// and the file is not that version.
+        func asksRecorded(_ head: JournalHeads.Head?) -> Bool {
+            guard let head, head.exists else { return false }
+            if case .item(_, let fingerprint, _) = self { return fingerprint != head.fingerprint }
+            return true
+        }
     }
 
     /// The entries for a write that turns `before` into `after` (`nil`: deleted): late ones

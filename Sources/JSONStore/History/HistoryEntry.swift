@@ -105,6 +105,10 @@ public struct HistoryEntry: Sendable, Hashable {
     /// the nearest one rather than from the item's creation.
     let keyframe: JSONObject?
 
+    /// Whether the entry keeps the item's whole value (a creation, a deletion, a keyframe),
+    /// so the versions after it are rebuilt from it without the entries before.
+    var keepsWhole: Bool { kind != .modified || keyframe != nil }
+
     /// This entry with the revision the journal gives it.
     func numbered(_ revision: Int) -> HistoryEntry {
         HistoryEntry(

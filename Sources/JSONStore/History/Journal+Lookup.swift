@@ -153,7 +153,7 @@ extension Journal {
         var found: [HistoryEntry] = []
         entriesNewestFirst(of: id) { entry in
             found.append(entry)
-            return entry.kind == .modified && entry.keyframe == nil
+            return !entry.keepsWhole
         }
         return Self.value(after: found.reversed())
     }

@@ -268,7 +268,7 @@ struct JournalHeads: Sendable {
                 JournalLine.Head(
                     revision: entry.revision, id: entry.id, kind: entry.kind,
                     fingerprint: entry.fingerprint,
-                    whole: entry.kind != .modified || entry.keyframe != nil))
+                    whole: entry.keepsWhole))
         }
         (self.journalID, position) = (journalID, end)
     }

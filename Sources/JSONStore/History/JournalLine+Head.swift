@@ -20,7 +20,7 @@ extension JournalLine {
         return Head(
             revision: entry.revision, id: entry.id, kind: entry.kind,
             fingerprint: entry.fingerprint,
-            whole: entry.kind != .modified || entry.keyframe != nil)
+            whole: entry.keepsWhole)
     }
 }
 

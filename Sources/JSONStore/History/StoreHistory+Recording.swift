@@ -126,6 +126,7 @@ extension StoreHistory {
                 predates = journal.mayPredate(heads.journalID)
             }
             let mayPredate = predates ?? true
+            let recorded = recordedValues(ids, files, found, previous)
             let entries = ItemFile.parallelMap(
                 ids.count, parallelAbove: Self.readsInParallelAbove, initial: [HistoryEntry]()
             ) { i in
@@ -142,12 +143,64 @@ extension StoreHistory {
                         {
                             return known.members
                         }
+                        if let recorded, let value = recorded[UTF8Key(id)] { return value }
                         return self.recordedValue(of: id)
                     }, seen: seen
                 ).entries
             }
             return Array(entries.joined())
         }
+    }
+
+    /// What the journal last recorded of the items of `ids` whose drafts will ask for it
+    /// (the file is not the version the journal recorded, and the watcher did not know
+    /// that version), found with one read of the journal when they are more than
+    /// `lookupsAtMost`; `nil` when they are fewer, each then searched for as it is asked.
+    /// A first look that found thousands changed otherwise searched a big journal for each,
+    /// back to its creation: hours at a million entries.
+    private func recordedValues(
+        _ ids: [String], _ files: [HistoryDraft.Before], _ heads: [JournalHeads.Head?],
+        _ previous: [UTF8Key: Item]
+    ) -> [UTF8Key: JSONObject?]? {
+        var wanted: [UTF8Key: Int] = [:]
+        for i in ids.indices {
+            guard let head = heads[i], files[i].asksRecorded(head) else { continue }
+            let key = UTF8Key(ids[i])
+            if previous[key]?.fingerprint == head.fingerprint { continue }
+            wanted[key] = head.wholeAt
+        }
+        guard wanted.count > Self.lookupsAtMost else { return nil }
+        let values = journal.lastValues(of: wanted)
+        return Dictionary(uniqueKeysWithValues: wanted.keys.map { ($0, values[$0]) })
+    }
+
+    /// Of `ids` (every file listed), those the journal does not hold as they are (an
+    /// item whose fingerprint is not its head's), read a block at a time on every core,
+    /// only whether each differs kept: a look at the whole store then drafts, and asks
+    /// the journal what it last held of, those few alone (read again), not every file in
+    /// blocks that each ask the journal. An invalid file is no version: nothing to record.
+    private func differing(
+        _ ids: [String], _ heads: inout JournalHeads, _ dir: FileDescriptor
+    ) -> [String] {
+        let (store, reader) = (store, reader)
+        var differing: [String] = []
+        for start in stride(from: 0, to: ids.count, by: Self.idsPerAppend) {
+            let block = Array(ids[start..<min(start + Self.idsPerAppend, ids.count)])
+            let found = heads.heads(
+                of: block.map(UTF8Key.init), in: journal, parallelAbove: Self.readsInParallelAbove)
+            let recorded = ItemFile.parallelMap(
+                block.count, parallelAbove: Self.readsInParallelAbove, initial: true
+            ) { i in
+                switch ItemFile.read(id: block[i], in: dir, path: store, reader: reader).0 {
+                case .item(let item):
+                    return found[i]?.exists == true && found[i]?.fingerprint == item.fingerprint
+                case .invalid: return true
+                case .missing: return found[i]?.exists != true
+                }
+            }
+            for i in block.indices where !recorded[i] { differing.append(block[i]) }
+        }
+        return differing
     }
 
     /// How many files a chunk reads and drafts one by one; more are on every core.
@@ -177,7 +230,7 @@ extension StoreHistory {
             }
             let listed = Set(listing.ids.map(UTF8Key.init))
             let gone = heads.existing.filter { !listed.contains(UTF8Key($0)) }
-            return (Candidates(listing.ids + gone), [:])
+            return (Candidates(differing(listing.ids, &heads, dir) + gone), [:])
         case .loaded(let snapshot):
             // Every head held by its rank in the snapshot (8 bytes an item, not 56), and the
             // items found changed kept as ranks (4 bytes, not a string of 16).
