@@ -178,7 +178,8 @@ extension StoreHistory {
     /// item whose fingerprint is not its head's), read a block at a time on every core,
     /// only whether each differs kept: a look at the whole store then drafts, and asks
     /// the journal what it last held of, those few alone (read again), not every file in
-    /// blocks that each ask the journal. An invalid file is no version: nothing to record.
+    /// blocks that each ask the journal. An invalid file is no version: nothing to record;
+    /// a file the journal has no entry of is new, drafted without a first read.
     private func differing(
         _ ids: [String], _ heads: inout JournalHeads, _ dir: FileDescriptor
     ) -> [String] {
@@ -191,11 +192,12 @@ extension StoreHistory {
             let recorded = ItemFile.parallelMap(
                 block.count, parallelAbove: Self.readsInParallelAbove, initial: true
             ) { i in
+                // No entry of it yet (a store's first look): drafted, not read twice.
+                guard let head = found[i] else { return false }
                 switch ItemFile.read(id: block[i], in: dir, path: store, reader: reader).0 {
-                case .item(let item):
-                    return found[i]?.exists == true && found[i]?.fingerprint == item.fingerprint
+                case .item(let item): return head.exists && head.fingerprint == item.fingerprint
                 case .invalid: return true
-                case .missing: return found[i]?.exists != true
+                case .missing: return !head.exists
                 }
             }
             for i in block.indices where !recorded[i] { differing.append(block[i]) }
