@@ -9,7 +9,7 @@ import Testing
 /// each back to the item's creation.
 @Suite("History: what a late look finds of many items")
 struct HistoryLateLookTests {
-    /// 120 items in a journal of small segments: item `i` updated `i % 30` times after its
+    /// 120 items in a journal of small segments: item `i` updated `i % 20` times after its
     /// creation (so some across a keyframe), every tenth deleted, every twentieth made again.
     private func journaled() throws -> TemporaryStore {
         var options = JSONStore.Options()
@@ -19,9 +19,9 @@ struct HistoryLateLookTests {
         try temp.store.write { tx in
             for i in 0..<count { try tx.put("item-\(i)", ["n": .number(JSONNumber(i)), "r": 0]) }
         }
-        for round in 1..<30 {
+        for round in 1..<20 {
             try temp.store.write { tx in
-                for i in 0..<count where i % 30 >= round {
+                for i in 0..<count where i % 20 >= round {
                     try tx.put(
                         "item-\(i)",
                         [
@@ -52,7 +52,7 @@ struct HistoryLateLookTests {
             })
         #expect(searched.count == 120 - 6)
         #expect(searched[UTF8Key("item-20")] == ["again": true])
-        #expect(searched[UTF8Key("item-29")]?["r"] == 29)
+        #expect(searched[UTF8Key("item-19")]?["r"] == 19)
         // Where each whole value is (the heads' mark), from the beginning, and a mark too
         // new for an item whose last entry is a patch (searched for alone then).
         let heads = keys.map { journal.head(of: $0.string) }
