@@ -39,10 +39,7 @@ extension JSONStore {
             }
             return entries
         }
-        _ = history.journal.read(after: revision) { entries.append($0) }
-        entries.reverse()
-        if entries.count > limit { entries.removeLast(entries.count - limit) }
-        return entries
+        return history.journal.newest(limit, after: revision)
     }
 
     /// The oldest revision the store's history holds: 1 unless older changes were pruned

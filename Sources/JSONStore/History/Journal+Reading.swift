@@ -69,6 +69,25 @@ extension Journal {
         return report
     }
 
+    /// The newest `limit` entries after `revision`, newest first, read from the newest
+    /// segment back only as far as they reach: a `log -n 20` of a million entries parsed
+    /// and held every one (400 MB) to keep twenty.
+    func newest(_ limit: Int, after revision: Int) -> [HistoryEntry] {
+        let all = segments()
+        var found: [HistoryEntry] = []
+        for (i, segment) in all.enumerated().reversed() where found.count < limit {
+            var report = ReadReport()
+            var these: [HistoryEntry] = []
+            read(segment, from: 0, isLast: i == all.count - 1, after: revision, &report) {
+                these.append($0)
+            }
+            found += these.reversed().prefix(limit - found.count)
+            // Older segments hold only revisions up to this one's first: none is wanted.
+            if segment.first <= revision + 1 { break }
+        }
+        return found
+    }
+
     /// Reads one segment from `offset` (0: its header first).
     private func read<Record: JournalRecord>(
         _ segment: Segment, from offset: Int, isLast: Bool, after revision: Int,

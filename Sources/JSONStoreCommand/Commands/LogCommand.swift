@@ -57,7 +57,10 @@ struct LogCommand: Command {
         if let id { try ItemID.validate(id) }
         if since?.time != nil { try HistorySince.requireTimes(context, command: "log --since") }
         let store = try context.open()
-        var entries = try store.history(of: id, after: since?.revision ?? 0)
+        // The newest entries only, and one more to tell whether the list is cut: unless
+        // operations are grouped or a time filters them, which the whole list is read for.
+        let fetched = operations || since?.time != nil ? nil : limit.map { $0 < .max ? $0 + 1 : $0 }
+        var entries = try store.history(of: id, after: since?.revision ?? 0, limit: fetched)
         if let time = since?.time { entries = try HistorySince.entries(entries, since: time) }
         let words = HistoryWords()
         if operations {
