@@ -44,22 +44,32 @@ extension Journal {
     /// The entry numbered `revision`, or `nil` when the journal does not hold it (pruned,
     /// lost, or not yet made).
     func entry(at revision: Int) -> HistoryEntry? {
-        guard let segment = segments().last(where: { $0.first <= revision }),
-            let bytes = try? bytes(of: segment, from: 0)
-        else { return nil }
+        guard let segment = segments().last(where: { $0.first <= revision }) else { return nil }
         // Within its segment: the heads tell the line, only it is parsed whole.
-        return bytes.withUnsafeBufferPointer { all -> HistoryEntry? in
+        var found: HistoryEntry?
+        forEachEntryLine(of: segment) { line in
+            guard JournalLine.head(line)?.revision == revision,
+                case .success(let entry) = JournalLine.decode(line)
+            else { return true }
+            found = entry
+            return false
+        }
+        return found
+    }
+
+    /// Calls `body` with each whole entry line of `segment` (its header left out), oldest
+    /// first, until it returns `false`; nothing when the segment cannot be read.
+    private func forEachEntryLine(
+        of segment: Segment, _ body: (UnsafeBufferPointer<UInt8>) -> Bool
+    ) {
+        guard let bytes = try? bytes(of: segment, from: 0) else { return }
+        bytes.withUnsafeBufferPointer { all in
             var lineStart = 0
             while let newline = ByteSearch.first(UInt8(ascii: "\n"), in: all, from: lineStart) {
-                let line = UnsafeBufferPointer(rebasing: all[lineStart..<newline])
-                if lineStart > 0, JournalLine.head(line)?.revision == revision,
-                    case .success(let entry) = JournalLine.decode(line)
-                {
-                    return entry
-                }
-                lineStart = newline + 1
+                defer { lineStart = newline + 1 }
+                guard lineStart > 0 else { continue }
+                if !body(UnsafeBufferPointer(rebasing: all[lineStart..<newline])) { return }
             }
-            return nil
         }
     }
 
@@ -98,22 +108,18 @@ extension Journal {
         // Each item's entries from its newest whole one on: a few, as keyframes are kept.
         var since: [UTF8Key: [HistoryEntry]] = [:]
         for segment in all.dropFirst(first) {
-            guard let bytes = try? bytes(of: segment, from: 0) else { continue }
-            bytes.withUnsafeBufferPointer { all in
-                var lineStart = 0
-                while let newline = ByteSearch.first(UInt8(ascii: "\n"), in: all, from: lineStart) {
-                    defer { lineStart = newline + 1 }
-                    let line = UnsafeBufferPointer(rebasing: all[lineStart..<newline])
-                    guard lineStart > 0, let head = JournalLine.head(line),
-                        let start = wanted[UTF8Key(head.id)], head.revision >= start,
-                        case .success(let entry) = JournalLine.decode(line)
-                    else { continue }
-                    if head.whole {
-                        since[UTF8Key(head.id)] = [entry]
-                    } else {
-                        since[UTF8Key(head.id), default: []].append(entry)
-                    }
+            forEachEntryLine(of: segment) { line in
+                guard let head = JournalLine.head(line) else { return true }
+                let key = UTF8Key(head.id)
+                guard let start = wanted[key], head.revision >= start,
+                    case .success(let entry) = JournalLine.decode(line)
+                else { return true }
+                if head.whole {
+                    since[key] = [entry]
+                } else {
+                    since[key, default: []].append(entry)
                 }
+                return true
             }
         }
         var values: [UTF8Key: JSONObject] = [:]
