@@ -1,12 +1,6 @@
 # A late look: what changed while nothing ran caught up against a journal of every item.
-# Sourced by scripts/bench after process.sh (make_store, edit_stopped, stats, row).
-
-# seconds_of COMMAND...: the wall time of the command, its output dropped, in seconds.
-seconds_of() {
-    local start; start=$(date +%s.%N)
-    "$@" > /dev/null
-    python3 -c "print(round($(date +%s.%N) - $start, 3))"
-}
+# Sourced by scripts/bench after process.sh (make_store, edit_stopped, seconds_of, stats,
+# row).
 
 # A store of ITEMS whose journal records every item (a first `log`, which records each as
 # made); then, RUNS times, `edit_stopped`'s edits (1 % rewritten, half at the same size
@@ -17,11 +11,11 @@ seconds_of() {
 # not once per item (a search each back to the item's creation took hours at a million).
 bench_late_look() {
     local store=$dir/store; make_store "$store" "$items"
-    local first; first=$(seconds_of timeout 3600 "$bin" --dir "$store" log -n 1)
+    local first; first=$(seconds_of 3 timeout 3600 "$bin" --dir "$store" log -n 1)
     local late=() r
     for r in $(seq 1 "$runs"); do
         edit_stopped "$store" "$r"
-        late+=("$(seconds_of timeout 3600 "$bin" --dir "$store" log -n 1)")
+        late+=("$(seconds_of 3 timeout 3600 "$bin" --dir "$store" log -n 1)")
     done
     local journal; journal=$(du -sm "$store/.jsonstore/journal" | cut -f1)
     echo "items: $items; journal at the end: $journal MB"

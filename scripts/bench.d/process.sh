@@ -63,6 +63,15 @@ while True:
 PY
 }
 
+# seconds_of DIGITS COMMAND...: the command's wall time in seconds, rounded to DIGITS
+# places, its output dropped.
+seconds_of() {
+    local digits=$1 start; shift
+    start=$(date +%s.%N)
+    "$@" > /dev/null
+    python3 -c "print(round($(date +%s.%N) - $start, $digits))"
+}
+
 # row CASE MEASURED JUDGED TARGET VERDICT: a row of `scripts/bench all`'s table.
 row() { echo "row | $1 | $2 | $3 | $4 | $5"; }
 
@@ -299,7 +308,7 @@ bench_list() {
     local store=$dir/store; make_store "$store" "$items"
     command -v jq >/dev/null || { { apt-get update -qq && apt-get install -y -qq jq; } >/dev/null 2>&1 || true; }
     local json=() tsv=() floor=() jqs=()
-    t() { local s; s=$(date +%s.%N); "$@" > /dev/null; python3 -c "print(round($(date +%s.%N)-$s,3))"; }
+    t() { seconds_of 3 "$@"; }
     for _ in $(seq 1 "$runs"); do
         floor+=("$(t "$benchbin" floor "$store" 1 1)")
         json+=("$(t "$bin" --dir "$store" list --json)")
@@ -384,7 +393,7 @@ bench_guard() {
     echo "guard: $items items made in $(( t0 - started )) s"
     # `list --json` against the read floor, alternating, wall-clock seconds. Over the limit,
     # measured once more: a burst of other work on the machine passes, a regression stays.
-    t() { local s; s=$(date +%s.%N); "$@" > /dev/null; python3 -c "print(round($(date +%s.%N)-$s,4))"; }
+    t() { seconds_of 4 "$@"; }
     "$bin" --dir "$store" list --json > /dev/null  # the files in the page cache for both
     local f j r
     for attempt in 1 2; do
