@@ -154,7 +154,8 @@ public final class JSONStore: Sendable {
                 retention: Journal.Retention(
                     maxAge: options.historyMaxAge, maxBytes: options.historyMaxBytes),
                 headsKeptAtMost: options.historyHeadsKeptAtMost,
-                longLookAbove: options.historyLongLookAbove) : nil
+                longLookAbove: options.historyLongLookAbove,
+                usesStartCache: options.keepsStartCache) : nil
         self.history = history
         let schemas = SchemaCache()
         self.schemas = schemas

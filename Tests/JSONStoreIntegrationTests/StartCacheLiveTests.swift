@@ -91,23 +91,7 @@ struct StartCacheLiveTests {
         let temp = try await Self.storeWithCache()
         let recorded = HistoryWatchTests.journal(temp.store).count
         let firstLook = try #require(Self.readCache(temp.path)).lookedAt
-        let file = { (k: Int) in temp.path + String(format: "/item-%02d.json", k) }
-        // A rewrite of another size; a deletion; a new file; a file made invalid.
-        try temp.writeFile("item-01.json", "{\"title\": \"rewritten, longer than before\"}\n")
-        try FileManager.default.removeItem(atPath: file(2))
-        try temp.writeFile("item-99.json", "{\"title\": \"new\"}\n")
-        try temp.writeFile("item-04.json", "{\"title\": ")
-        // A rewrite of the same size with both its times put back.
-        var before = stat()
-        #expect(stat(file(3), &before) == 0)
-        try temp.writeFile("item-03.json", "{\n  \"title\": \"ITEM 3\",\n  \"n\": 3\n}\n")
-        var times = [before.st_atim, before.st_mtim]
-        #expect(utimensat(AT_FDCWD, file(3), &times, 0) == 0)
-        var after = stat()
-        #expect(stat(file(3), &after) == 0)
-        #expect(after.st_size == before.st_size && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
-        // Touched only: read again, the same item.
-        #expect(utimensat(AT_FDCWD, file(5), nil, 0) == 0)
+        try Self.editWhileStopped(temp)
 
         let (results, plan) = try await Self.firstResults(temp.path) { store in
             // The journal gets what changed while nothing ran, found late, from the
@@ -184,6 +168,27 @@ struct StartCacheLiveTests {
     /// What `editsWhileStopped` changes that the journal records (not the invalid file, nor
     /// the touch).
     static let changedLate: Set<String> = ["item-01", "item-02", "item-03", "item-99"]
+
+    /// The edits made while nothing ran: a rewrite of another size (item-01), a deletion
+    /// (item-02), a new file (item-99), a file made invalid (item-04), a rewrite of the
+    /// same size with both its times put back (item-03), a touch (item-05).
+    static func editWhileStopped(_ temp: TemporaryStore) throws {
+        let file = { (k: Int) in temp.path + String(format: "/item-%02d.json", k) }
+        try temp.writeFile("item-01.json", "{\"title\": \"rewritten, longer than before\"}\n")
+        try FileManager.default.removeItem(atPath: file(2))
+        try temp.writeFile("item-99.json", "{\"title\": \"new\"}\n")
+        try temp.writeFile("item-04.json", "{\"title\": ")
+        var before = stat()
+        #expect(stat(file(3), &before) == 0)
+        try temp.writeFile("item-03.json", "{\n  \"title\": \"ITEM 3\",\n  \"n\": 3\n}\n")
+        var times = [before.st_atim, before.st_mtim]
+        #expect(utimensat(AT_FDCWD, file(3), &times, 0) == 0)
+        var after = stat()
+        #expect(stat(file(3), &after) == 0)
+        #expect(after.st_size == before.st_size && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
+        // Touched only: read again, the same item.
+        #expect(utimensat(AT_FDCWD, file(5), nil, 0) == 0)
+    }
 
     /// A store whose cache says of item 7 something its file does not: a start that takes
     /// the item from the cache shows it. `lookedAt` changes the look's start.

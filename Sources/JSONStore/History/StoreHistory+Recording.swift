@@ -184,6 +184,10 @@ extension StoreHistory {
         _ ids: [String], _ heads: inout JournalHeads, _ dir: FileDescriptor
     ) -> [String] {
         let (store, reader) = (store, reader)
+        // A file unchanged since the start cache's look is known by its fingerprint there,
+        // not read: a look after a follower ran reads only what changed since.
+        let cached =
+            usesStartCache ? StartCache.unchangedFingerprints(of: ids, store: store, in: dir) : nil
         var differing: [String] = []
         for start in stride(from: 0, to: ids.count, by: Self.idsPerAppend) {
             let block = Array(ids[start..<min(start + Self.idsPerAppend, ids.count)])
@@ -194,6 +198,9 @@ extension StoreHistory {
             ) { i in
                 // No entry of it yet (a store's first look): drafted, not read twice.
                 guard let head = found[i] else { return false }
+                if let fingerprint = cached?[start + i] {
+                    return head.exists && head.fingerprint == fingerprint
+                }
                 switch ItemFile.read(id: block[i], in: dir, path: store, reader: reader).0 {
                 case .item(let item): return head.exists && head.fingerprint == item.fingerprint
                 case .invalid: return true

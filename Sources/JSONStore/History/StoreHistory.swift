@@ -15,6 +15,9 @@ final class StoreHistory: Sendable {
     let headsKeptAtMost: Int
     /// Past how many items to record a look is told long (`recordUnrecorded`'s `whenLong`).
     let longLookAbove: Int
+    /// Whether a look at every file takes the fingerprints of files unchanged since the
+    /// start cache's look from it, rather than reading them (`Options.keepsStartCache`).
+    let usesStartCache: Bool
     private let heads = Locked(JournalHeads())
 
     /// By default: 65,536 heads (3.5 MB) at most; a million take 56 MB, nearly half what
@@ -30,7 +33,7 @@ final class StoreHistory: Sendable {
         store: String, reader: JSONReader, source: HistoryEntry.Source, syncsEachWrite: Bool,
         segmentLimit: Int, retention: Journal.Retention,
         headsKeptAtMost: Int = StoreHistory.headsKeptAtMost,
-        longLookAbove: Int = StoreHistory.longLookAbove
+        longLookAbove: Int = StoreHistory.longLookAbove, usesStartCache: Bool = true
     ) {
         journal = Journal(
             folder: PrivateFolder(store: store), segmentLimit: segmentLimit, retention: retention)
@@ -40,6 +43,7 @@ final class StoreHistory: Sendable {
         self.syncsEachWrite = syncsEachWrite
         self.headsKeptAtMost = headsKeptAtMost
         self.longLookAbove = longLookAbove
+        self.usesStartCache = usesStartCache
     }
 
     /// Runs `body` with the heads brought up to the journal's end. Call it holding the
