@@ -70,6 +70,49 @@ struct HistoryLateLookTests {
         #expect(journal.lastValues(of: some) == [UTF8Key("item-29"): searched[UTF8Key("item-29")]!])
     }
 
+    @Test("an item whose entries were pruned has no value, as a search of it finds none")
+    func prunedValues() throws {
+        var options = JSONStore.Options()
+        options.journalSegmentLimit = 16 << 10
+        options.historyMaxBytes = 48 << 10
+        let temp = try TemporaryStore(options: options)
+        let count = 60
+        try temp.store.write { tx in
+            for i in 0..<count { try tx.put("item-\(i)", ["n": .number(JSONNumber(i))]) }
+        }
+        // The marks of the first items, taken while their creation is still kept.
+        let journal = try #require(temp.store.history).journal
+        let keys = (0..<count).map { UTF8Key("item-\($0)") }
+        let marks = keys.map { journal.head(of: $0.string)?.wholeAt ?? 0 }
+        #expect(journal.firstRevision == 1)
+        // The later items updated until the oldest segments are pruned.
+        for round in 1...40 {
+            try temp.store.write { tx in
+                for i in (count / 2)..<count {
+                    try tx.put(
+                        "item-\(i)",
+                        [
+                            "n": .number(JSONNumber(i)), "r": .number(JSONNumber(round)),
+                            "pad": .string(String(repeating: "x", count: 200)),
+                        ])
+                }
+            }
+        }
+        let oldest = journal.firstRevision
+        #expect(oldest > 1)
+        let pruned = keys.indices.filter { marks[$0] < oldest }
+        #expect(!pruned.isEmpty)
+        var wanted: [UTF8Key: Int] = [:]
+        for (i, key) in keys.enumerated() { wanted[key] = marks[i] }
+        let searched = Dictionary(
+            uniqueKeysWithValues: keys.compactMap { key in
+                journal.lastValue(of: key.string).map { (key, $0) }
+            })
+        #expect(journal.lastValues(of: wanted) == searched)
+        for i in pruned where i < count / 2 { #expect(searched[keys[i]] == nil, "\(keys[i])") }
+        #expect(searched[keys[count - 1]]?["r"] == 40)
+    }
+
     @Test("a late look at many items changed by hand records each one's patch from the last")
     func lateLook() throws {
         let temp = try journaled()
