@@ -41,9 +41,7 @@ private struct HeadScanner {
         var fingerprint: Fingerprint?
         if expect(#","fp":""#) {
             guard let end = ByteSearch.first(quote, in: bytes, from: at),
-                let read = Fingerprint(
-                    etag: String(
-                        decoding: UnsafeBufferPointer(rebasing: bytes[at..<end]), as: UTF8.self))
+                let read = Fingerprint(etagBytes: UnsafeBufferPointer(rebasing: bytes[at..<end]))
             else { return nil }
             (fingerprint, at) = (read, end + 1)
         }

@@ -53,6 +53,40 @@ struct Fingerprint: Sendable, Hashable, CustomStringConvertible {
         (self.size, self.hash) = (size, hash)
     }
 
+    /// The fingerprint an etag's bytes name, read in place when they are as `etag` writes
+    /// them (decimal digits, `-`, lowercase hex digits), as a journal line holds it;
+    /// anything else read as `init?(etag:)` reads it. A look reads millions of them.
+    init?(etagBytes bytes: UnsafeBufferPointer<UInt8>) {
+        var (i, size) = (0, 0)
+        // 18 digits at most: no overflow.
+        while i < min(bytes.count, 18), bytes[i] >= UInt8(ascii: "0"), bytes[i] <= UInt8(ascii: "9")
+        {
+            size = size * 10 + Int(bytes[i] - UInt8(ascii: "0"))
+            i += 1
+        }
+        if i > 0, i + 1 < bytes.count, i + 17 >= bytes.count, bytes[i] == UInt8(ascii: "-") {
+            var hash: UInt64 = 0
+            var j = i + 1
+            while j < bytes.count {
+                let byte = bytes[j]
+                let digit: UInt8
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+                default: digit = 0xFF
+                }
+                guard digit != 0xFF else { break }
+                hash = hash << 4 | UInt64(digit)
+                j += 1
+            }
+            if j == bytes.count {
+                self.init(size: size, hash: hash)
+                return
+            }
+        }
+        self.init(etag: String(decoding: bytes, as: UTF8.self))
+    }
+
     var description: String { "\(size):\(String(hash, radix: 16))" }
 
     /// The fingerprint as an item's etag: `157-9f3a…`.
