@@ -38,17 +38,11 @@ extension StartCacheLiveTests {
         // A one-shot `log` records the edits as a follower's start does.
         let store = try JSONStore(directory: temp.path)
         _ = try store.history(limit: 1)
-        let found2 = HistoryWatchTests.journal(store).dropFirst(recorded)
-        #expect(found2.allSatisfy { $0.isLate })
-        #expect(Set(found2.map(\.id)) == Self.changedLate)
-        #expect(found2.first { $0.id == "item-02" }?.kind == .deleted)
-        #expect(found2.first { $0.id == "item-99" }?.kind == .created)
-        #expect(
-            found2.first { $0.id == "item-03" }?.changes
-                == [MemberChange(path: "/title", old: "item 3", new: "ITEM 3")])
+        let late = HistoryWatchTests.journal(store).dropFirst(recorded)
+        Self.expectLateEdits(late)
         // Nothing more the next time: the journal holds every file as it is.
         _ = try store.history(limit: 1)
-        #expect(HistoryWatchTests.journal(store).count == recorded + found2.count)
+        #expect(HistoryWatchTests.journal(store).count == recorded + late.count)
     }
 
     @Test("a cache whose records are damaged gives nothing; the one-shot look reads every file")

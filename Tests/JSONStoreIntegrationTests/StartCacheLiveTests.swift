@@ -99,14 +99,7 @@ struct StartCacheLiveTests {
             let late = try await HistoryWatchTests.waitForJournal(store) { entries in
                 Set(entries.dropFirst(recorded).map(\.id)).isSuperset(of: Self.changedLate)
             }
-            let found = late.dropFirst(recorded)
-            #expect(found.allSatisfy { $0.isLate })
-            #expect(Set(found.map(\.id)) == Self.changedLate)
-            #expect(found.first { $0.id == "item-02" }?.kind == .deleted)
-            #expect(found.first { $0.id == "item-99" }?.kind == .created)
-            #expect(
-                found.first { $0.id == "item-03" }?.changes
-                    == [MemberChange(path: "/title", old: "item 3", new: "ITEM 3")])
+            Self.expectLateEdits(late.dropFirst(recorded))
             // The cache written after this start has what it read.
             #expect(try await Self.waitForCache(temp.path, after: firstLook) != nil)
         }
@@ -168,6 +161,17 @@ struct StartCacheLiveTests {
     /// What `editsWhileStopped` changes that the journal records (not the invalid file, nor
     /// the touch).
     static let changedLate: Set<String> = ["item-01", "item-02", "item-03", "item-99"]
+
+    /// The journal's entries of `editWhileStopped`'s edits, each seen late.
+    static func expectLateEdits(_ found: ArraySlice<HistoryEntry>) {
+        #expect(found.allSatisfy { $0.isLate })
+        #expect(Set(found.map(\.id)) == Self.changedLate)
+        #expect(found.first { $0.id == "item-02" }?.kind == .deleted)
+        #expect(found.first { $0.id == "item-99" }?.kind == .created)
+        #expect(
+            found.first { $0.id == "item-03" }?.changes
+                == [MemberChange(path: "/title", old: "item 3", new: "ITEM 3")])
+    }
 
     /// The edits made while nothing ran: a rewrite of another size (item-01), a deletion
     /// (item-02), a new file (item-99), a file made invalid (item-04), a rewrite of the
