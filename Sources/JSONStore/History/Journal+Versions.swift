@@ -122,16 +122,17 @@ extension Journal {
                 return true
             }
         }
-        // Whose mark is at or before the oldest revision kept, every entry kept was read.
+        // Whose mark is at or before the oldest revision kept, every line kept was read.
         let oldest = all.first?.first ?? 1
         var values: [UTF8Key: JSONObject] = [:]
         for (key, start) in wanted {
             guard let entries = since[key], entries.first?.keepsWhole == true else {
                 // Its whole value is older than it was said to be: searched for alone.
-                // Unless every entry of it was read: its whole value was pruned (a mark
-                // older than the journal), and a search of the whole journal, newest first,
-                // would find no more (a second each at a million items).
-                if start > oldest, let value = lastValue(of: key.string) { values[key] = value }
+                // Unless every line was read and none is of it: its entries were pruned (a
+                // mark older than the journal), and a search of the whole journal, newest
+                // first, would find none (a second each at a million items).
+                let pruned = start <= oldest && since[key] == nil
+                if !pruned, let value = lastValue(of: key.string) { values[key] = value }
                 continue
             }
             if let value = Self.value(after: entries) { values[key] = value }
