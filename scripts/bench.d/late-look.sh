@@ -19,7 +19,8 @@ bench_late_look() {
         rm -f "$store/.jsonstore/start"
         edit_stopped "$store" "$(( 2 * r - 1 ))"
         late+=("$(seconds_of 3 timeout 3600 "$bin" --dir "$store" log -n 1)")
-        follow_json_run "$store" "$patience" cached > /dev/null
+        # In a subshell: its EXIT trap stops the follower, and must not replace the script's.
+        ( follow_json_run "$store" "$patience" cached > /dev/null )
         edit_stopped "$store" "$(( 2 * r ))"
         cached+=("$(seconds_of 3 timeout 3600 "$bin" --dir "$store" log -n 1)")
     done
