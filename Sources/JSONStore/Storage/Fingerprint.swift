@@ -54,7 +54,7 @@ struct Fingerprint: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The fingerprint an etag's bytes name, read in place when they are as `etag` writes
-    /// them (decimal digits, `-`, lowercase hex digits), as a journal line holds it;
+    /// them (decimal digits, `-`, at most 16 hex digits), as a journal line holds it;
     /// anything else read as `init?(etag:)` reads it. A look reads millions of them.
     init?(etagBytes bytes: UnsafeBufferPointer<UInt8>) {
         var (i, size) = (0, 0)
@@ -67,15 +67,7 @@ struct Fingerprint: Sendable, Hashable, CustomStringConvertible {
         if i > 0, i + 1 < bytes.count, i + 17 >= bytes.count, bytes[i] == UInt8(ascii: "-") {
             var hash: UInt64 = 0
             var j = i + 1
-            while j < bytes.count {
-                let byte = bytes[j]
-                let digit: UInt8
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-                default: digit = 0xFF
-                }
-                guard digit != 0xFF else { break }
+            while j < bytes.count, let digit = bytes[j].hexDigitValue {
                 hash = hash << 4 | UInt64(digit)
                 j += 1
             }

@@ -8,8 +8,8 @@ package enum PercentEncoding {
         out.reserveCapacity(bytes.count)
         var rest = bytes[...]
         while let byte = rest.popFirst() {
-            if byte == UInt8(ascii: "%"), let high = rest.first.flatMap(hexValue),
-                let low = rest.dropFirst().first.flatMap(hexValue)
+            if byte == UInt8(ascii: "%"), let high = rest.first?.hexDigitValue,
+                let low = rest.dropFirst().first?.hexDigitValue
             {
                 out.append(high << 4 | low)
                 rest = rest.dropFirst(2)
@@ -18,15 +18,5 @@ package enum PercentEncoding {
             }
         }
         return out
-    }
-
-    /// The value of a hexadecimal digit.
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case 0x30...0x39: digit - 0x30
-        case 0x41...0x46: digit - 0x41 + 10
-        case 0x61...0x66: digit - 0x61 + 10
-        default: nil
-        }
     }
 }
