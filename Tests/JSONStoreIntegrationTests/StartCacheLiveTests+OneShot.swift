@@ -53,22 +53,13 @@ extension StartCacheLiveTests {
         for k in 0..<(block + 100) {
             try temp.writeFile(String(format: "item-%05d.json", k), "{\"n\": \(k % block + 100)}\n")
         }
-        let recorder = ChangeRecorder()
-        let token = temp.store.observe(.all, on: DispatchQueue(label: "cache"), recorder.callback)
-        #expect(await recorder.wait { $0.initialCount == 1 })
-        #expect(try await Self.waitForCache(temp.path)?.entries.count == block + 100)
-        token.invalidate()
+        try await Self.writeCache(temp, entries: block + 100)
         let recorded = HistoryWatchTests.journal(temp.store).count
         // In the second block, a rewrite at the same size with its times put back: only
         // its change time tells, and the file of the same bytes in the first block is
         // unchanged.
         let changed = String(format: "item-%05d", block + 50)
-        let path = temp.path + "/\(changed).json"
-        var before = stat()
-        #expect(stat(path, &before) == 0)
-        try temp.writeFile("\(changed).json", "{\"n\": 999}\n")
-        var times = [before.st_atim, before.st_mtim]
-        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        try Self.rewriteKeepingTimes(temp, "\(changed).json", "{\"n\": 999}\n")
 
         let store = try JSONStore(directory: temp.path)
         _ = try store.history(limit: 1)

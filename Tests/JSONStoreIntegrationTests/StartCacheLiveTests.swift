@@ -24,13 +24,18 @@ struct StartCacheLiveTests {
                 String(format: "item-%02d.json", k),
                 "{\n  \"title\": \"item \(k)\",\n  \"n\": \(k)\n}\n")
         }
+        try await writeCache(temp, entries: count)
+        return temp
+    }
+
+    /// Observes `temp`'s store until its start cache is written, with `entries` entries.
+    static func writeCache(_ temp: TemporaryStore, entries: Int) async throws {
         let recorder = ChangeRecorder()
         let token = temp.store.observe(.all, on: DispatchQueue(label: "first"), recorder.callback)
         defer { token.invalidate() }
         #expect(await recorder.wait { $0.initialCount == 1 })
         let written = try await waitForCache(temp.path)
-        #expect(written?.entries.count == count)
-        return temp
+        #expect(written?.entries.count == entries)
     }
 
     /// The cache of the store at `path` once it is there and decodes, and its look began
@@ -173,6 +178,21 @@ struct StartCacheLiveTests {
                 == [MemberChange(path: "/title", old: "item 3", new: "ITEM 3")])
     }
 
+    /// Rewrites `name` in `temp` with `text` and puts both its times back: only its change
+    /// time tells. Returns its status before.
+    @discardableResult
+    static func rewriteKeepingTimes(_ temp: TemporaryStore, _ name: String, _ text: String) throws
+        -> stat
+    {
+        let path = temp.path + "/" + name
+        var before = stat()
+        #expect(stat(path, &before) == 0)
+        try temp.writeFile(name, text)
+        var times = [before.st_atim, before.st_mtim]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        return before
+    }
+
     /// The edits made while nothing ran: a rewrite of another size (item-01), a deletion
     /// (item-02), a new file (item-99), a file made invalid (item-04), a rewrite of the
     /// same size with both its times put back (item-03), a touch (item-05).
@@ -182,11 +202,8 @@ struct StartCacheLiveTests {
         try FileManager.default.removeItem(atPath: file(2))
         try temp.writeFile("item-99.json", "{\"title\": \"new\"}\n")
         try temp.writeFile("item-04.json", "{\"title\": ")
-        var before = stat()
-        #expect(stat(file(3), &before) == 0)
-        try temp.writeFile("item-03.json", "{\n  \"title\": \"ITEM 3\",\n  \"n\": 3\n}\n")
-        var times = [before.st_atim, before.st_mtim]
-        #expect(utimensat(AT_FDCWD, file(3), &times, 0) == 0)
+        let before = try rewriteKeepingTimes(
+            temp, "item-03.json", "{\n  \"title\": \"ITEM 3\",\n  \"n\": 3\n}\n")
         var after = stat()
         #expect(stat(file(3), &after) == 0)
         #expect(after.st_size == before.st_size && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
