@@ -169,24 +169,35 @@ struct GitLockTests {
         // `main` that begins the rebase (b and c back, d added) is one. The command waits
         // until as many updates have arrived as commands have run: a slow watcher would
         // otherwise read a pick together with the next one, and no sleep is long enough.
+        // Its deadline (two minutes) only stops a failing run: under ThreadSanitizer with the
+        // suite in parallel, an update has taken over 20 s.
         let gate = f.path + "-gate"
         try FileManager.default.createDirectory(atPath: gate, withIntermediateDirectories: false)
         defer { try? FileManager.default.removeItem(atPath: gate) }
         let waitForUpdate = """
             n=$(( $(cat '\(gate)/runs' 2>/dev/null || echo 0) + 1 )); echo $n > '\(gate)/runs'; i=0
             while [ "$(cat '\(gate)/updates' 2>/dev/null || echo 0)" -lt $n ]; do
-              i=$((i + 1)); [ $i -gt 400 ] && exit 1; sleep 0.05
+              i=$((i + 1)); [ $i -gt 2400 ] && exit 1; sleep 0.05
             done
             """
         try replaceWhole(gate + "/wait", with: waitForUpdate)
-        let publisher = Task {
-            while !Task.isCancelled {
+        // The count is published from a thread of its own: the few threads that run the
+        // tests' async code can all be held up by other tests for seconds.
+        // Stopped before the gate is removed, and waited for (10 ms at most).
+        let publishing = Locked(true)
+        let publisherEnded = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            while publishing.withLock({ $0 }) {
                 let count = f.recorder.current.updates.count
                 try? replaceWhole(gate + "/updates", with: String(count))
-                try? await Task.sleep(for: .milliseconds(10))
+                usleep(10_000)
             }
+            publisherEnded.signal()
         }
-        defer { publisher.cancel() }
+        defer {
+            publishing.withLock { $0 = false }
+            publisherEnded.wait()
+        }
         let rebase = try await blocking {
             try JSONStoreBinary.shell(
                 "cd '\(f.path)' && \(git) rebase -q -x \"sh '\(gate)/wait'\" main")
