@@ -87,8 +87,13 @@ public final class EtcdCluster: @unchecked Sendable {
     private func waitUntilHealthy(_ members: [Member]) throws {
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
-            let healthy = try members.allSatisfy {
-                try etcdctl(["endpoint", "health"], endpoints: [$0.endpoint]).status == 0
+            // Healthy when the member itself holds its port: another test's listener may
+            // have taken it first, and answer in its stead.
+            let healthy = try members.allSatisfy { member in
+                guard let process = member.process,
+                    try etcdctl(["endpoint", "health"], endpoints: [member.endpoint]).status == 0
+                else { return false }
+                return Loopback.listens(process.processIdentifier, on: member.clientPort)
             }
             if healthy { return }
             usleep(100_000)

@@ -39,6 +39,9 @@ public final class EtcdServer: @unchecked Sendable {
     /// Whether it serves the JSON gateway beside gRPC (etcd's default).
     public var servesGateway: Bool { !extraArguments.contains("--enable-grpc-gateway=false") }
 
+    /// Its process's id while it runs.
+    public var processIdentifier: pid_t? { process?.processIdentifier }
+
     /// The client endpoint, `127.0.0.1:PORT`.
     public var endpoint: String { "127.0.0.1:\(clientPort)" }
 
@@ -109,7 +112,12 @@ public final class EtcdServer: @unchecked Sendable {
         self.process = process
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
-            if try etcdctl(["endpoint", "health"]).status == 0 { return }
+            if try etcdctl(["endpoint", "health"]).status == 0 {
+                // The answer may have come from another test's listener that took the port
+                // first (then this etcd exits): it counts when this etcd holds the port.
+                if Loopback.listens(process.processIdentifier, on: clientPort) { return }
+                break
+            }
             guard process.isRunning else { break }
             usleep(50_000)
         }

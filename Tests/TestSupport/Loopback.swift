@@ -3,7 +3,7 @@ import Glibc
 
 /// TCP on `127.0.0.1` for the test servers (`HostileServer`, `CuttingProxy`): a listener
 /// at a free port, and a connection to a port.
-enum Loopback {
+public enum Loopback {
     /// A socket listening at a free port, and that port.
     static func listen() throws -> (socket: CInt, port: UInt16) {
         let listener = socket(
