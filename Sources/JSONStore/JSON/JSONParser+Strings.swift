@@ -139,13 +139,7 @@ extension JSONParser {
         var unit: UInt16 = 0
         for _ in 0..<4 {
             guard i < bytes.count else { throw endOfInput(expecting: "four hex digits after \\u") }
-            let c = bytes[i]
-            let digit: UInt8
-            switch c {
-            case 0x30...0x39: digit = c - 0x30
-            case 0x61...0x66: digit = c - 0x61 + 10
-            case 0x41...0x46: digit = c - 0x41 + 10
-            default:
+            guard let digit = bytes[i].hexDigitValue else {
                 throw fail(
                     .invalidEscape, "\\u must be followed by four hex digits", at: escapeStart)
             }
