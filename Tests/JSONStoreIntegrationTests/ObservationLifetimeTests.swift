@@ -17,7 +17,12 @@ struct ObservationLifetimeTests {
     }
 
     /// Waits until `condition` holds, checking every few milliseconds, up to `timeout`.
-    static func eventually(timeout: Double = 60, _ condition: @Sendable () -> Bool) async -> Bool {
+    ///
+    /// Four minutes: a `for await` loop and this check both run on the cooperative pool
+    /// (two threads here), behind every test the parallel suite has queued there. A
+    /// three-item store's initial event reached its loop 45-60 s after the test began in
+    /// the plain runs, and over 60 s under ThreadSanitizer, where 60 s ran out twice.
+    static func eventually(timeout: Double = 240, _ condition: @Sendable () -> Bool) async -> Bool {
         let deadline = DispatchTime.now() + timeout
         while DispatchTime.now() < deadline {
             if condition() { return true }
@@ -28,7 +33,7 @@ struct ObservationLifetimeTests {
 
     /// `eventually` for main-actor state.
     @MainActor
-    static func eventually(timeout: Double = 60, onMain condition: @MainActor () -> Bool) async
+    static func eventually(timeout: Double = 240, onMain condition: @MainActor () -> Bool) async
         -> Bool
     {
         let deadline = DispatchTime.now() + timeout
