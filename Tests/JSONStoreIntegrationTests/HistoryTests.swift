@@ -76,7 +76,7 @@ struct HistoryTests {
     }
 
     @Test("a look at more files than one append takes records each once, in segments")
-    func lookInChunks() async throws {
+    func lookInChunks() throws {
         var options = JSONStore.Options()
         options.journalSegmentLimit = 64 << 10
         // Less than the look appends: nothing of it is pruned before it ends.
@@ -84,12 +84,8 @@ struct HistoryTests {
         let temp = try TemporaryStore(options: options)
         try temp.store.put("first", ["n": 0])
         let made = 2 * StoreHistory.idsPerAppend + 7
-        // Written and looked at on a thread of its own: a minute of work under
-        // ThreadSanitizer, which held one of the few threads that run the tests' async code.
-        let (entries, again) = try await blocking {
-            for i in 0..<made { try temp.writeFile("item-\(i).json", "{\"n\": \(i)}\n") }
-            return (try temp.store.history(), try temp.store.history().count)
-        }
+        for i in 0..<made { try temp.writeFile("item-\(i).json", "{\"n\": \(i)}\n") }
+        let entries = try temp.store.history()
         // Once seen under a loaded ThreadSanitizer run, one short: say which and why.
         let recorded = Set(entries.map(\.id))
         let unrecorded = (0..<made).map { "item-\($0)" }.filter { !recorded.contains($0) }
@@ -103,7 +99,7 @@ struct HistoryTests {
         #expect(Set(late.map(\.id)).count == made)
         #expect(late.first { $0.id == "item-4100" }?.value == ["n": 4100])
         // Recorded once: asking again finds nothing new.
-        #expect(again == made + 1)
+        #expect(try temp.store.history().count == made + 1)
         // Segments begun on the way, none past the limit by more than one append.
         let folder = temp.path + "/.jsonstore/journal"
         let segments = try FileManager.default.contentsOfDirectory(atPath: folder)

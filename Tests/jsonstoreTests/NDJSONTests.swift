@@ -1,4 +1,3 @@
-import TestSupport
 import Testing
 
 @testable import JSONStore
@@ -30,26 +29,21 @@ struct NDJSONTests {
     }
 
     @Test("the initial event of many items, written in runs on every core, is the same bytes")
-    func initialInRuns() async throws {
+    func initialInRuns() throws {
         // Ten runs of 4,096 and a short one: three batches of runs at once, each written
         // while the next is made; text that must be escaped beside text copied as it is.
-        // Made and written on a thread of its own: minutes of work under ThreadSanitizer,
-        // which held one of the few threads that run the tests' async code (and their
-        // deadlines ran out while they waited for it).
-        let (inRuns, oneByOne) = try await blocking {
-            let (results, _) = makeResults(41_000) {
-                $0 % 3 == 0 ? "Task \($0) \u{2028} \"quoted\"" : "Task \($0) — plain"
-            }
-            func written(parallelAbove threshold: Int) -> [UInt8] {
-                var pieces: [[UInt8]] = []
-                var out = OutputBuffer { pieces.append($0) }
-                NDJSON.writeInitial(results, to: &out, parallelAbove: threshold)
-                out.flush()
-                return Array(pieces.joined())
-            }
-            return (written(parallelAbove: 0), written(parallelAbove: .max))
+        let (results, _) = makeResults(41_000) {
+            $0 % 3 == 0 ? "Task \($0) \u{2028} \"quoted\"" : "Task \($0) — plain"
         }
-        #expect(inRuns == oneByOne)
+        func written(parallelAbove threshold: Int) -> [UInt8] {
+            var pieces: [[UInt8]] = []
+            var out = OutputBuffer { pieces.append($0) }
+            NDJSON.writeInitial(results, to: &out, parallelAbove: threshold)
+            out.flush()
+            return Array(pieces.joined())
+        }
+        let inRuns = written(parallelAbove: 0)
+        #expect(inRuns == written(parallelAbove: .max))
         let event = try JSONReader().read(inRuns)
         let items = try #require(event.objectValue?["items"]?.arrayValue)
         #expect(items.count == 41_000)
