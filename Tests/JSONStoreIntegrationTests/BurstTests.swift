@@ -31,8 +31,10 @@ func matchesDirectory(_ results: Results<Item>, _ store: JSONStore) throws -> Bo
 struct BurstTests {
     @Test(
         "40,000 files created while the reader is stalled: overflow, resync, equal to the directory",
-        .timeLimit(.minutes(3)))
+        .timeLimit(.minutes(5)))
     func overflow() async throws {
+        // Failsafes, not expectations: under ThreadSanitizer beside the whole filter it took
+        // 151-251 s where it takes 70-90 s in the plain runs.
         let f = try LiveFixture()
         #expect(await f.started())
         let states = StateRecorder(f.store)
@@ -42,7 +44,7 @@ struct BurstTests {
             for i in 0..<40_000 { try temp.writeFile("n\(i).json", "{\"n\": \(i)}") }
         }
         f.store.setWatcherSuspended(false)
-        #expect(await f.recorder.wait(timeout: 120) { $0.ids.count == 40_003 })
+        #expect(await f.recorder.wait(timeout: 240) { $0.ids.count == 40_003 })
         await f.store.synchronize()
         #expect(try matchesDirectory(f.recorder.current.results, f.store))
         #expect(states.states.contains(.resyncing(reason: "inotify queue overflow")))
